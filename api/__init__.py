@@ -1,0 +1,1 @@
+"""Rulehouse's HTTP service, workers and command line (built on ``engine``)."""

@@ -1,0 +1,1 @@
+"""Rulehouse's pure rules engine: no I/O, no Flask, no Redis."""

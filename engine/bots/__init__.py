@@ -1,0 +1,1 @@
+"""Bots that play any ruleset through the contract."""

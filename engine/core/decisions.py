@@ -1,0 +1,54 @@
+"""Decisions: who must act now, and every legal action they may send."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice pending for one seat.
+
+    ``options`` are complete, legal action bodies, e.g. ``{"type": "roll"}``.
+    A numeric parameter is offered by its extremes in ``options`` and its inclusive
+    bounds in ``ranges``: ``{"deposit": {"amount": [0, 20000]}}`` means any
+    ``{"type": "deposit", "amount": n}`` with ``0 <= n <= 20000`` is legal.
+    ``default`` is what the service plays when the seat does not decide in time.
+    """
+
+    seat: int
+    kind: str
+    options: list[dict]
+    ranges: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    default: dict | None = None
+
+    def allows(self, action: dict) -> bool:
+        if action in self.options:
+            return True
+        bounds = self.ranges.get(action.get("type"))
+        if not bounds:
+            return False
+        for key, value in action.items():
+            if key == "type":
+                continue
+            if key in bounds:
+                low, high = bounds[key]
+                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                    return False
+        # Non-ranged parameters must match one offered option of that type.
+        fixed = {k: v for k, v in action.items() if k not in bounds}
+        return any(
+            option.get("type") == action["type"]
+            and {k: v for k, v in option.items() if k not in bounds} == fixed
+            for option in self.options
+        )
+
+    def default_action(self) -> dict:
+        return self.default if self.default is not None else self.options[0]
+
+    def to_dict(self) -> dict:
+        body = {"seat": self.seat, "kind": self.kind, "options": self.options}
+        if self.ranges:
+            body["ranges"] = self.ranges
+        body["default"] = self.default_action()
+        return body

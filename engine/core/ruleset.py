@@ -1,0 +1,202 @@
+"""The contract every game implements.
+
+A game subclasses ``Ruleset`` and fills in ``setup``, ``pending``, ``play``, ``view``
+and ``result``; the base class adds option and action validation, the legality check
+against the pending decisions, serialization, and the generic ``random`` bot.
+The flow is the reducer of boardgame.io: state in, action in, events out.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from engine.core.decisions import Decision
+from engine.core.errors import IllegalAction, InvalidOptions
+from engine.core.events import Event
+from engine.core.result import Result
+from engine.core.rng import Rng
+from engine.core.serial import from_jsonable, to_jsonable
+
+STATE_FORMAT = 1
+
+
+class OptionsSchema(Schema):
+    """Options every ruleset accepts; games subclass it for their house rules."""
+
+    turn_cap = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100_000),
+        metadata={"description": "End the game after this many turns (see the rules doc for the tie-break)."},
+    )
+
+
+def action_schema(action_type: str, **params: fields.Field) -> type[Schema]:
+    """A marshmallow schema for ``{"type": action_type, **params}``."""
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(action_type))}
+    attrs.update(params)
+    name = "".join(part.capitalize() for part in action_type.split("_")) + "Action"
+    return Schema.from_dict(attrs, name=name)
+
+
+class Bot(ABC):
+    """A player that picks an action from its seat's view only."""
+
+    #: Bots that ignore the view set this False, so simulations skip building it.
+    needs_view: ClassVar[bool] = True
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    @abstractmethod
+    def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict: ...
+
+
+class Ruleset(ABC):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_schema: ClassVar[type[Schema]] = OptionsSchema
+    #: action type -> marshmallow schema of its body
+    action_schemas: ClassVar[dict[str, type[Schema]]]
+    #: the dataclass holding a game's state; must have ``rng``, ``turn`` and ``players``
+    state_class: ClassVar[type]
+    #: bot name -> Bot subclass, beside the generic ``random`` bot
+    bots: ClassVar[dict[str, type[Bot]]] = {}
+
+    # -- what a game implements ------------------------------------------------
+
+    @abstractmethod
+    def setup(self, players: int, options: dict, rng: Rng) -> Any:
+        """A new state; ``options`` are already validated and defaulted."""
+
+    @abstractmethod
+    def pending(self, state) -> list[Decision]:
+        """Every decision waiting now; empty once the game is over."""
+
+    @abstractmethod
+    def play(self, state, seat: int, action: dict) -> list[Event]:
+        """Apply an action already known legal; mutate the state; return the events."""
+
+    @abstractmethod
+    def view(self, state, seat: int | None) -> dict:
+        """What ``seat`` (``None``: a spectator) may see. Never the RNG or hidden cards."""
+
+    @abstractmethod
+    def result(self, state) -> Result | None:
+        """``None`` while the game goes on."""
+
+    def resample_hidden(self, state, seat: int | None, rng: Rng):
+        """Another state ``seat`` cannot tell apart from ``state`` (used to test views).
+
+        The default re-seeds the RNG, the one secret every game has; games with hidden
+        cards or choices also reshuffle what ``seat`` cannot see.
+        """
+        other = self.copy(state)
+        other.rng = Rng(rng.next64())
+        return other
+
+    # -- the contract, built on the above --------------------------------------
+
+    def load_options(self, options: dict | None) -> dict:
+        try:
+            return self.options_schema().load(options or {})
+        except ValidationError as error:
+            raise InvalidOptions("invalid game options", fields=error.messages) from None
+
+    def new_game(self, players: int, options: dict | None = None, seed: int = 0):
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}",
+                fields={"players": [f"must be between {self.min_players} and {self.max_players}"]},
+            )
+        return self.setup(players, self.load_options(options), Rng(seed))
+
+    def parse_action(self, action: Any) -> dict:
+        """Validate an action body against its schema; ``invalid_action`` if it fits none."""
+        if not isinstance(action, dict):
+            raise IllegalAction("invalid_action", "an action is a JSON object with a 'type'")
+        schema = self.action_schemas.get(action.get("type"))
+        if schema is None:
+            raise IllegalAction(
+                "invalid_action",
+                f"unknown action type {action.get('type')!r}",
+                fields={"type": [f"must be one of {sorted(self.action_schemas)}"]},
+            )
+        try:
+            return schema().load(action)
+        except ValidationError as error:
+            raise IllegalAction("invalid_action", "the action does not fit its schema", fields=error.messages) from None
+
+    def check(self, state, seat: int, action: dict) -> Decision:
+        """The decision ``action`` answers, or ``IllegalAction`` saying why there is none."""
+        if self.result(state) is not None:
+            raise IllegalAction("game_over", "the game is over")
+        mine = [d for d in self.pending(state) if d.seat == seat]
+        if not mine:
+            raise IllegalAction("not_your_turn", f"seat {seat} has nothing to decide now")
+        for decision in mine:
+            if decision.allows(action):
+                return decision
+        offered = sorted({o["type"] for d in mine for o in d.options})
+        if action["type"] not in offered:
+            raise IllegalAction(
+                "action_not_allowed",
+                f"{action['type']!r} is not a choice now; seat {seat} may: {', '.join(offered)}",
+            )
+        raise IllegalAction("option_not_allowed", f"that {action['type']!r} is not among the legal options now")
+
+    def apply(self, state, seat: int, action: dict, *, check: bool = True) -> list[Event]:
+        """Validate (unless the caller picked from the offered options) and play."""
+        if check:
+            action = self.parse_action(action)
+            self.check(state, seat, action)
+        return self.play(state, seat, action)
+
+    def turns(self, state) -> int:
+        return state.turn
+
+    def money_in_play(self, state) -> int | None:
+        """A money total that no rule may change (players + bank ledger), or ``None``.
+
+        The shared invariant suite checks it after every action.
+        """
+        return None
+
+    def to_dict(self, state) -> dict:
+        return {"format": STATE_FORMAT, "ruleset": self.id, "state": to_jsonable(state)}
+
+    def from_dict(self, data: dict):
+        if data.get("format") != STATE_FORMAT or data.get("ruleset") != self.id:
+            raise ValueError(f"not a {self.id} state of format {STATE_FORMAT}")
+        return from_jsonable(self.state_class, data["state"])
+
+    def copy(self, state):
+        return copy.deepcopy(state)
+
+    def bot(self, name: str) -> Bot:
+        from engine.bots.random import RandomBot
+
+        available = {"random": RandomBot, **self.bots}
+        if name not in available:
+            raise InvalidOptions(f"unknown bot {name!r}; {self.id} has {sorted(available)}")
+        return available[name](self)
+
+    def bot_names(self) -> list[str]:
+        return sorted({"random", *self.bots})
+
+    def metadata(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "bots": self.bot_names(),
+            "action_types": sorted(self.action_schemas),
+            "rules_doc": f"docs/rules/{self.id}.md",
+        }

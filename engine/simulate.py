@@ -1,0 +1,215 @@
+"""Play whole games in-process and aggregate statistics.
+
+Game ``i`` of a simulation with seed ``S`` always uses the seeds derived from
+``(S, i)``, so a simulation cut into chunks (``play_chunk``) and merged gives exactly
+the numbers of one run (``simulate``), however many workers shared it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from engine.core.errors import InvalidOptions
+from engine.core.registry import get_ruleset
+from engine.core.result import Result
+from engine.core.rng import Rng, derive_seed
+from engine.core.ruleset import Ruleset
+
+#: A game that takes more steps than this has a bug (a loop with no progress).
+MAX_STEPS = 1_000_000
+
+
+@dataclass(slots=True)
+class GameOutcome:
+    result: Result
+    turns: int
+
+
+def game_seed(seed: int, index: int) -> int:
+    return derive_seed(seed, index)
+
+
+def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | None, seed: int) -> GameOutcome:
+    """Play one game to the end with one bot per seat."""
+    state = ruleset.new_game(players, options, seed)
+    seat_bots = [ruleset.bot(name) for name in bots]
+    rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(players)]
+    for _ in range(MAX_STEPS):
+        decisions = ruleset.pending(state)
+        if not decisions:
+            break
+        decision = decisions[0]
+        bot = seat_bots[decision.seat]
+        view = ruleset.view(state, decision.seat) if bot.needs_view else None
+        action = bot.act(view, decision, rngs[decision.seat])
+        ruleset.apply(state, decision.seat, action, check=False)
+    else:
+        raise RuntimeError(f"{ruleset.id} game with seed {seed} did not end in {MAX_STEPS} steps")
+    result = ruleset.result(state)
+    if result is None:
+        raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
+    return GameOutcome(result, ruleset.turns(state))
+
+
+@dataclass
+class Tally:
+    """Mergeable partial statistics of some games of one simulation."""
+
+    players: int
+    bots: list[str]
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    turn_cap_hits: int = 0
+    #: game length (turns) -> number of games, so chunks merge exactly
+    turns: dict[int, int] = field(default_factory=dict)
+    score_sums: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+        self.score_sums = self.score_sums or [0] * self.players
+
+    def add(self, outcome: GameOutcome) -> None:
+        result = outcome.result
+        self.games += 1
+        if result.is_draw:
+            self.draws += 1
+        else:
+            self.wins[result.winners[0]] += 1
+        self.turn_cap_hits += result.turn_cap_hit
+        self.turns[outcome.turns] = self.turns.get(outcome.turns, 0) + 1
+        for seat, score in enumerate(result.scores):
+            self.score_sums[seat] += score
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.draws += other.draws
+        self.turn_cap_hits += other.turn_cap_hits
+        for length, count in other.turns.items():
+            self.turns[length] = self.turns.get(length, 0) + count
+        self.score_sums = [a + b for a, b in zip(self.score_sums, other.score_sums, strict=True)]
+        self.seconds += other.seconds
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.players,
+            "bots": self.bots,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "turn_cap_hits": self.turn_cap_hits,
+            "turns": {str(k): v for k, v in sorted(self.turns.items())},
+            "score_sums": self.score_sums,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tally:
+        return cls(
+            players=data["players"],
+            bots=list(data["bots"]),
+            games=data["games"],
+            wins=list(data["wins"]),
+            draws=data["draws"],
+            turn_cap_hits=data["turn_cap_hits"],
+            turns={int(k): v for k, v in data["turns"].items()},
+            score_sums=list(data["score_sums"]),
+            seconds=data["seconds"],
+        )
+
+
+def seat_bots(bots: list[str], players: int) -> list[str]:
+    """One bot name per seat; a shorter list repeats its last name."""
+    if not bots:
+        bots = ["random"]
+    if len(bots) > players:
+        raise InvalidOptions(f"{len(bots)} bots for {players} players")
+    return bots + [bots[-1]] * (players - len(bots))
+
+
+def play_chunk(
+    ruleset_id: str, players: int, bots: list[str], options: dict | None, seed: int, start: int, count: int
+) -> Tally:
+    """Games ``start`` .. ``start + count - 1`` of the simulation with this seed."""
+    ruleset = get_ruleset(ruleset_id)
+    bots = seat_bots(bots, players)
+    tally = Tally(players, bots)
+    began = time.perf_counter()
+    for index in range(start, start + count):
+        tally.add(play_game(ruleset, players, bots, options, game_seed(seed, index)))
+    tally.seconds = time.perf_counter() - began
+    return tally
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> list[float]:
+    """95% Wilson score interval for a proportion."""
+    if trials == 0:
+        return [0.0, 1.0]
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return [round(max(0.0, centre - half), 6), round(min(1.0, centre + half), 6)]
+
+
+def _percentile(histogram: dict[int, int], fraction: float) -> int:
+    """The smallest length with at least ``fraction`` of games at or below it."""
+    total = sum(histogram.values())
+    needed = max(1, math.ceil(fraction * total))
+    running = 0
+    for length in sorted(histogram):
+        running += histogram[length]
+        if running >= needed:
+            return length
+    return 0
+
+
+def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | None = None) -> dict:
+    """The statistics ``rulehouse simulate --json`` prints."""
+    games = tally.games
+    seconds = wall_seconds if wall_seconds is not None else tally.seconds
+    lengths = tally.turns
+    per_bot: dict[str, dict] = {}
+    for seat, name in enumerate(tally.bots):
+        entry = per_bot.setdefault(name, {"seats": 0, "games": 0, "wins": 0})
+        entry["seats"] += 1
+        entry["games"] += games
+        entry["wins"] += tally.wins[seat]
+    for entry in per_bot.values():
+        entry["win_rate"] = round(entry["wins"] / entry["games"], 6) if entry["games"] else 0.0
+        entry["win_rate_ci95"] = wilson_interval(entry["wins"], entry["games"])
+    return {
+        "ruleset": ruleset_id,
+        "games": games,
+        "players": tally.players,
+        "bots": tally.bots,
+        "seed": seed,
+        "wins": tally.wins,
+        "win_rates": [round(w / games, 6) if games else 0.0 for w in tally.wins],
+        "win_rate_ci95": [wilson_interval(w, games) for w in tally.wins],
+        "bot_stats": per_bot,
+        "draws": tally.draws,
+        "turn_cap_hits": tally.turn_cap_hits,
+        "turns": {
+            "mean": round(sum(k * v for k, v in lengths.items()) / games, 3) if games else 0.0,
+            "median": _percentile(lengths, 0.5),
+            "p90": _percentile(lengths, 0.9),
+            "max": max(lengths) if lengths else 0,
+            "histogram": {str(k): v for k, v in sorted(lengths.items())},
+        },
+        "mean_scores": [round(s / games, 3) if games else 0.0 for s in tally.score_sums],
+        "seconds": round(seconds, 4),
+        "games_per_s": round(games / seconds, 2) if seconds > 0 else None,
+    }
+
+
+def simulate(
+    ruleset_id: str, games: int, players: int, bots: list[str], options: dict | None = None, seed: int = 0
+) -> dict:
+    """Play ``games`` games in this process and return their statistics."""
+    tally = play_chunk(ruleset_id, players, bots, options, seed, 0, games)
+    return summarize(ruleset_id, seed, tally)

@@ -1,0 +1,72 @@
+"""The shared random-play invariant suite, run on every registered ruleset."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.registry import all_rulesets
+from engine.core.rng import Rng
+from tests.engine.invariants import (
+    assert_every_option_applies,
+    assert_illegal_rejected,
+    assert_round_trip,
+    assert_views_hide_secrets,
+    play_random,
+    replay,
+)
+
+RULESETS = sorted(all_rulesets())
+BULK_GAMES = 500
+DEEP_GAMES = 12
+
+
+def player_counts(ruleset) -> list[int]:
+    return sorted({ruleset.min_players, ruleset.max_players})
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_many_random_games_end_and_conserve_money(ruleset_id):
+    ruleset = all_rulesets()[ruleset_id]
+    counts = player_counts(ruleset)
+    for game in range(BULK_GAMES):
+        players = counts[game % len(counts)]
+        state = ruleset.new_game(players, None, game)
+        total = ruleset.money_in_play(state)
+
+        def check_money(state, decisions, total=total):
+            assert ruleset.money_in_play(state) == total
+
+        final, _, _ = play_random(ruleset, players, game, on_step=check_money if total is not None else None)
+        assert ruleset.money_in_play(final) == total
+        result = ruleset.result(final)
+        assert result.winners and set(result.winners) <= set(range(players))
+        assert sorted(result.ranking) == list(range(players))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_states_round_trip_options_apply_and_illegal_is_rejected(ruleset_id):
+    ruleset = all_rulesets()[ruleset_id]
+    for game in range(DEEP_GAMES):
+        players = player_counts(ruleset)[game % 2 if len(player_counts(ruleset)) > 1 else 0]
+        rng = Rng(game)
+
+        def deep_checks(state, decisions, players=players, rng=rng):
+            assert_round_trip(ruleset, state)
+            assert_every_option_applies(ruleset, state, decisions)
+            assert_illegal_rejected(ruleset, state, decisions, players)
+            assert_views_hide_secrets(ruleset, state, players, rng)
+
+        final, _, _ = play_random(ruleset, players, 1000 + game, on_step=deep_checks)
+        assert_round_trip(ruleset, final)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_replay_and_same_seed_reproduce_the_game(ruleset_id):
+    ruleset = all_rulesets()[ruleset_id]
+    players = ruleset.max_players
+    for seed in (7, 8, 9):
+        final, log, events = play_random(ruleset, players, seed)
+        assert ruleset.to_dict(replay(ruleset, players, seed, log)) == ruleset.to_dict(final)
+        again, log_again, events_again = play_random(ruleset, players, seed)
+        assert log_again == log and events_again == events
+        assert ruleset.to_dict(again) == ruleset.to_dict(final)
