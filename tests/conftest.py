@@ -1,0 +1,42 @@
+"""Shared fixtures. Tests that need Redis get a real server: the one at ``REDIS_URL``,
+else an embedded one started for the session (its URL is exported so worker
+subprocesses find it). Each test gets a flushed database of its own number."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+TEST_DB = int(os.environ.get("RULEHOUSE_TEST_DB", "13"))
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> str:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from api.embedded_redis import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), persist=False).start()
+    os.environ["REDIS_URL"] = server.url
+    try:
+        yield server.url
+    finally:
+        os.environ.pop("REDIS_URL", None)
+        server.stop()
+
+
+@pytest.fixture
+def redis_db_url(redis_url) -> str:
+    """A URL on this suite's own database number, emptied before and after the test."""
+    import redis
+
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    url = f"{base}/{TEST_DB}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    yield url
+    client.flushdb()
+    client.close()
