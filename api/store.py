@@ -141,10 +141,9 @@ class GameStore:
     # -- writes ---------------------------------------------------------------
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
-               seed: int, options: dict, tokens: dict[str, str], first_event: dict) -> str:
-        """Store a new game at version 0; ``tokens`` maps token digests to "<seat>" or "creator".
-
-        Returns the cursor of ``first_event``.
+               seed: int, options: dict, tokens: dict[str, str], events: list[dict]) -> list[str]:
+        """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
+        to "<seat>" or "creator". Returns the events' cursors.
         """
         now = repr(time.time())
         mapping = {
@@ -156,10 +155,11 @@ class GameStore:
         ttl = self.ttl_for(status)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=mapping)
-        pipe.xadd(events_key(game_id), {"k": "e", "v": "0", "d": json.dumps(first_event)})
+        for event in events:
+            pipe.xadd(events_key(game_id), {"k": "e", "v": "0", "d": json.dumps(event)})
         pipe.expire(game_key(game_id), ttl)
         pipe.expire(events_key(game_id), ttl)
-        return pipe.execute()[1]
+        return pipe.execute()[1:1 + len(events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
                events: list[dict], idempotency: tuple[str, dict] | None = None) -> Commit:

@@ -108,7 +108,9 @@ class Games(MethodView):
 
         Answers with the game id, its version (0) and one secret bearer token per human
         seat plus a creator token; only their SHA-256 digests are stored, so they are
-        shown only here. Bot seats are played by workers from their own view.
+        shown only here. Bot seats are played by workers from their own view. The event
+        log starts with a public `game_created` event, then whatever the setup resolved
+        by itself (e.g. who goes first).
         """
         ruleset, state, seed = _new_game(body)
         game_id = secrets.token_hex(8)
@@ -122,7 +124,7 @@ class Games(MethodView):
                        "seats": public_seats(seats)}
         store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
                        seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
-                       first_event=first_event)
+                       events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))])
         if status == ACTIVE:
             store().schedule_bots(game_id, 0, seats, ruleset.pending(state))
         created = {

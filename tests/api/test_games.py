@@ -72,7 +72,8 @@ def test_events_are_paged_and_filtered_per_seat(client, toy_ruleset):
     for seat, token in [*enumerate(play.tokens), (None, None)]:
         entries = read_all_events(client, play.game_id, token)
         assert entries[0]["event"]["type"] == "game_created"
-        expected = [event for events in everything for event in visible_events(events, seat)]
+        setup = visible_events(ruleset.setup_events(ruleset.new_game(3, {"rounds": 2}, 4)), seat)
+        expected = setup + [event for events in everything for event in visible_events(events, seat)]
         assert [entry["event"] for entry in entries[1:]] == expected
         assert len({entry["cursor"] for entry in entries}) == len(entries)
 
