@@ -12,7 +12,6 @@ import random
 import sys
 
 import requests
-
 from rulehouse_sdk import Client
 
 

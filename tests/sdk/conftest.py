@@ -3,6 +3,7 @@ request and answer is checked against openapi.yaml."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ if str(ROOT / "sdk") not in sys.path:
     sys.path.insert(0, str(ROOT / "sdk"))
 
 from rulehouse_sdk import Client  # noqa: E402
+
 from tests.sdk.openapi_check import OpenApiChecker  # noqa: E402
 
 STREAM_KEEPALIVE_SECONDS = 0.5
@@ -28,16 +30,14 @@ def checker() -> OpenApiChecker:
     return OpenApiChecker.from_file()
 
 
-@pytest.fixture
-def base_url(redis_db_url):
-    """The API on a free loopback port, served by werkzeug in a thread."""
+@contextlib.contextmanager
+def serving(config: dict):
+    """The API app made with ``config`` on a free loopback port, served by werkzeug in a thread."""
     from werkzeug.serving import make_server
 
     from api.app import create_app
 
-    app = create_app({"REDIS_URL": redis_db_url, "STREAM_KEEPALIVE_SECONDS": STREAM_KEEPALIVE_SECONDS,
-                      "STREAM_MAX_SECONDS": STREAM_MAX_SECONDS})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, create_app(config), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="sdk-test-server", daemon=True)
     thread.start()
     try:
@@ -46,6 +46,13 @@ def base_url(redis_db_url):
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+@pytest.fixture
+def base_url(redis_db_url):
+    with serving({"REDIS_URL": redis_db_url, "STREAM_KEEPALIVE_SECONDS": STREAM_KEEPALIVE_SECONDS,
+                  "STREAM_MAX_SECONDS": STREAM_MAX_SECONDS}) as url:
+        yield url
 
 
 @pytest.fixture

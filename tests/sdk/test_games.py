@@ -7,7 +7,6 @@ import threading
 import time
 
 import pytest
-
 from rulehouse_sdk import Client, NotFound
 
 RULESET = "monopoly-cars2"
