@@ -1,0 +1,32 @@
+"""rulehouse-sdk stands alone: it imports only the standard library and requests."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+from pathlib import Path
+
+SDK = Path(__file__).resolve().parents[2] / "sdk"
+
+
+def imported_top_level_modules(path: Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            modules.add(node.module.split(".")[0])
+    return modules
+
+
+def test_the_package_imports_only_the_standard_library_and_requests():
+    allowed = set(sys.stdlib_module_names) | {"requests", "rulehouse_sdk"}
+    for path in (SDK / "rulehouse_sdk").glob("*.py"):
+        assert imported_top_level_modules(path) <= allowed, path.name
+
+
+def test_the_distribution_depends_on_requests_only():
+    project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "rulehouse-sdk"
+    assert [requirement.split(">")[0].split("=")[0] for requirement in project["dependencies"]] == ["requests"]
