@@ -6,6 +6,14 @@ from engine.core.events import Event
 from engine.games.whipcash.board import PROS
 from engine.games.whipcash.state import OUT, OVER, WhipcashState
 
+#: Whipca$h payments by the number of bankrupt Pros: with none, the car landing pays the car there
+WHIPCASH_AMOUNTS = (15_000, 5_000, 15_000, 25_000)
+PIT_FEE = 1_000
+FREEWAY_PASS = 5_000
+FREEWAY_LAND = 10_000
+#: "Roll Dice for $": each pip is $1,000
+CASH_PER_PIP = 1_000
+
 
 class GameEnded(Exception):
     """Only one player is left: nothing else in this action happens."""

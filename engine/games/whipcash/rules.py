@@ -14,15 +14,19 @@ from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.games.whipcash import board as spaces
 from engine.games.whipcash.board import PRO_NAMES, PROS, Board, board_of, validate_board
-from engine.games.whipcash.money import GameEnded, MoverOut, party_name, pay
+from engine.games.whipcash.bots import HeuristicBot
+from engine.games.whipcash.money import (
+    CASH_PER_PIP,
+    FREEWAY_LAND,
+    FREEWAY_PASS,
+    PIT_FEE,
+    WHIPCASH_AMOUNTS,
+    GameEnded,
+    MoverOut,
+    party_name,
+    pay,
+)
 from engine.games.whipcash.state import CARD, OUT, OVER, PIT_CHOICE, ROLL, STARTING_CASH, WhipcashState
-
-#: Whipca$h payments by the number of bankrupt Pros: 0 -> the car landing pays the car there
-WHIPCASH_AMOUNTS = (15_000, 5_000, 15_000, 25_000)
-PIT_FEE = 1_000
-FREEWAY_PASS = 5_000
-FREEWAY_LAND = 10_000
-CASH_PER_PIP = 1_000
 
 ROLL_OPTIONS = [{"type": "roll", "dice": 1}, {"type": "roll", "dice": 2}]
 CARD_OPTIONS = [{"type": "anti_fender_bender", "play": True}, {"type": "anti_fender_bender", "play": False}]
@@ -54,6 +58,7 @@ class WhipcashRuleset(Ruleset):
     max_players = 6
     options_schema = WhipcashOptions
     state_class = WhipcashState
+    bots = {"heuristic": HeuristicBot}
     action_schemas = {
         "roll": action_schema("roll", dice=fields.Integer(required=True, validate=validate.OneOf([1, 2]))),
         "anti_fender_bender": action_schema("anti_fender_bender", play=fields.Boolean(required=True)),
