@@ -198,7 +198,7 @@ class WhipcashRuleset(Ruleset):
                     state.pit_queue.append(car)
             return
         if occupants:
-            events.append(Event("whipcash", {"seat": seat, "cars": occupants, "level": state.pros_bankrupt()}))
+            events.append(Event("whipcash", {"seat": seat, "cars": list(occupants), "level": state.pros_bankrupt()}))
             state.whipcash_queue = occupants
             state.extra_roll = True
             return
@@ -294,7 +294,7 @@ class WhipcashRuleset(Ruleset):
             details={
                 "pros_bankrupt": [pro for k, pro in enumerate(PROS) if not state.alive[state.players + k]],
                 "holdings": {pro: party_name(state, holder) for pro, holder in zip(PROS, state.holdings, strict=True)},
-                "eliminated": state.eliminated,
+                "eliminated": list(state.eliminated),
             },
         )
 
@@ -321,11 +321,11 @@ class WhipcashRuleset(Ruleset):
             ],
             "bank": state.cash[state.bank],
             "pros_bankrupt": state.pros_bankrupt(),
-            "whipcash_queue": state.whipcash_queue,
-            "pit_queue": state.pit_queue,
+            "whipcash_queue": list(state.whipcash_queue),
+            "pit_queue": list(state.pit_queue),
             "dice_count": state.dice_count,
             "extra_roll": state.extra_roll,
-            "eliminated": state.eliminated,
+            "eliminated": list(state.eliminated),
             "turn_cap": state.turn_cap,
         }
 

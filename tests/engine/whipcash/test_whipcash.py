@@ -64,6 +64,7 @@ def test_landing_on_start_with_several_cars_pays_each_in_order_of_play():
     events = roll(state, 1)
     payments = [(e.data["to"], e.data["amount"]) for e in events if e.type == "paid"]
     assert payments == [(2, 15_000), (1, 5_000)]
+    assert next(e for e in events if e.type == "whipcash").data["cars"] == [2, 1]
     assert not state.alive[0] and state.bankrupted_by[0] == 1
 
 
