@@ -44,7 +44,8 @@ class HeuristicBot(Bot):
         if decision.kind == "send_to_pit":
             return {"type": "send_to_pit", "pit": self._pit_choice(view)}
         board = self.board(view)
-        one, two = (self._expected_roll(view, board, dice) for dice in (1, 2))
+        threats = self._threats(view, board)
+        one, two = (self._expected_roll(view, board, dice, threats) for dice in (1, 2))
         return {"type": "roll", "dice": 1 if one > two else 2}
 
     # -- the card and the Pit ---------------------------------------------------------
@@ -74,7 +75,7 @@ class HeuristicBot(Bot):
 
     # -- the dice ---------------------------------------------------------------------
 
-    def _expected_roll(self, view: dict, board: Board, dice: int) -> float:
+    def _expected_roll(self, view: dict, board: Board, dice: int, threats: dict[int, float]) -> float:
         me = view["seat"]
         start = view["players"][me]["position"]
         in_pit = board.kind[start] == spaces.PIT
@@ -82,10 +83,11 @@ class HeuristicBot(Bot):
         for total, chance in TOTALS[dice].items():
             if in_pit and total % 2:
                 continue  # an odd roll stays in the Pit whatever the dice: same for both choices
-            expected += chance * self._move_value(view, board, start, total, dice)
+            expected += chance * self._move_value(view, board, start, total, dice, threats)
         return expected
 
-    def _move_value(self, view: dict, board: Board, position: int, steps: int, dice: int) -> float:
+    def _move_value(self, view: dict, board: Board, position: int, steps: int, dice: int,
+                    threats: dict[int, float]) -> float:
         me = view["seat"]
         cars = [p["position"] for p in view["players"] if p["alive"] and p["seat"] != me]
         value = 0.0
@@ -100,7 +102,7 @@ class HeuristicBot(Bot):
         cash = view["players"][me]["cash"]
         if cash + value < 0:
             value -= RUIN_PENALTY
-        return value + self._exposure(view, board, position)
+        return value + self._exposure(view, board, position, threats)
 
     def _holder(self, view: dict, pro_index: int) -> int | str:
         return view["pros"][pro_index]["holdings_owner"]
@@ -138,26 +140,31 @@ class HeuristicBot(Bot):
             return EXPECTED_CASH_PER_DIE * dice
         return 0
 
-    def _exposure(self, view: dict, board: Board, position: int) -> float:
-        """What the rivals' next moves may cost or bring us sitting on ``position``."""
-        if board.kind[position] == spaces.PIT:
-            return 0.0
+    def _threats(self, view: dict, board: Board) -> dict[int, float]:
+        """Per position, how many rivals are expected to land there on their next roll."""
         me = view["seat"]
-        level = view["pros_bankrupt"]
-        if board.is_lane(position):
-            per_hit = -FREEWAY_LAND - PIT_TEMPO
-        elif level == 0:
-            per_hit = WHIPCASH_AMOUNTS[0] / 2  # they may cancel it with their card
-        else:
-            per_hit = 0 if view["players"][me]["anti_fender_bender"] else -WHIPCASH_AMOUNTS[level]
-        exposure = 0.0
+        threats: dict[int, float] = {}
         for rival in view["players"]:
             if not rival["alive"] or rival["seat"] == me or board.kind[rival["position"]] == spaces.PIT:
                 continue
             where = rival["position"]
             for steps in range(1, 13):
                 where = board.next_position[where]
-                where_landed = board.lane_start if board.kind[where] == spaces.ONRAMP else where
-                if where_landed == position:
-                    exposure += per_hit * (TOTALS[1].get(steps, 0) + TOTALS[2].get(steps, 0)) / 2
-        return exposure
+                landed = board.lane_start if board.kind[where] == spaces.ONRAMP else where
+                # rivals are assumed to pick one or two dice evenly
+                threats[landed] = threats.get(landed, 0.0) + (TOTALS[1].get(steps, 0) + TOTALS[2].get(steps, 0)) / 2
+        return threats
+
+    def _exposure(self, view: dict, board: Board, position: int, threats: dict[int, float]) -> float:
+        """What the rivals' next moves may cost or bring us sitting on ``position``."""
+        chance = threats.get(position)
+        if not chance or board.kind[position] == spaces.PIT:
+            return 0.0
+        level = view["pros_bankrupt"]
+        if board.is_lane(position):
+            per_hit = -FREEWAY_LAND - PIT_TEMPO
+        elif level == 0:
+            per_hit = WHIPCASH_AMOUNTS[0] / 2  # they may cancel it with their card
+        else:
+            per_hit = 0 if view["players"][view["seat"]]["anti_fender_bender"] else -WHIPCASH_AMOUNTS[level]
+        return per_hit * chance
