@@ -6,6 +6,7 @@ valuable bills first), so views and decision options list cards the same way eve
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,7 @@ def painting_chart_problems(values: list[int], paintings: int) -> list[str]:
     problems = []
     if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
         problems.append("values are whole numbers >= 0")
-    elif any(later < earlier for earlier, later in zip(values, values[1:], strict=False)):
+    elif any(later < earlier for earlier, later in itertools.pairwise(values)):
         problems.append("a bigger set is never worth less")
     if len(values) < paintings:
         problems.append(f"needs a value for every set size up to {paintings} paintings")

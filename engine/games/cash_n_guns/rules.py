@@ -41,7 +41,7 @@ from engine.games.cash_n_guns.scoring import (
 from engine.games.cash_n_guns.state import (
     AIM,
     BULLETS,
-    CLIP as CLIP_PHASE,
+    CLIP_PHASE,
     COURAGE,
     LOOT,
     NOBODY,
@@ -50,6 +50,7 @@ from engine.games.cash_n_guns.state import (
     RETARGET,
     CashNGunsState,
     Gangster,
+    clone,
 )
 
 DEATH_WOUNDS = 3
@@ -459,6 +460,9 @@ class CashNGuns(Ruleset):
 
     def result(self, state: CashNGunsState):
         return final_result(state) if state.ended else None
+
+    def copy(self, state: CashNGunsState) -> CashNGunsState:
+        return clone(state)
 
     def money_in_play(self, state: CashNGunsState) -> int:
         """Face value of every loot card wherever it is: no rule creates or destroys loot."""

@@ -13,7 +13,7 @@ PRIVILEGE = "privilege"
 RETARGET = "retarget"
 COURAGE = "courage"
 LOOT = "loot"
-CLIP = "clip"
+CLIP_PHASE = "clip"
 OVER = "over"
 
 NOBODY = -1
@@ -77,3 +77,27 @@ class CashNGunsState:
     turn_cap: int | None = None
     #: how the game ended ("" while it goes on)
     ended: str = ""
+
+
+def _shallow(obj):
+    twin = object.__new__(type(obj))
+    for name in type(obj).__slots__:
+        setattr(twin, name, getattr(obj, name))
+    return twin
+
+
+def clone(state: CashNGunsState) -> CashNGunsState:
+    """An independent copy, much faster than ``copy.deepcopy`` (the search bots and tests copy a lot)."""
+    twin = _shallow(state)
+    twin.rng = Rng(state.rng.seed, state.rng.counter)
+    twin.piles = [list(pile) for pile in state.piles]
+    twin.lineup = list(state.lineup)
+    twin.lost_loot = list(state.lost_loot)
+    twin.painting_set_values = list(state.painting_set_values)
+    twin.gangsters = []
+    for gangster in state.gangsters:
+        copy = _shallow(gangster)
+        copy.loot = list(gangster.loot)
+        copy.face_down = list(gangster.face_down)
+        twin.gangsters.append(copy)
+    return twin
