@@ -42,7 +42,7 @@ def _bang_chance(player: dict) -> float:
 
 class HeuristicBot(Bot):
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
-        return getattr(self, "_" + decision.kind)(view, decision)
+        return dict(getattr(self, "_" + decision.kind)(view, decision))
 
     def _choose_bullet(self, view: dict, decision: Decision) -> dict:
         hand = view["hand"]

@@ -120,6 +120,7 @@ def _load_shipped() -> DeckData:
 DECK = _load_shipped()
 CATALOG = DECK.catalog
 CARD_ORDER = {card_id: card.order for card_id, card in CATALOG.items()}
+CARD_VALUE = {card_id: card.value for card_id, card in CATALOG.items()}
 
 
 def deal_piles(counts: dict[str, int], piles: int, pile_size: int, shuffle) -> list[list[str]]:
@@ -151,4 +152,4 @@ def loot_value(loot: list[str], chart: list[int]) -> int:
 
 
 def face_value(cards: list[str]) -> int:
-    return sum(CATALOG[card_id].value for card_id in cards)
+    return sum(map(CARD_VALUE.__getitem__, cards))

@@ -62,6 +62,12 @@ LIE_DOWN = {"type": "courage", "stand": False}
 AIM_AT_NOBODY = {"type": "aim", "target": None}
 PASS_PRIVILEGE = {"type": "privilege", "target": None}
 TAKE_TOKEN = {"type": "take_godfather_token"}
+# Options are shared read-only dicts: pending() runs after every action, so it builds no new ones.
+MAX_SEATS = 8
+AIM_AT = [{"type": "aim", "target": seat} for seat in range(MAX_SEATS)]
+ORDER = [{"type": "privilege", "target": seat} for seat in range(MAX_SEATS)]
+RETARGET_TO = [{"type": "retarget", "target": seat} for seat in range(MAX_SEATS)]
+TAKE_CARD = {card_id: {"type": "take_loot", "card": card_id} for card_id in CATALOG}
 
 
 class CashNGunsOptions(OptionsSchema):
@@ -123,7 +129,7 @@ class CashNGuns(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
     min_players = 4
-    max_players = 8
+    max_players = MAX_SEATS
     options_schema = CashNGunsOptions
     state_class = CashNGunsState
     bots = {"heuristic": HeuristicBot}
@@ -168,12 +174,13 @@ class CashNGuns(Ruleset):
         if phase == BULLETS:
             return [self._bullet_decision(seat, g) for seat, g in enumerate(gangsters) if g.alive and not g.chosen]
         if phase == AIM:
-            return [self._aim_decision(state, seat) for seat, g in enumerate(gangsters) if g.alive and not g.aimed]
+            living = _living(state)
+            return [self._aim_decision(seat, living) for seat in living if not gangsters[seat].aimed]
         if phase == COURAGE:
             return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND)
                     for seat, g in enumerate(gangsters) if g.alive and not g.decided]
         if phase == PRIVILEGE:
-            options = [PASS_PRIVILEGE] + [{"type": "privilege", "target": s} for s in self._can_be_ordered(state)]
+            options = [PASS_PRIVILEGE] + [ORDER[s] for s in self._can_be_ordered(state)]
             return [Decision(state.godfather, "privilege", options, default=PASS_PRIVILEGE)]
         if phase == RETARGET:
             return [self._retarget_decision(state)]
@@ -195,8 +202,8 @@ class CashNGuns(Ruleset):
         return Decision(seat, "choose_bullet", options, default=options[0])
 
     @staticmethod
-    def _aim_decision(state: CashNGunsState, seat: int) -> Decision:
-        options = [{"type": "aim", "target": other} for other in _living(state) if other != seat]
+    def _aim_decision(seat: int, living: list[int]) -> Decision:
+        options = [AIM_AT[other] for other in living if other != seat]
         options.append(AIM_AT_NOBODY)
         # Too slow to aim: the player holds nobody up this round.
         return Decision(seat, "aim", options, default=AIM_AT_NOBODY)
@@ -216,7 +223,7 @@ class CashNGuns(Ruleset):
         players = state.players
         clockwise = [(seat + step) % players for step in range(1, players)]
         targets = [s for s in clockwise if state.gangsters[s].alive and s != old_target]
-        options = [{"type": "retarget", "target": s} for s in targets]
+        options = [RETARGET_TO[s] for s in targets]
         # The order must be obeyed even by a slow player: the next valid target clockwise.
         return Decision(seat, "retarget", options, default=options[0])
 
@@ -226,7 +233,7 @@ class CashNGuns(Ruleset):
         previous = None
         for card_id in state.lineup:  # the lineup is kept in catalog order, so duplicates are adjacent
             if card_id != previous:
-                options.append({"type": "take_loot", "card": card_id})
+                options.append(TAKE_CARD[card_id])
                 previous = card_id
         if state.token_taker == NOBODY:
             options.append(TAKE_TOKEN)
