@@ -46,8 +46,8 @@ class HeuristicBot(Bot):
 
     def _choose_bullet(self, view: dict, decision: Decision) -> dict:
         hand = view["hand"]
-        must_fire = hand[BANG] >= hand[CLICK] + hand[BANG] or not hand[CLICK]
-        fire = hand[BANG] and (must_fire or _lineup_worth(view["lineup"]) >= RICH_LINEUP)
+        # Only Bang! cards left: each remaining round must fire one anyway.
+        fire = hand[BANG] > 0 and (not hand[CLICK] or _lineup_worth(view["lineup"]) >= RICH_LINEUP)
         return {"type": "choose_bullet", "card": BANG if fire else CLICK}
 
     @staticmethod
