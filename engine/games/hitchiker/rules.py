@@ -30,6 +30,12 @@ class HitchikerOptions(OptionsSchema):
                                 metadata={"description": "A custom Bad Ride deck: {cards: [{text, effect, ...}]}."})
 
 
+def _plain_value(name: str, value) -> bool:
+    if name == "city":
+        return type(value) is str
+    return type(value) is int and value >= 0
+
+
 def _amount() -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
 
@@ -65,15 +71,28 @@ class HitchikerRuleset(Ruleset):
         self.bots = {"heuristic": HeuristicBot}
         # Building a marshmallow schema costs far more than loading with one: build each once.
         self._schemas = {kind: schema() for kind, schema in self.action_schemas.items()}
+        #: action type -> its parameter names, for the fast path of ``parse_action``
+        self._params = {kind: tuple(sorted(set(schema.fields) - {"type"})) for kind, schema in self._schemas.items()}
 
     def parse_action(self, action) -> dict:
-        """The base class's validation, with schema instances reused across calls."""
-        if isinstance(action, dict) and action.get("type") in self._schemas:
-            try:
-                return self._schemas[action["type"]].load(action)
-            except ValidationError as error:
-                raise IllegalAction("invalid_action", "the action does not fit its schema",
-                                    fields=error.messages) from None
+        """The base class's validation, with schema instances reused across calls.
+
+        Bodies that are plainly well-formed (the exact keys, non-negative ints for amounts,
+        strings for cities) skip marshmallow, which would return them unchanged; anything
+        else goes through the schema and gets its field messages.
+        """
+        if isinstance(action, dict):
+            params = self._params.get(action.get("type"))
+            if params is not None and len(action) == len(params) + 1 and all(
+                _plain_value(name, action.get(name)) for name in params
+            ):
+                return dict(action)
+            if params is not None:
+                try:
+                    return self._schemas[action["type"]].load(action)
+                except ValidationError as error:
+                    raise IllegalAction("invalid_action", "the action does not fit its schema",
+                                        fields=error.messages) from None
         return super().parse_action(action)
 
     # -- setup -------------------------------------------------------------------
@@ -85,14 +104,13 @@ class HitchikerRuleset(Ruleset):
         if len(tables.hometowns) < players:
             raise InvalidOptions(f"the board has {len(tables.hometowns)} hometowns for {players} players",
                                  fields={"board": {"cities": [f"needs at least {players} hometowns"]}})
-        deck = list(range(len(tables.deck)))
-        rng.shuffle(deck)
         state = HitchikerState(
             players=players, rng=rng, seats=[Hitchiker(cash=START_CASH) for _ in range(players)],
-            owners=[NOBODY] * len(tables.cities), bad_ride_pile=deck, bad_ride_discards=[],
+            owners=[NOBODY] * len(tables.cities), bad_ride_pile=list(range(len(tables.deck))), bad_ride_discards=[],
             bank=-START_CASH * players, turn_cap=options.get("turn_cap") or 0, custom=custom, data_key=key,
         )
         state.first = self._roll_for_first(state)
+        rng.shuffle(state.bad_ride_pile)
         state.pick_queue = [(state.first + step) % players for step in range(players)]
         state.active = state.decider = state.first
         return state
