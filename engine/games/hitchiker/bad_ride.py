@@ -1,7 +1,8 @@
 """Bad Ride cities: draw the top card and do what it says.
 
-The draw pile's order is hidden; drawn cards go face up on a discard pile, which is
-shuffled into a new draw pile when the old one runs out.
+Drawn cards go face up on a discard pile; the top card of the shuffled draw pile is a
+random one of the cards not discarded. When every card has been drawn, the discards are
+shuffled back into a new pile.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from engine.games.hitchiker.tables import Tables
 
 
 def draw(state: HitchikerState, tables: Tables, seat: int, events: list[Event]) -> None:
-    if not state.bad_ride_pile:
-        state.bad_ride_pile = state.bad_ride_discards
-        state.bad_ride_discards = []
-        state.rng.shuffle(state.bad_ride_pile)
-    index = state.bad_ride_pile.pop()
-    state.bad_ride_discards.append(index)
+    discards = state.bad_ride_discards
+    if len(discards) >= len(tables.deck):
+        discards.clear()
+        events.append(Event("bad_ride_reshuffled", {}))
+    pile = [card for card in range(len(tables.deck)) if card not in discards]
+    index = pile[state.rng.randint(0, len(pile) - 1)]
+    discards.append(index)
     card = tables.deck[index]
     events.append(Event("bad_ride", {"seat": seat, "card": index, "text": card.text}))
     EFFECTS[card.effect](state, tables, seat, card.param, events)
@@ -102,8 +104,8 @@ def _advance_to_kind(state, tables, seat, kind, events):
 
 
 def _advance_home(state, tables, seat, _param, events):
-    owners = state.owners
-    steps = moves.distance_to(state, len(tables.cities), seat, lambda city: owners[city] == seat)
+    homes = state.seats[seat].hometowns
+    steps = moves.distance_to(state, len(tables.cities), seat, lambda city: city in homes)
     if steps:
         moves.forward(state, len(tables.cities), seat, steps)
     else:

@@ -58,25 +58,24 @@ def table_money(casino: Casino | None) -> int:
 
 def open_casino(state: HitchikerState, dealer: int, events: list[Event]) -> None:
     events.append(Event("casino_opened", {"dealer": dealer}))
-    state.casino = Casino(dealer=dealer, round=0, deck=[], house=[], hands=[])
+    state.casino = Casino(dealer=dealer, round=0, burned=0, house=[], hands=[])
     _start_round(state, events)
 
 
 def _draw(state: HitchikerState) -> int:
-    """A uniformly random card of those left above the burned one: the same as dealing a shuffled deck."""
-    deck = state.casino.deck
-    if len(deck) <= 1:
-        # Only a crowded table with many splits gets through a deck: a fresh one is shuffled in.
-        on_table = set(state.casino.house)
-        for hand in state.casino.hands:
-            on_table.update(hand.cards)
-        deck[:] = [card for card in range(DECK_SIZE) if card not in on_table]
-        state.rng.shuffle(deck)
-    index = state.rng.randint(1, len(deck) - 1)
-    card = deck[index]
-    deck[index] = deck[-1]
-    deck.pop()
-    return card
+    """A uniformly random card of those not on the table and not burned.
+
+    Drawing at random from the cards left deals exactly like a shuffled deck, with no deck
+    order to store or hide. (A table holding 51 cards would get the burned one too.)
+    """
+    casino = state.casino
+    taken = set(casino.house)
+    for hand in casino.hands:
+        taken.update(hand.cards)
+    if len(taken) < DECK_SIZE - 1:
+        taken.add(casino.burned)
+    left = [card for card in range(DECK_SIZE) if card not in taken]
+    return left[state.rng.randint(0, len(left) - 1)]
 
 
 def _start_round(state: HitchikerState, events: list[Event]) -> None:
@@ -92,12 +91,8 @@ def _start_round(state: HitchikerState, events: list[Event]) -> None:
         if not hands:
             events.append(Event("casino_round_skipped", {"round": casino.round, "why": "nobody has money"}))
             continue
-        # The deck is shuffled lazily: each card dealt is drawn at random from those left.
-        # The burned top card (a random one) goes to the bottom, index 0, and is never dealt.
-        deck = list(range(DECK_SIZE))
-        burned = state.rng.randint(0, DECK_SIZE - 1)
-        deck[0], deck[burned] = deck[burned], deck[0]
-        casino.deck = deck
+        # A fresh shuffled deck; its top card, a random one, is burned to the bottom.
+        casino.burned = state.rng.randint(0, DECK_SIZE - 1)
         casino.hands = hands
         casino.house = []
         for hand in hands:
@@ -267,7 +262,6 @@ def view(casino: Casino | None) -> dict | None:
         "house_values": [CARD_VALUES[c] for c in casino.house],
         "house_total": hand_total(casino.house),
         "current": casino.current,
-        "cards_left": len(casino.deck),
         "hands": [
             {"seat": h.seat, "cards": [CARD_NAMES[c] for c in h.cards],
              "card_values": [CARD_VALUES[c] for c in h.cards],

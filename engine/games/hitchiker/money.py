@@ -7,7 +7,7 @@ it takes in it goes up by, so players' money + the ledger + money on the table n
 from __future__ import annotations
 
 from engine.core.events import Event
-from engine.games.hitchiker.state import NOBODY, HitchikerState
+from engine.games.hitchiker.state import NOBODY, HitchikerState, owner_of
 from engine.games.hitchiker.tables import Tables
 
 START_CASH = 25_000
@@ -77,16 +77,18 @@ def customs(state: HitchikerState, seat: int, events: list[Event]) -> None:
     if hitchiker.units == 0:
         events.append(Event("customs_cleared", {"seat": seat}))
         return
+    # Money keeps its pocket when it changes hands (as in an inheritance): the cash goes to
+    # the receiver's travelling cash, the half of the savings into the receiver's Bank Pouch.
     receiver = least_cash_seat(state, seat)
     half_savings = hitchiker.savings // 2
-    amount = hitchiker.cash + half_savings
     events.append(Event("busted", {
         "seat": seat, "units_lost": hitchiker.units, "cash": hitchiker.cash, "savings": half_savings, "to": receiver,
     }))
+    state.seats[receiver].cash += hitchiker.cash
+    state.seats[receiver].savings += half_savings
     hitchiker.units = 0
     hitchiker.cash = 0
     hitchiker.savings -= half_savings
-    state.seats[receiver].cash += amount
 
 
 def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, cause: str, events: list[Event]) -> None:
@@ -105,14 +107,12 @@ def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, caus
         "seat": seat, "cause": cause, "heir": heir, "responsible": responsible,
         "cash": dead.cash + stake, "savings": dead.savings, "units": dead.units, "hometowns": list(dead.hometowns),
     }))
-    for city in dead.hometowns:
-        state.owners[city] = NOBODY
     dead.cash = dead.savings = dead.units = 0
     dead.hometowns = []
     dead.in_pot_hole = False
     state.agenda.clear()
     from_bank(state, seat, START_CASH, "reincarnation", events)
-    if any(state.owners[city] == NOBODY for city in tables.hometowns):
+    if any(owner_of(state, city) == NOBODY for city in tables.hometowns):
         state.pick_queue = [seat]
         state.phase = "pick_hometown"
         state.decider = seat
@@ -121,5 +121,4 @@ def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, caus
 
 
 def take_hometown(state: HitchikerState, seat: int, city: int) -> None:
-    state.owners[city] = seat
     state.seats[seat].hometowns.append(city)

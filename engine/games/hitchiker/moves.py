@@ -8,10 +8,10 @@ from engine.games.hitchiker.state import HitchikerState, Step
 def forward(state: HitchikerState, city_count: int, seat: int, steps: int) -> None:
     """Clockwise: every owned Hometown passed on the way (in order), then the landing city."""
     start = state.seats[seat].position
-    owners = state.owners
+    homes = state.seats[seat].hometowns
     for step in range(1, steps):
         city = (start + step) % city_count
-        if owners[city] == seat:
+        if city in homes:
             state.agenda.append(Step("pass", city))
     state.agenda.append(Step("land", (start + steps) % city_count))
 

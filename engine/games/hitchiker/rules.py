@@ -12,7 +12,7 @@ from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.money import START_CASH, bus_home, take_hometown
-from engine.games.hitchiker.state import NOBODY, Hitchiker, HitchikerState
+from engine.games.hitchiker.state import NOBODY, Hitchiker, HitchikerState, copy_state, owner_of
 from engine.games.hitchiker.tables import Tables, custom_data, data_key, tables_for
 
 ROLL = {"type": "roll"}
@@ -106,11 +106,10 @@ class HitchikerRuleset(Ruleset):
                                  fields={"board": {"cities": [f"needs at least {players} hometowns"]}})
         state = HitchikerState(
             players=players, rng=rng, seats=[Hitchiker(cash=START_CASH) for _ in range(players)],
-            owners=[NOBODY] * len(tables.cities), bad_ride_pile=list(range(len(tables.deck))), bad_ride_discards=[],
+            bad_ride_discards=[],
             bank=-START_CASH * players, turn_cap=options.get("turn_cap") or 0, custom=custom, data_key=key,
         )
         state.first = self._roll_for_first(state)
-        rng.shuffle(state.bad_ride_pile)
         state.pick_queue = [(state.first + step) % players for step in range(players)]
         state.active = state.decider = state.first
         return state
@@ -160,7 +159,7 @@ class HitchikerRuleset(Ruleset):
         if phase == "pick_hometown":
             cities = self.tables(state).cities
             options = [{"type": "pick_hometown", "city": cities[c].name}
-                       for c in self.tables(state).hometowns if state.owners[c] == NOBODY]
+                       for c in self.tables(state).hometowns if owner_of(state, c) == NOBODY]
             return [Decision(seat, "pick_hometown", options)]
         if phase == "go_home":
             cities = self.tables(state).cities
@@ -250,23 +249,26 @@ class HitchikerRuleset(Ruleset):
             "offer_price": state.offer_price if state.phase == "buy_hometown" else None,
             "deal": black_market.view(state.deal, tables),
             "casino": casino.view(state.casino),
-            "bad_ride_cards_left": len(state.bad_ride_pile),
+            "bad_ride_cards_left": len(tables.deck) - len(state.bad_ride_discards),
             "bad_ride_discards": list(state.bad_ride_discards),
             "opening_rolls": state.opening_rolls,
             "turn_cap": state.turn_cap or None,
             "winners": list(state.winners),
             "end_reason": state.end_reason or None,
-            "board": tables.board_public,
-            "deal_chart": tables.chart_public,
+            # The default board, chart and deck are in the ruleset's metadata; custom ones ride along.
+            "custom_data": state.custom,
         }
 
-    def resample_hidden(self, state: HitchikerState, seat: int | None, rng: Rng) -> HitchikerState:
-        other = self.copy(state)
-        other.rng = Rng(rng.next64())
-        rng.shuffle(other.bad_ride_pile)
-        if other.casino is not None:
-            rng.shuffle(other.casino.deck)
-        return other
+    def copy(self, state: HitchikerState) -> HitchikerState:
+        return copy_state(state)
+
+    # The RNG is the only secret (card piles are drawn from at random, not stored in order),
+    # so the base class's resample_hidden, which re-seeds it, is complete.
+
+    def metadata(self) -> dict:
+        tables = self.tables(self.new_game(self.min_players, None, 0))
+        return {**super().metadata(), "board": tables.board_public, "deal_chart": tables.chart_public,
+                "bad_ride_deck": [card.text for card in tables.deck]}
 
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0

@@ -59,8 +59,8 @@ class Hand:
 class Casino:
     dealer: int
     round: int
-    #: the cards not dealt, in no particular order (the burned card first); hidden
-    deck: list[int]
+    #: the card burned to the bottom of the deck this round (never shown)
+    burned: int
     house: list[int]
     hands: list[Hand]
     #: the hand betting or playing now
@@ -72,10 +72,8 @@ class HitchikerState:
     players: int
     rng: Rng
     seats: list[Hitchiker]
-    #: city index -> owning seat, NOBODY for unowned (only Hometowns are ever owned)
-    owners: list[int]
-    #: the Bad Ride draw pile (top last, order hidden) and its discards
-    bad_ride_pile: list[int]
+    #: Bad Ride cards drawn since the last reshuffle, face up; the rest form the draw pile,
+    #: drawn from at random (which is what a shuffled pile is), so no hidden order is stored
     bad_ride_discards: list[int]
     turn: int = 0
     active: int = 0
@@ -100,3 +98,47 @@ class HitchikerState:
     #: game-data overrides from the options (None: the default board, chart and deck)
     custom: dict | None = None
     data_key: str = ""
+
+
+def owner_of(state: HitchikerState, city: int) -> int:
+    """The seat owning this Hometown, or NOBODY (the bank)."""
+    for seat, hitchiker in enumerate(state.seats):
+        if city in hitchiker.hometowns:
+            return seat
+    return NOBODY
+
+
+def copy_state(state: HitchikerState) -> HitchikerState:
+    """A deep copy, field by field: many times faster than ``copy.deepcopy`` on this tree."""
+    deal = state.deal
+    table = state.casino
+    return HitchikerState(
+        players=state.players,
+        rng=Rng(state.rng.seed, state.rng.counter),
+        seats=[Hitchiker(h.cash, h.savings, h.units, h.position, h.hometowns[:], h.in_pot_hole) for h in state.seats],
+        bad_ride_discards=state.bad_ride_discards[:],
+        turn=state.turn,
+        active=state.active,
+        first=state.first,
+        phase=state.phase,
+        decider=state.decider,
+        started=state.started,
+        bank=state.bank,
+        agenda=[Step(step.kind, step.city) for step in state.agenda],
+        pick_queue=state.pick_queue[:],
+        deposit_limit=state.deposit_limit,
+        offer_price=state.offer_price,
+        deal=None if deal is None else Deal(deal.buyer, deal.stake, deal.roller, deal.rolls, deal.last_roll),
+        casino=None if table is None else Casino(
+            table.dealer, table.round, table.burned, table.house[:],
+            [Hand(h.seat, h.cards[:], h.bet, h.from_split, h.doubled, h.outcome, h.second) for h in table.hands],
+            table.current,
+        ),
+        opening_rolls=[dict(roll) for roll in state.opening_rolls],
+        turn_cap=state.turn_cap,
+        winners=state.winners[:],
+        end_reason=state.end_reason,
+        # Read-only once the game is set up, so shared.
+        custom=state.custom,
+        data_key=state.data_key,
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.core.events import Event
 from engine.games.hitchiker import bad_ride, black_market, casino, moves
 from engine.games.hitchiker.money import WELFARE, customs, die, from_bank, owe, take_hometown
-from engine.games.hitchiker.state import NOBODY, HitchikerState
+from engine.games.hitchiker.state import NOBODY, HitchikerState, owner_of
 from engine.games.hitchiker.tables import Tables
 
 SAVINGS_GOAL = 250_000
@@ -134,7 +134,7 @@ def land(state: HitchikerState, tables: Tables, city_index: int, events: list[Ev
 
 
 def land_on_hometown(state: HitchikerState, seat: int, city: int, events: list[Event]) -> None:
-    owner = state.owners[city]
+    owner = owner_of(state, city)
     if owner == seat:
         from_bank(state, seat, WELFARE, "welfare", events)
         offer_deposit(state, seat, LAND_DEPOSIT)

@@ -93,10 +93,7 @@ def stack_cards(monkeypatch, names: list[str]) -> None:
 
     def draw(state):
         assert cards, "the stacked cards ran out"
-        card = cards.pop(0)
-        if card in state.casino.deck:
-            state.casino.deck.remove(card)
-        return card
+        return cards.pop(0)
 
     monkeypatch.setattr(casino, "_draw", draw)
 

@@ -107,7 +107,7 @@ def test_customs_takes_contraband_cash_and_half_the_savings_to_the_poorest_other
     busted = first(events, "busted").data
     assert busted == {"seat": 0, "units_lost": 7, "cash": 40_000, "savings": 50_500, "to": 2}
     assert state.seats[0].cash == 0 and state.seats[0].units == 0 and state.seats[0].savings == 50_501
-    assert state.seats[2].cash == 3_000 + 90_500 and state.seats[2].savings == 0
+    assert state.seats[2].cash == 3_000 + 40_000 and state.seats[2].savings == 50_500
     assert money(state) == 0
 
 

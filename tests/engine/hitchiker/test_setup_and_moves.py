@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalAction
-from engine.games.hitchiker.state import NOBODY
+from engine.games.hitchiker.state import NOBODY, owner_of
 from tests.engine.hitchiker.helpers import (
     RULES,
     ScriptedRng,
@@ -49,14 +49,13 @@ def test_hometowns_are_picked_in_turn_order_from_the_first_player_to_the_left():
     events = act(state, 0, "pick_hometown", city="Vancougar")
     assert "game_started" in types(events)
     assert pending_kind(state) == (1, "roll")
-    assert state.seats[1].position == city("Montreel") and state.owners[city("Montreel")] == 1
+    assert state.seats[1].position == city("Montreel") and owner_of(state, city("Montreel")) == 1
     assert state.turn == 0
 
 
 def test_passing_two_owned_hometowns_collects_and_deposits_each_in_order_then_lands():
     state = game()
     for extra in ("Calgaree", "Edmonteon"):
-        state.owners[city(extra)] = 0
         state.seats[0].hometowns.append(city(extra))
     place(state, 0, "Smash Ville")
     script(state, 3, 4)  # Smash Ville + 7: passes Calgaree and Edmonteon, lands on Niagara Fails
@@ -90,7 +89,6 @@ def test_pass_deposit_is_bounded_by_travelling_cash():
 def test_landing_on_your_own_hometown_collects_welfare_and_deposits_up_to_50000():
     state = game(dice=[3, 4])
     give(state, 0, cash=100_000)
-    state.owners[city("Kebec City")] = 0
     state.seats[0].hometowns.append(city("Kebec City"))
     place(state, 0, "Ottawhat")  # + 7 lands on Kebec City
     events = act(state, 0, "roll")
@@ -117,7 +115,7 @@ def test_buying_an_unowned_hometown_rolls_one_die_for_the_price_then_allows_an_i
     assert first(events, "hometown_priced").data["price"] == 20_000
     assert pending_kind(state) == (0, "buy_hometown")
     events = act(state, 0, "buy_hometown")
-    assert state.owners[city("Calgaree")] == 0 and city("Calgaree") in state.seats[0].hometowns
+    assert owner_of(state, city("Calgaree")) == 0 and city("Calgaree") in state.seats[0].hometowns
     assert "collected" not in types(events)  # no welfare when buying
     assert state.seats[0].cash == 60_000
     assert RULES.pending(state)[0].ranges == {"deposit": {"amount": [0, 50_000]}}
@@ -131,8 +129,8 @@ def test_declining_or_not_affording_a_hometown_leaves_it_with_the_bank():
     give(state, 0, cash=29_999)
     events = act(state, 0, "roll")
     assert first(events, "hometown_priced").data["price"] == 30_000
-    assert pending_kind(state) == (1, "roll") and state.owners[city("Calgaree")] == NOBODY
+    assert pending_kind(state) == (1, "roll") and owner_of(state, city("Calgaree")) == NOBODY
     state = game(dice=[1, 2, 1])
     act(state, 0, "roll")
     act(state, 0, "pass")
-    assert state.owners[city("Calgaree")] == NOBODY and state.seats[0].cash == 25_000
+    assert owner_of(state, city("Calgaree")) == NOBODY and state.seats[0].cash == 25_000
