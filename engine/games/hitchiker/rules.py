@@ -9,10 +9,18 @@ from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
-from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.money import START_CASH, bus_home, take_hometown
-from engine.games.hitchiker.state import NOBODY, Hitchiker, HitchikerState, copy_state, owner_of
+from engine.games.hitchiker.state import (
+    NOBODY,
+    Hitchiker,
+    HitchikerState,
+    copy_state,
+    owner_of,
+    state_from_jsonable,
+    state_to_jsonable,
+)
 from engine.games.hitchiker.tables import Tables, custom_data, data_key, tables_for
 
 ROLL = {"type": "roll"}
@@ -261,6 +269,16 @@ class HitchikerRuleset(Ruleset):
 
     def copy(self, state: HitchikerState) -> HitchikerState:
         return copy_state(state)
+
+    # The generic serializer walks the tree through dataclass introspection; these write out
+    # the very same JSON shape (tested against it) several times faster.
+    def to_dict(self, state: HitchikerState) -> dict:
+        return {"format": STATE_FORMAT, "ruleset": self.id, "state": state_to_jsonable(state)}
+
+    def from_dict(self, data: dict) -> HitchikerState:
+        if data.get("format") != STATE_FORMAT or data.get("ruleset") != self.id:
+            raise ValueError(f"not a {self.id} state of format {STATE_FORMAT}")
+        return state_from_jsonable(data["state"])
 
     # The RNG is the only secret (card piles are drawn from at random, not stored in order),
     # so the base class's resample_hidden, which re-seeds it, is complete.

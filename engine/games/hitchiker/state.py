@@ -142,3 +142,87 @@ def copy_state(state: HitchikerState) -> HitchikerState:
         custom=state.custom,
         data_key=state.data_key,
     )
+
+
+def state_to_jsonable(state: HitchikerState) -> dict:
+    """Exactly what ``engine.core.serial.to_jsonable`` makes of the state, written out for speed."""
+    deal = state.deal
+    table = state.casino
+    return {
+        "players": state.players,
+        "rng": {"seed": state.rng.seed, "counter": state.rng.counter},
+        "seats": [
+            {"cash": h.cash, "savings": h.savings, "units": h.units, "position": h.position,
+             "hometowns": h.hometowns[:], "in_pot_hole": h.in_pot_hole}
+            for h in state.seats
+        ],
+        "bad_ride_discards": state.bad_ride_discards[:],
+        "turn": state.turn,
+        "active": state.active,
+        "first": state.first,
+        "phase": state.phase,
+        "decider": state.decider,
+        "started": state.started,
+        "bank": state.bank,
+        "agenda": [{"kind": step.kind, "city": step.city} for step in state.agenda],
+        "pick_queue": state.pick_queue[:],
+        "deposit_limit": state.deposit_limit,
+        "offer_price": state.offer_price,
+        "deal": None if deal is None else {
+            "buyer": deal.buyer, "stake": deal.stake, "roller": deal.roller, "rolls": deal.rolls,
+            "last_roll": deal.last_roll,
+        },
+        "casino": None if table is None else {
+            "dealer": table.dealer, "round": table.round, "burned": table.burned, "house": table.house[:],
+            "hands": [
+                {"seat": h.seat, "cards": h.cards[:], "bet": h.bet, "from_split": h.from_split, "doubled": h.doubled,
+                 "outcome": h.outcome, "second": h.second}
+                for h in table.hands
+            ],
+            "current": table.current,
+        },
+        "opening_rolls": [dict(roll) for roll in state.opening_rolls],
+        "turn_cap": state.turn_cap,
+        "winners": state.winners[:],
+        "end_reason": state.end_reason,
+        "custom": state.custom,
+        "data_key": state.data_key,
+    }
+
+
+def state_from_jsonable(data: dict) -> HitchikerState:
+    """The inverse of ``state_to_jsonable`` (and of the generic serializer)."""
+    deal = data["deal"]
+    table = data["casino"]
+    return HitchikerState(
+        players=data["players"],
+        rng=Rng(data["rng"]["seed"], data["rng"]["counter"]),
+        seats=[Hitchiker(h["cash"], h["savings"], h["units"], h["position"], list(h["hometowns"]), h["in_pot_hole"])
+               for h in data["seats"]],
+        bad_ride_discards=list(data["bad_ride_discards"]),
+        turn=data["turn"],
+        active=data["active"],
+        first=data["first"],
+        phase=data["phase"],
+        decider=data["decider"],
+        started=data["started"],
+        bank=data["bank"],
+        agenda=[Step(step["kind"], step["city"]) for step in data["agenda"]],
+        pick_queue=list(data["pick_queue"]),
+        deposit_limit=data["deposit_limit"],
+        offer_price=data["offer_price"],
+        deal=None if deal is None else Deal(deal["buyer"], deal["stake"], deal["roller"], deal["rolls"],
+                                            deal["last_roll"]),
+        casino=None if table is None else Casino(
+            table["dealer"], table["round"], table["burned"], list(table["house"]),
+            [Hand(h["seat"], list(h["cards"]), h["bet"], h["from_split"], h["doubled"], h["outcome"], h["second"])
+             for h in table["hands"]],
+            table["current"],
+        ),
+        opening_rolls=[dict(roll) for roll in data["opening_rolls"]],
+        turn_cap=data["turn_cap"],
+        winners=list(data["winners"]),
+        end_reason=data["end_reason"],
+        custom=data["custom"],
+        data_key=data["data_key"],
+    )

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
+from engine.core.serial import from_jsonable, to_jsonable
+from engine.games.hitchiker.state import HitchikerState
 from tests.engine.hitchiker.helpers import RULES
 from tests.engine.invariants import play_random
 
@@ -33,4 +36,19 @@ def test_copy_is_equal_and_shares_nothing_mutable_at_every_step():
         checked += 1
 
     play_random(RULES, 6, 5, on_step=check)
+    assert checked > 100
+
+
+def test_the_written_out_serializer_matches_the_generic_one_at_every_step():
+    checked = 0
+
+    def check(state, decisions):
+        nonlocal checked
+        fast = RULES.to_dict(state)["state"]
+        assert fast == to_jsonable(state)
+        assert from_jsonable(HitchikerState, fast) == state
+        assert RULES.from_dict(json.loads(json.dumps(RULES.to_dict(state)))) == state
+        checked += 1
+
+    play_random(RULES, 6, 11, on_step=check)
     assert checked > 100
