@@ -31,23 +31,22 @@ DOUBLE_DOWN = {"type": "double_down"}
 SPLIT = {"type": "split"}
 
 
-def hand_total(cards: list[int]) -> int:
-    """The best total: one ace counts 11 when that does not bust the hand."""
+def total_and_soft(cards: list[int]) -> tuple[int, bool]:
+    """The best total, and whether an ace in it counts 11 (a soft hand)."""
     total = 0
-    aces = False
+    ace = False
     for card in cards:
         value = CARD_VALUES[card]
         total += value
         if value == 1:
-            aces = True
-    if aces and total <= 11:
-        return total + 10
-    return total
+            ace = True
+    if ace and total <= 11:
+        return total + 10, True
+    return total, False
 
 
-def is_soft(cards: list[int]) -> bool:
-    hard = sum(CARD_VALUES[card] for card in cards)
-    return any(CARD_VALUES[card] == 1 for card in cards) and hard <= 11
+def hand_total(cards: list[int]) -> int:
+    return total_and_soft(cards)[0]
 
 
 def table_money(casino: Casino | None) -> int:
@@ -252,6 +251,13 @@ def play_decision(state: HitchikerState) -> Decision:
     return Decision(hand.seat, "play_hand", options, default=STICK)
 
 
+def _hand_view(hand: Hand) -> dict:
+    total, soft = total_and_soft(hand.cards)
+    return {"seat": hand.seat, "cards": [CARD_NAMES[c] for c in hand.cards],
+            "card_values": [CARD_VALUES[c] for c in hand.cards], "total": total, "soft": soft, "bet": hand.bet,
+            "outcome": hand.outcome, "split": hand.from_split, "doubled": hand.doubled, "second": hand.second}
+
+
 def view(casino: Casino | None) -> dict | None:
     if casino is None:
         return None
@@ -262,11 +268,5 @@ def view(casino: Casino | None) -> dict | None:
         "house_values": [CARD_VALUES[c] for c in casino.house],
         "house_total": hand_total(casino.house),
         "current": casino.current,
-        "hands": [
-            {"seat": h.seat, "cards": [CARD_NAMES[c] for c in h.cards],
-             "card_values": [CARD_VALUES[c] for c in h.cards],
-             "total": hand_total(h.cards), "soft": is_soft(h.cards), "bet": h.bet, "outcome": h.outcome,
-             "split": h.from_split, "doubled": h.doubled, "second": h.second}
-            for h in casino.hands
-        ],
+        "hands": [_hand_view(hand) for hand in casino.hands],
     }
