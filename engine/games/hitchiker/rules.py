@@ -223,7 +223,8 @@ class HitchikerRuleset(Ruleset):
     def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
         if not state.started and len(state.pick_queue) == state.players:
             # setup() has no way to report events, so the opening rolls lead the first action's events.
-            events.append(Event("turn_order_rolled", {"rolls": state.opening_rolls, "first": state.first}))
+            rolls = [dict(roll) for roll in state.opening_rolls]
+            events.append(Event("turn_order_rolled", {"rolls": rolls, "first": state.first}))
         city = tables.index_by_name[name]
         take_hometown(state, seat, city)
         state.seats[seat].position = city
