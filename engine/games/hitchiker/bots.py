@@ -37,7 +37,7 @@ def _pair_split(pair_value: int, up: int) -> bool:
 
 def basic_strategy(values: list[int], total: int, soft: bool, up: int, options: list[dict]) -> dict:
     """Basic strategy against the House's face-up card ``up`` (ace = 11)."""
-    if SPLIT in options and _pair_split(values[0], up):
+    if SPLIT in options and len(values) == 2 and values[0] == values[1] and _pair_split(values[0], up):
         return SPLIT
     if DOUBLE_DOWN in options and not soft and (total == 11 or (total == 10 and up <= 9) or
                                                 (total == 9 and 3 <= up <= 6)):
