@@ -76,7 +76,7 @@ def _webargs_problem(messages: dict) -> ApiProblem:
 
 def _check_json_body() -> None:
     """415 for a body that is not declared JSON, 400 for one that does not parse."""
-    if request.method not in ("POST", "PUT", "PATCH"):
+    if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
         return
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")

@@ -128,7 +128,7 @@ class Games(MethodView):
         if status == ACTIVE:
             store().schedule_bots(game_id, 0, seats, ruleset.pending(state))
         created = {
-            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": seed,
+            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token,
         }

@@ -25,6 +25,26 @@ def test_create_answers_tokens_location_and_etag(client, toy_ruleset, app):
     assert body["seats"][0]["token"] not in stored and body["creator_token"] not in stored
 
 
+def test_a_seed_drawn_by_the_service_stays_secret(client, toy_ruleset):
+    reply = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": [{"name": "a"}, {"name": "b"}]})
+    assert reply.status_code == 201 and reply.get_json()["seed"] is None
+
+
+def test_a_cached_state_is_used_only_at_its_version(client, toy_ruleset, app):
+    from api.moves import states
+
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
+    record = app.extensions["rulehouse.store"].load(game["id"])
+    stale = toy_ruleset.new_game(2, None, 999)
+    stale.money = [100, 100]
+    states.put(game["id"], 5, stale)  # a version the game is not at
+    taken = states.take(toy_ruleset, record)
+    assert taken is not stale and taken.money == [5, 5]
+    states.put(game["id"], record.version, stale)
+    assert states.take(toy_ruleset, record) is stale
+    assert states.take(toy_ruleset, record) is not stale  # taken out while in use
+
+
 def test_spectator_and_creator_get_the_spectator_view(client, toy_ruleset):
     game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
     spectator = client.get(f"/v1/games/{game['id']}").get_json()
