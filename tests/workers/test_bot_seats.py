@@ -37,10 +37,16 @@ def client(app):
 
 @pytest.fixture
 def bot_workers(redis_db_url, tmp_path):
-    """Worker processes on queue ``bots``, stopped (by their own pids) at the end of the test."""
-    env = {**os.environ, "REDIS_URL": redis_db_url, "PYTHONPATH": str(ROOT)}
+    """Worker processes on queue ``bots``, stopped (by their own pids) at the end of the test.
+
+    The first finds the games through ``REDIS_URL``; the others only through ``--url``.
+    """
     processes = []
     for number in range(WORKERS):
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env.pop("REDIS_URL", None)
+        if number == 0:
+            env["REDIS_URL"] = redis_db_url
         log = open(tmp_path / f"worker{number}.log", "w")  # noqa: SIM115 - closed with the process below
         processes.append((subprocess.Popen(
             [sys.executable, "-m", "rq.cli", "worker", "bots", "--url", redis_db_url,
