@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import fields, validate, validates_schema
 
 from engine.core.decisions import Decision
@@ -81,6 +83,12 @@ PAY_FINE = {"type": "pay_fine"}
 USE_JAIL_CARD = {"type": "use_jail_card"}
 
 
+@functools.cache
+def _roll_decision(seat: int, in_jail: bool) -> Decision:
+    """Most steps are a plain roll: one shared, never-mutated Decision per seat spares the hot loop."""
+    return Decision(seat, "jail" if in_jail else "turn", ROLL_OPTIONS)
+
+
 class MonopolyCars2(Ruleset):
     id = "monopoly-cars2"
     title = "Monopoly: Cars 2 Edition"
@@ -150,7 +158,7 @@ class MonopolyCars2(Ruleset):
         phase = state.phase
         seat = state.current
         if phase == ROLL:
-            return [Decision(seat, "jail" if state.seats[seat].in_jail else "turn", ROLL_OPTIONS)]
+            return [_roll_decision(seat, state.seats[seat].in_jail)]
         if phase == JAIL:
             fine = self.tables(state).board.jail_fine
             options = [PAY_FINE, USE_JAIL_CARD] if state.seats[seat].money >= fine else [USE_JAIL_CARD]
@@ -190,6 +198,10 @@ class MonopolyCars2(Ruleset):
     def view(self, state: GameState, seat: int | None) -> dict:
         tables = self.tables(state)
         owners = state.owners
+        properties: list[list[int]] = [[] for _ in state.seats]
+        for space, owner in enumerate(owners):
+            if owner != NOBODY:
+                properties[owner].append(space)
         return {
             "seat": seat,
             "turn": state.turn,
@@ -204,7 +216,7 @@ class MonopolyCars2(Ruleset):
                     "position": player.position,
                     "in_prison": player.in_jail,
                     "jail_cards": list(player.jail_cards),
-                    "properties": [space for space, owner in enumerate(owners) if owner == index],
+                    "properties": properties[index],
                 }
                 for index, player in enumerate(state.seats)
             ],
