@@ -147,3 +147,18 @@ def test_health_ready_openapi_and_docs(client):
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/openapi.json" in docs.data
     assert b"<script src=" not in docs.data and b"<link" not in docs.data  # self-contained: no external assets
+
+
+def test_every_registered_ruleset_is_described_from_the_engine(client):
+    from engine.core.registry import all_rulesets
+
+    listed = {entry["id"]: entry for entry in client.get("/v1/rulesets").get_json()["rulesets"]}
+    assert set(listed) == set(all_rulesets())
+    for ruleset_id, ruleset in all_rulesets().items():
+        body = client.get(f"/v1/rulesets/{ruleset_id}").get_json()
+        metadata = ruleset.metadata()
+        assert body["min_players"] == ruleset.min_players and body["max_players"] == ruleset.max_players
+        assert set(body["action_schemas"]) == set(ruleset.action_schemas) == set(body["action_types"])
+        assert body["bots"] == ruleset.bot_names()
+        assert set(body["options_schema"]["properties"]) >= {"turn_cap"}
+        assert body["data"] == {key: value for key, value in metadata.items() if key not in listed[ruleset_id]}
