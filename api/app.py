@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 
@@ -105,7 +106,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.json.sort_keys = False
     api = RulehouseApi(app)
-    for blueprint in (rulesets_blp, games_blp, system_blp):
+    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:
@@ -116,6 +117,15 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(Exception, _unexpected)
     return app
+
+
+def _optional_blueprints() -> list:
+    """Blueprints of packages that may not be installed yet (``api.simulations`` has its own owner)."""
+    if importlib.util.find_spec("api.simulations") is None:
+        return []
+    from api.simulations.routes import blp as simulations_blp
+
+    return [simulations_blp]
 
 
 def _redis_down(error: redis.RedisError) -> Response:
