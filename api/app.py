@@ -7,13 +7,14 @@ import json
 import logging
 
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.config import settings
 from api.games.routes import blp as games_blp
+from api.games.schemas import ActionSchema
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
@@ -82,7 +83,7 @@ def _check_json_body() -> None:
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
     try:
-        json.loads(request.get_data(cache=True) or b"null")
+        g.json_body = json.loads(request.get_data(cache=True) or b"null")
     except ValueError as error:
         raise ApiProblem("malformed-json", f"the body is not valid JSON: {error}") from None
 
@@ -106,6 +107,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.json.sort_keys = False
     api = RulehouseApi(app)
+    api.spec.components.schema("Action", schema=ActionSchema)
     for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)

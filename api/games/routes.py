@@ -7,13 +7,12 @@ import re
 import secrets
 import time
 
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, current_app, g, request, stream_with_context, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.games.schemas import (
     ActionResultSchema,
-    ActionSchema,
     CreatedGameSchema,
     CreateGameSchema,
     DecisionsSchema,
@@ -221,9 +220,13 @@ class Decisions(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY])
-    @blp.arguments(ActionSchema, description="An action body, e.g. `{\"type\": \"roll\"}`: one of the options "
-                   "of a decision of yours, or within its `ranges`.")
+    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
+        "required": True,
+        "description": "An action body, e.g. `{\"type\": \"roll\"}`: one of the options of a decision of yours, "
+                       "or within its `ranges`. It is checked against the ruleset's action schemas "
+                       "(`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
+    })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
     @blp.alt_response(**problem(400, "The body is not valid JSON."))
     @blp.alt_response(**problem(401, "No token, or not one of this game's."))
@@ -237,7 +240,7 @@ class Actions(MethodView):
     @blp.alt_response(**problem(422, "The body fits none of the ruleset's action schemas, or the "
                                      "Idempotency-Key was used with another body."))
     @blp.alt_response(**problem(428, "`If-Match` is missing."))
-    def post(self, action: dict, game_id: str):
+    def post(self, game_id: str):
         """Act
 
         Sends one action for the token's seat. The action is checked against the game
@@ -260,7 +263,7 @@ class Actions(MethodView):
                 raise validation_problem({"seat": ["a seat number"]})
             if int(wanted) != seat:
                 raise ApiProblem("forbidden", f"this token acts for seat {seat} only")
-        outcome = submit_action(store(), game_id, seat, action, version, key, record=record)
+        outcome = submit_action(store(), game_id, seat, g.json_body, version, key, record=record)
         body = {
             "game_id": game_id, "seat": seat, "version": outcome.version, "status": outcome.status,
             "events": event_entries(outcome.events, seat), "result": outcome.result, "replayed": outcome.replayed,
