@@ -162,3 +162,34 @@ def test_every_registered_ruleset_is_described_from_the_engine(client):
         assert body["bots"] == ruleset.bot_names()
         assert set(body["options_schema"]["properties"]) >= {"turn_cap"}
         assert body["data"] == {key: value for key, value in metadata.items() if key not in listed[ruleset_id]}
+
+
+def test_stream_delivers_events_as_they_happen_and_ends_with_the_game(client, toy_ruleset, app):
+    import threading
+
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}], options={"rounds": 1})
+    tokens = [seat["token"] for seat in game["seats"]]
+    lines: list[dict] = []
+    started = threading.Event()
+
+    def read() -> None:  # the stream is opened and read in one thread (Flask contexts are per thread)
+        reply = app.test_client().get(f"/v1/games/{game['id']}/stream", headers=auth(tokens[0]), buffered=False)
+        for chunk in reply.response:
+            lines.extend(json.loads(line) for line in chunk.decode().splitlines())
+            started.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert started.wait(10)
+    for version, seat in enumerate((0, 0, 1)):
+        decisions = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(tokens[seat])).get_json()
+        action = decisions["decisions"][0]["options"][0]
+        assert act(client, game["id"], tokens[seat], action, version).status_code == 200
+    reader.join(timeout=10)
+    assert not reader.is_alive()
+    assert lines[0]["kind"] == "state" and lines[0]["version"] == 0
+    streamed = [line for line in lines if line["kind"] == "event"]
+    assert [line["version"] for line in streamed] == sorted(line["version"] for line in streamed)
+    assert {line["version"] for line in streamed} == {1, 2, 3}
+    assert streamed == [{"kind": "event", **entry} for entry in read_all_events(client, game["id"], tokens[0])[1:]]
+    assert lines[-1]["kind"] == "end" and lines[-1]["reason"] == "finished" and lines[-1]["version"] == 3
