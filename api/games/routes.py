@@ -149,13 +149,17 @@ class Game(MethodView):
 
         The caller's view: a seat token gives that seat's view (its own secrets
         included), the creator token or no token the spectator view. `ETag` is the
-        version; `result` is set once the game is over.
+        version; `result` is set once the game is over. Reading a game whose bot seat
+        has a decision also queues that bot's job again if it was lost.
         """
         record = load_game(game_id, bearer_token())
         role, seat = caller_seat(record)
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
+        if result is None and any(entry.get("bot") for entry in record.seats):
+            # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
+            store().schedule_bots(game_id, record.version, record.seats, ruleset.pending(state))
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(ruleset, state),

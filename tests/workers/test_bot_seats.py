@@ -126,3 +126,20 @@ def test_game_of_bots_only_plays_itself_to_the_end(client, app, bot_workers):
     assert_log_replays_to_stored_state(app, created["id"], "monopoly-cars2", 3, 77)
     # Each version was played once: the job ids are unique per version and the log has no gaps.
     assert len(app.extensions["rulehouse.store"].action_log(created["id"])) == game["version"]
+
+
+def test_a_lost_bot_job_is_queued_again_when_the_game_is_read(client, app, redis_db_url, bot_workers):
+    import redis as redis_lib
+    from rq import Queue
+
+    # Create the game while no bot job can be queued, as if the queueing had been lost.
+    app.extensions["rulehouse.store"].bot_queue, queue = None, app.extensions["rulehouse.store"].bot_queue
+    created = client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seed": 5, "seats": [
+        {"name": "b0", "bot": "random"}, {"name": "b1", "bot": "random"}]}).get_json()
+    time.sleep(0.3)
+    assert client.get(f"/v1/games/{created['id']}").get_json()["version"] == 0  # nobody moved
+    assert Queue("bots", connection=redis_lib.Redis.from_url(redis_db_url)).count == 0
+    app.extensions["rulehouse.store"].bot_queue = queue
+    game = wait_until(lambda: (lambda g: g if g["status"] == "finished" else None)(
+        client.get(f"/v1/games/{created['id']}").get_json()))
+    assert game["version"] > 0
