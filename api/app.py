@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http
 import importlib.util
 import json
 import logging
@@ -37,8 +38,6 @@ class RulehouseApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        import http
-
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
@@ -57,11 +56,10 @@ class RulehouseApi(Api):
         kind = kind_for_status(error.code or 500)
         if error.code == 400 and messages:
             kind = "malformed-json"
-        problem = ApiProblem(kind, error.description if error.code != 500 else None)
+        status = error.code or 500
+        problem = ApiProblem(kind, error.description if status < 500 else None, status=status)
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             problem.headers["Allow"] = ", ".join(error.valid_methods)
-        if problem.status != (error.code or 500):
-            problem.status = error.code or 500
         return problem.response()
 
 
