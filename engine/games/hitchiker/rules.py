@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
@@ -38,12 +38,6 @@ class HitchikerOptions(OptionsSchema):
                                 metadata={"description": "A custom Bad Ride deck: {cards: [{text, effect, ...}]}."})
 
 
-def _plain_value(name: str, value) -> bool:
-    if name == "city":
-        return type(value) is str
-    return type(value) is int and value >= 0
-
-
 def _amount() -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
 
@@ -77,31 +71,6 @@ class HitchikerRuleset(Ruleset):
         from engine.games.hitchiker.bots import HeuristicBot
 
         self.bots = {"heuristic": HeuristicBot}
-        # Building a marshmallow schema costs far more than loading with one: build each once.
-        self._schemas = {kind: schema() for kind, schema in self.action_schemas.items()}
-        #: action type -> its parameter names, for the fast path of ``parse_action``
-        self._params = {kind: tuple(sorted(set(schema.fields) - {"type"})) for kind, schema in self._schemas.items()}
-
-    def parse_action(self, action) -> dict:
-        """The base class's validation, with schema instances reused across calls.
-
-        Bodies that are plainly well-formed (the exact keys, non-negative ints for amounts,
-        strings for cities) skip marshmallow, which would return them unchanged; anything
-        else goes through the schema and gets its field messages.
-        """
-        if isinstance(action, dict):
-            params = self._params.get(action.get("type"))
-            if params is not None and len(action) == len(params) + 1 and all(
-                _plain_value(name, action.get(name)) for name in params
-            ):
-                return dict(action)
-            if params is not None:
-                try:
-                    return self._schemas[action["type"]].load(action)
-                except ValidationError as error:
-                    raise IllegalAction("invalid_action", "the action does not fit its schema",
-                                        fields=error.messages) from None
-        return super().parse_action(action)
 
     # -- setup -------------------------------------------------------------------
 
