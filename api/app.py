@@ -81,9 +81,15 @@ def _check_json_body() -> None:
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
     try:
-        g.json_body = json.loads(request.get_data(cache=True) or b"null")
+        g.json_body = json.loads(request.get_data(cache=True) or b"null", parse_constant=_no_constant)
     except ValueError as error:
         raise ApiProblem("malformed-json", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiProblem("malformed-json", "the body is nested too deeply") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 def create_app(config: dict | None = None) -> Flask:
