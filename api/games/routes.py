@@ -21,7 +21,16 @@ from api.games.schemas import (
     GameSchema,
     StreamQuerySchema,
 )
-from api.http import bearer_token, caller_seat, expected_version, iso_time, json_response, load_game, store
+from api.http import (
+    bearer_token,
+    caller_seat,
+    expected_version,
+    iso_time,
+    json_response,
+    load_game,
+    store,
+    version_of,
+)
 from api.moves import load_state, submit_action
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
 from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
@@ -50,6 +59,18 @@ ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"
 def problem(status: int, description: str) -> dict:
     return {"status_code": status, "description": description, "schema": ProblemSchema,
             "content_type": PROBLEM_CONTENT_TYPE}
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names this version (each token sees its own view of one version)."""
+    header = request.headers.get("If-None-Match")
+    return header is not None and version_of(header) == version
+
+
+def not_modified_response(version: int) -> Response:
+    response = Response(status=304)
+    response.headers["ETag"] = f'"{version}"'
+    return response
 
 
 def visible(event: dict, seat: int | None) -> bool:
@@ -142,6 +163,8 @@ class Games(MethodView):
 class Game(MethodView):
     @blp.doc(security=AUTH)
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
+                      headers=ETAG_HEADER)
     @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem(404, "No such game (or it expired)."))
     def get(self, game_id: str):
@@ -149,11 +172,14 @@ class Game(MethodView):
 
         The caller's view: a seat token gives that seat's view (its own secrets
         included), the creator token or no token the spectator view. `ETag` is the
-        version; `result` is set once the game is over. Reading a game whose bot seat
+        version (send it back as `If-None-Match` to get 304 while nothing changed);
+        `result` is set once the game is over. Reading a game whose bot seat
         has a decision also queues that bot's job again if it was lost.
         """
         record = load_game(game_id, bearer_token())
         role, seat = caller_seat(record)
+        if not_modified(record.version):
+            return not_modified_response(record.version)
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
@@ -200,6 +226,8 @@ def _required_token() -> str:
 class Decisions(MethodView):
     @blp.doc(security=AUTH)
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
+                      headers=ETAG_HEADER)
     @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem(404, "No such game (or it expired)."))
     def get(self, game_id: str):
@@ -212,6 +240,8 @@ class Decisions(MethodView):
         """
         record = load_game(game_id, bearer_token())
         _, seat = caller_seat(record)
+        if not_modified(record.version):
+            return not_modified_response(record.version)
         ruleset = get_ruleset(record.ruleset)
         pending = ruleset.pending(load_state(ruleset, record))
         body = {

@@ -193,3 +193,14 @@ def test_stream_delivers_events_as_they_happen_and_ends_with_the_game(client, to
     assert {line["version"] for line in streamed} == {1, 2, 3}
     assert streamed == [{"kind": "event", **entry} for entry in read_all_events(client, game["id"], tokens[0])[1:]]
     assert lines[-1]["kind"] == "end" and lines[-1]["reason"] == "finished" and lines[-1]["version"] == 3
+
+
+def test_if_none_match_with_the_current_version_is_304(client, toy_ruleset):
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
+    token = game["seats"][0]["token"]
+    for path in (f"/v1/games/{game['id']}", f"/v1/games/{game['id']}/decisions"):
+        unchanged = client.get(path, headers={**auth(token), "If-None-Match": '"0"'})
+        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"' and not unchanged.data
+    assert act(client, game["id"], token, {"type": "roll"}, 0).status_code == 200
+    changed = client.get(f"/v1/games/{game['id']}", headers={**auth(token), "If-None-Match": '"0"'})
+    assert changed.status_code == 200 and changed.headers["ETag"] == '"1"'
