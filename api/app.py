@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import http
+import importlib.util
 import json
 import logging
 
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.config import settings
 from api.games.routes import blp as games_blp
+from api.games.schemas import ActionSchema
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
@@ -35,8 +38,6 @@ class RulehouseApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        import http
-
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
@@ -55,11 +56,10 @@ class RulehouseApi(Api):
         kind = kind_for_status(error.code or 500)
         if error.code == 400 and messages:
             kind = "malformed-json"
-        problem = ApiProblem(kind, error.description if error.code != 500 else None)
+        status = error.code or 500
+        problem = ApiProblem(kind, error.description if status < 500 else None, status=status)
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             problem.headers["Allow"] = ", ".join(error.valid_methods)
-        if problem.status != (error.code or 500):
-            problem.status = error.code or 500
         return problem.response()
 
 
@@ -76,14 +76,20 @@ def _webargs_problem(messages: dict) -> ApiProblem:
 
 def _check_json_body() -> None:
     """415 for a body that is not declared JSON, 400 for one that does not parse."""
-    if request.method not in ("POST", "PUT", "PATCH"):
+    if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
         return
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
     try:
-        json.loads(request.get_data(cache=True) or b"null")
+        g.json_body = json.loads(request.get_data(cache=True) or b"null", parse_constant=_no_constant)
     except ValueError as error:
         raise ApiProblem("malformed-json", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiProblem("malformed-json", "the body is nested too deeply") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -105,7 +111,8 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.json.sort_keys = False
     api = RulehouseApi(app)
-    for blueprint in (rulesets_blp, games_blp, system_blp):
+    api.spec.components.schema("Action", schema=ActionSchema)
+    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:
@@ -116,6 +123,15 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(Exception, _unexpected)
     return app
+
+
+def _optional_blueprints() -> list:
+    """Blueprints of packages that may not be installed yet (``api.simulations`` has its own owner)."""
+    if importlib.util.find_spec("api.simulations") is None:
+        return []
+    from api.simulations.routes import blp as simulations_blp
+
+    return [simulations_blp]
 
 
 def _redis_down(error: redis.RedisError) -> Response:

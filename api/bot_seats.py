@@ -9,6 +9,11 @@ seat is still pending, so a game of bots plays itself to the end.
 
 from __future__ import annotations
 
+import os
+
+import redis
+from rq import Queue, get_current_job
+
 from api.config import settings
 from api.moves import load_state, submit_action
 from api.problems import ApiProblem
@@ -23,9 +28,21 @@ _store: GameStore | None = None
 
 
 def job_store() -> GameStore:
+    """The store for jobs: ``REDIS_URL`` from the environment, else the worker's own Redis."""
     global _store
     if _store is None:
-        _store = GameStore.from_settings(settings())
+        config = settings()
+        job = get_current_job()
+        if "REDIS_URL" not in os.environ and job is not None:
+            pool = job.connection.connection_pool
+            client = redis.Redis(connection_pool=redis.ConnectionPool(
+                connection_class=pool.connection_class, **{**pool.connection_kwargs, "decode_responses": True}))
+            _store = GameStore(client, game_ttl=int(config["GAME_TTL_SECONDS"]),
+                               finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
+                               idempotency_ttl=int(config["IDEMPOTENCY_TTL_SECONDS"]),
+                               bot_queue=Queue(config["BOT_QUEUE"] or "bots", connection=job.connection))
+        else:
+            _store = GameStore.from_settings(config)
     return _store
 
 

@@ -17,15 +17,13 @@ DEFAULTS: dict = {
     "STREAM_KEEPALIVE_SECONDS": 15.0,
     #: the live stream closes after this long; clients resume from their last cursor
     "STREAM_MAX_SECONDS": 600.0,
-    "EVENTS_PAGE_LIMIT": 100,
     #: RQ queue that plays bot seats; None disables bot jobs (bot seats then wait forever)
     "BOT_QUEUE": "bots",
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
 }
 
-_INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
-             "EVENTS_PAGE_LIMIT"}
+_INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS"}
 

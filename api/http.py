@@ -67,10 +67,16 @@ def expected_version() -> int:
     header = request.headers.get("If-Match")
     if header is None:
         raise ApiProblem("precondition-required", "send If-Match with the version you saw (the game's ETag)")
-    match = _VERSION.match(header)
-    if match is None:
+    version = version_of(header)
+    if version is None:
         raise ApiProblem("version-mismatch", "If-Match must be one game version, such as \"3\"")
-    return int(match.group(1))
+    return version
+
+
+def version_of(header: str) -> int | None:
+    """The version an ``If-Match``/``If-None-Match`` value names (``"3"``, ``3`` or ``W/"3"``), else None."""
+    match = _VERSION.match(header)
+    return None if match is None else int(match.group(1))
 
 
 def valid_cursor(cursor: str) -> bool:

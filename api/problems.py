@@ -50,10 +50,13 @@ _KIND_BY_STATUS = {
 class ApiProblem(Exception):
     """Raise anywhere in a request to answer with this problem."""
 
-    def __init__(self, kind: str, detail: str | None = None, *, headers: dict | None = None, **extra) -> None:
+    def __init__(self, kind: str, detail: str | None = None, *, status: int | None = None,
+                 headers: dict | None = None, **extra) -> None:
+        """``status`` overrides the kind's own, for HTTP errors without a kind of their own (e.g. 408)."""
         super().__init__(detail or kind)
         self.kind = kind
-        self.status, self.title = KINDS[kind]
+        default_status, self.title = KINDS[kind]
+        self.status = status or default_status
         self.detail = detail
         self.headers = headers or {}
         self.extra = extra

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 #: Check the version, write the state, append the action and its events, remember the
@@ -191,8 +191,9 @@ class GameStore:
             return None
         job_id = bot_job_id(game_id, version)
         with contextlib.suppress(DuplicateJobError):
+            # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
             self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
-                                   result_ttl=60, failure_ttl=24 * 3600)
+                                   result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3))
         return job_id
 
     def delete(self, game_id: str) -> None:

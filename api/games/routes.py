@@ -7,13 +7,12 @@ import re
 import secrets
 import time
 
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, current_app, g, request, stream_with_context, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.games.schemas import (
     ActionResultSchema,
-    ActionSchema,
     CreatedGameSchema,
     CreateGameSchema,
     DecisionsSchema,
@@ -22,7 +21,16 @@ from api.games.schemas import (
     GameSchema,
     StreamQuerySchema,
 )
-from api.http import bearer_token, caller_seat, expected_version, iso_time, json_response, load_game, store
+from api.http import (
+    bearer_token,
+    caller_seat,
+    expected_version,
+    iso_time,
+    json_response,
+    load_game,
+    store,
+    version_of,
+)
 from api.moves import load_state, submit_action
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
 from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
@@ -51,6 +59,18 @@ ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"
 def problem(status: int, description: str) -> dict:
     return {"status_code": status, "description": description, "schema": ProblemSchema,
             "content_type": PROBLEM_CONTENT_TYPE}
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names this version (each token sees its own view of one version)."""
+    header = request.headers.get("If-None-Match")
+    return header is not None and version_of(header) == version
+
+
+def not_modified_response(version: int) -> Response:
+    response = Response(status=304)
+    response.headers["ETag"] = f'"{version}"'
+    return response
 
 
 def visible(event: dict, seat: int | None) -> bool:
@@ -128,7 +148,7 @@ class Games(MethodView):
         if status == ACTIVE:
             store().schedule_bots(game_id, 0, seats, ruleset.pending(state))
         created = {
-            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": seed,
+            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token,
         }
@@ -143,6 +163,8 @@ class Games(MethodView):
 class Game(MethodView):
     @blp.doc(security=AUTH)
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
+                      headers=ETAG_HEADER)
     @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem(404, "No such game (or it expired)."))
     def get(self, game_id: str):
@@ -150,13 +172,20 @@ class Game(MethodView):
 
         The caller's view: a seat token gives that seat's view (its own secrets
         included), the creator token or no token the spectator view. `ETag` is the
-        version; `result` is set once the game is over.
+        version (send it back as `If-None-Match` to get 304 while nothing changed);
+        `result` is set once the game is over. Reading a game whose bot seat
+        has a decision also queues that bot's job again if it was lost.
         """
         record = load_game(game_id, bearer_token())
         role, seat = caller_seat(record)
+        if not_modified(record.version):
+            return not_modified_response(record.version)
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
+        if result is None and any(entry.get("bot") for entry in record.seats):
+            # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
+            store().schedule_bots(game_id, record.version, record.seats, ruleset.pending(state))
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(ruleset, state),
@@ -197,6 +226,8 @@ def _required_token() -> str:
 class Decisions(MethodView):
     @blp.doc(security=AUTH)
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
+                      headers=ETAG_HEADER)
     @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem(404, "No such game (or it expired)."))
     def get(self, game_id: str):
@@ -209,6 +240,8 @@ class Decisions(MethodView):
         """
         record = load_game(game_id, bearer_token())
         _, seat = caller_seat(record)
+        if not_modified(record.version):
+            return not_modified_response(record.version)
         ruleset = get_ruleset(record.ruleset)
         pending = ruleset.pending(load_state(ruleset, record))
         body = {
@@ -221,9 +254,13 @@ class Decisions(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY])
-    @blp.arguments(ActionSchema, description="An action body, e.g. `{\"type\": \"roll\"}`: one of the options "
-                   "of a decision of yours, or within its `ranges`.")
+    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
+        "required": True,
+        "description": "An action body, e.g. `{\"type\": \"roll\"}`: one of the options of a decision of yours, "
+                       "or within its `ranges`. It is checked against the ruleset's action schemas "
+                       "(`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
+    })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
     @blp.alt_response(**problem(400, "The body is not valid JSON."))
     @blp.alt_response(**problem(401, "No token, or not one of this game's."))
@@ -237,7 +274,7 @@ class Actions(MethodView):
     @blp.alt_response(**problem(422, "The body fits none of the ruleset's action schemas, or the "
                                      "Idempotency-Key was used with another body."))
     @blp.alt_response(**problem(428, "`If-Match` is missing."))
-    def post(self, action: dict, game_id: str):
+    def post(self, game_id: str):
         """Act
 
         Sends one action for the token's seat. The action is checked against the game
@@ -260,7 +297,7 @@ class Actions(MethodView):
                 raise validation_problem({"seat": ["a seat number"]})
             if int(wanted) != seat:
                 raise ApiProblem("forbidden", f"this token acts for seat {seat} only")
-        outcome = submit_action(store(), game_id, seat, action, version, key, record=record)
+        outcome = submit_action(store(), game_id, seat, g.json_body, version, key, record=record)
         body = {
             "game_id": game_id, "seat": seat, "version": outcome.version, "status": outcome.status,
             "events": event_entries(outcome.events, seat), "result": outcome.result, "replayed": outcome.replayed,

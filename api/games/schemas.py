@@ -56,7 +56,9 @@ class CreatedGameSchema(Schema):
     ruleset = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
-    seed = fields.Integer(required=True)
+    seed = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The seed you sent; null when the service drew one, which stays secret (it would "
+                       "foretell every die and deck of the game)."})
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
     creator_token = fields.String(required=True, metadata={
         "description": "Secret bearer token of the game's creator: spectator view, and may delete the game."})

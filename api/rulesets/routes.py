@@ -16,19 +16,27 @@ from engine.core.registry import all_rulesets
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games the service referees.")
 
 
+SUMMARY_KEYS = ("id", "title", "min_players", "max_players", "bots", "action_types", "rules_doc")
+
+
 @functools.cache
-def describe(ruleset_id: str) -> dict:
-    ruleset = all_rulesets()[ruleset_id]
-    body = ruleset.metadata()
-    body["links"] = {"self": f"/v1/rulesets/{ruleset_id}", "rules_doc": body["rules_doc"]}
-    body["options_schema"] = json_schema(ruleset.options_schema)
-    body["action_schemas"] = {name: json_schema(schema) for name, schema in sorted(ruleset.action_schemas.items())}
+def summary(ruleset_id: str) -> dict:
+    metadata = all_rulesets()[ruleset_id].metadata()
+    body = {key: metadata[key] for key in SUMMARY_KEYS}
+    body["links"] = {"self": f"/v1/rulesets/{ruleset_id}", "rules_doc": metadata["rules_doc"]}
     return body
 
 
-def summary(ruleset_id: str) -> dict:
-    return {key: value for key, value in describe(ruleset_id).items()
-            if key not in ("options_schema", "action_schemas")}
+@functools.cache
+def describe(ruleset_id: str) -> dict:
+    ruleset = all_rulesets()[ruleset_id]
+    metadata = ruleset.metadata()
+    return {
+        **summary(ruleset_id),
+        "options_schema": json_schema(ruleset.options_schema),
+        "action_schemas": {name: json_schema(schema) for name, schema in sorted(ruleset.action_schemas.items())},
+        "data": {key: value for key, value in metadata.items() if key not in SUMMARY_KEYS},
+    }
 
 
 @blp.route("")

@@ -26,3 +26,6 @@ class RulesetSchema(RulesetSummarySchema):
         "description": "JSON Schema of the game options (`options` of `POST /v1/games`)."})
     action_schemas = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
         "description": "action type -> JSON Schema of its body."})
+    data = fields.Dict(keys=fields.String(), required=True, metadata={
+        "description": "Whatever else the ruleset publishes, e.g. its default board, charts and decks "
+                       "(the shapes are the ruleset's; see its rules document)."})

@@ -104,6 +104,9 @@ def test_missing_if_match_is_428(client, game):
     ({"type": "play_card"}, "/card"),
     ({"type": "roll", "extra": 1}, "/extra"),
     ({}, "/type"),
+    ({"type": {"nested": 1}}, "/type"),
+    ({"type": ["roll"]}, "/type"),
+    ({"type": "play_card", "card": 1e300}, "/card"),
 ])
 def test_action_that_fits_no_schema_is_422_with_pointers(client, game, action, pointer):
     body = assert_problem(act(client, game["id"], tokens(game)[0], action, 0), 422, "validation-error")
@@ -114,6 +117,15 @@ def test_non_object_action_is_422(client, game):
     reply = client.post(f"/v1/games/{game['id']}/actions", json=[1, 2],
                         headers={**auth(tokens(game)[0]), "If-Match": '"0"'})
     assert_problem(reply, 422, "validation-error")
+
+
+@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, '{"type": "play_card", "card": NaN}',
+                                  '{"type": "roll"} trailing', b"\xff\xfe"])
+def test_hostile_json_is_400_not_a_server_error(client, game, text):
+    reply = client.post(f"/v1/games/{game['id']}/actions", data=text,
+                        headers={**auth(tokens(game)[0]), "If-Match": '"0"', "Content-Type": "application/json"})
+    assert_problem(reply, 400, "malformed-json")
+    assert_problem(client.post("/v1/games", data=text, content_type="application/json"), 400, "malformed-json")
 
 
 def test_oversized_body_is_413(client, game):

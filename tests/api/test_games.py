@@ -25,6 +25,26 @@ def test_create_answers_tokens_location_and_etag(client, toy_ruleset, app):
     assert body["seats"][0]["token"] not in stored and body["creator_token"] not in stored
 
 
+def test_a_seed_drawn_by_the_service_stays_secret(client, toy_ruleset):
+    reply = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": [{"name": "a"}, {"name": "b"}]})
+    assert reply.status_code == 201 and reply.get_json()["seed"] is None
+
+
+def test_a_cached_state_is_used_only_at_its_version(client, toy_ruleset, app):
+    from api.moves import states
+
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
+    record = app.extensions["rulehouse.store"].load(game["id"])
+    stale = toy_ruleset.new_game(2, None, 999)
+    stale.money = [100, 100]
+    states.put(game["id"], 5, stale)  # a version the game is not at
+    taken = states.take(toy_ruleset, record)
+    assert taken is not stale and taken.money == [5, 5]
+    states.put(game["id"], record.version, stale)
+    assert states.take(toy_ruleset, record) is stale
+    assert states.take(toy_ruleset, record) is not stale  # taken out while in use
+
+
 def test_spectator_and_creator_get_the_spectator_view(client, toy_ruleset):
     game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
     spectator = client.get(f"/v1/games/{game['id']}").get_json()
@@ -127,3 +147,60 @@ def test_health_ready_openapi_and_docs(client):
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/openapi.json" in docs.data
     assert b"<script src=" not in docs.data and b"<link" not in docs.data  # self-contained: no external assets
+
+
+def test_every_registered_ruleset_is_described_from_the_engine(client):
+    from engine.core.registry import all_rulesets
+
+    listed = {entry["id"]: entry for entry in client.get("/v1/rulesets").get_json()["rulesets"]}
+    assert set(listed) == set(all_rulesets())
+    for ruleset_id, ruleset in all_rulesets().items():
+        body = client.get(f"/v1/rulesets/{ruleset_id}").get_json()
+        metadata = ruleset.metadata()
+        assert body["min_players"] == ruleset.min_players and body["max_players"] == ruleset.max_players
+        assert set(body["action_schemas"]) == set(ruleset.action_schemas) == set(body["action_types"])
+        assert body["bots"] == ruleset.bot_names()
+        assert set(body["options_schema"]["properties"]) >= {"turn_cap"}
+        assert body["data"] == {key: value for key, value in metadata.items() if key not in listed[ruleset_id]}
+
+
+def test_stream_delivers_events_as_they_happen_and_ends_with_the_game(client, toy_ruleset, app):
+    import threading
+
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}], options={"rounds": 1})
+    tokens = [seat["token"] for seat in game["seats"]]
+    lines: list[dict] = []
+    started = threading.Event()
+
+    def read() -> None:  # the stream is opened and read in one thread (Flask contexts are per thread)
+        reply = app.test_client().get(f"/v1/games/{game['id']}/stream", headers=auth(tokens[0]), buffered=False)
+        for chunk in reply.response:
+            lines.extend(json.loads(line) for line in chunk.decode().splitlines())
+            started.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert started.wait(10)
+    for version, seat in enumerate((0, 0, 1)):
+        decisions = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(tokens[seat])).get_json()
+        action = decisions["decisions"][0]["options"][0]
+        assert act(client, game["id"], tokens[seat], action, version).status_code == 200
+    reader.join(timeout=10)
+    assert not reader.is_alive()
+    assert lines[0]["kind"] == "state" and lines[0]["version"] == 0
+    streamed = [line for line in lines if line["kind"] == "event"]
+    assert [line["version"] for line in streamed] == sorted(line["version"] for line in streamed)
+    assert {line["version"] for line in streamed} == {1, 2, 3}
+    assert streamed == [{"kind": "event", **entry} for entry in read_all_events(client, game["id"], tokens[0])[1:]]
+    assert lines[-1]["kind"] == "end" and lines[-1]["reason"] == "finished" and lines[-1]["version"] == 3
+
+
+def test_if_none_match_with_the_current_version_is_304(client, toy_ruleset):
+    game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
+    token = game["seats"][0]["token"]
+    for path in (f"/v1/games/{game['id']}", f"/v1/games/{game['id']}/decisions"):
+        unchanged = client.get(path, headers={**auth(token), "If-None-Match": '"0"'})
+        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"' and not unchanged.data
+    assert act(client, game["id"], token, {"type": "roll"}, 0).status_code == 200
+    changed = client.get(f"/v1/games/{game['id']}", headers={**auth(token), "If-None-Match": '"0"'})
+    assert changed.status_code == 200 and changed.headers["ETag"] == '"1"'
