@@ -55,6 +55,12 @@ class PaginationMetadata(TypedDict):
     """Next page number."""
 
 
+class Action(TypedDict):
+    type: str
+    """An action type of the game's ruleset."""
+    # more keys may be present (additionalProperties)
+
+
 class RulesetSummary(TypedDict):
     id: str
     """Stable ruleset id, used in `POST /v1/games`."""
@@ -89,6 +95,8 @@ class Ruleset(TypedDict):
     """JSON Schema of the game options (`options` of `POST /v1/games`)."""
     action_schemas: dict[str, dict[str, Any]]
     """action type -> JSON Schema of its body."""
+    data: dict[str, Any]
+    """Whatever else the ruleset publishes, e.g. its default board, charts and decks (the shapes are the ruleset's; see its rules document)."""
 
 
 class SeatRequest(TypedDict):
@@ -122,7 +130,8 @@ class CreatedGame(TypedDict):
     ruleset: str
     version: int
     status: Literal['active', 'finished']
-    seed: int
+    seed: int | None
+    """The seed you sent; null when the service drew one, which stays secret (it would foretell every die and deck of the game)."""
     seats: list[CreatedSeat]
     creator_token: str
     """Secret bearer token of the game's creator: spectator view, and may delete the game."""
@@ -183,12 +192,6 @@ class Decisions(TypedDict):
     decisions: list[Decision]
     """The caller's own pending decisions (empty for others)."""
     waiting_for: list[int]
-
-
-class Action(TypedDict):
-    type: str
-    """An action type of the game's ruleset."""
-    # more keys may be present (additionalProperties)
 
 
 class EventEntry(TypedDict):
@@ -303,7 +306,9 @@ class Operations:
 
         The caller's view: a seat token gives that seat's view (its own secrets
         included), the creator token or no token the spectator view. `ETag` is the
-        version; `result` is set once the game is over.
+        version (send it back as `If-None-Match` to get 304 while nothing changed);
+        `result` is set once the game is over. Reading a game whose bot seat
+        has a decision also queues that bot's job again if it was lost.
 
         GET /v1/games/{game_id}
         """
@@ -342,7 +347,7 @@ class Operations:
         one 412. The answer carries the new version and the events the action caused,
         as far as the caller may see them.
 
-        action: An action body, e.g. `{"type": "roll"}`: one of the options of a decision of yours, or within its `ranges`.
+        action: An action body, e.g. `{"type": "roll"}`: one of the options of a decision of yours, or within its `ranges`. It is checked against the ruleset's action schemas (`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.
         seat: The seat the caller means to act for; 403 unless it is the token's own seat.
         if_match: The game version the action answers (the `ETag` of the game), e.g. `"3"`.
         idempotency_key: Any unique string (e.g. a UUID). A repeat with the same key and body within 24 h returns the first outcome without applying the action again; the same key with another body is 422.
