@@ -85,9 +85,6 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
         if record is None:
             raise ApiProblem("not-found", f"no game {game_id!r}")
     ruleset = get_ruleset(record.ruleset)
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise validation_problem({"type": ["an action is a JSON object with a string 'type'"]},
-                                 "an action is a JSON object with a string 'type'", reason="invalid_action")
     try:
         action = ruleset.parse_action(action)
     except IllegalAction as error:
