@@ -14,11 +14,14 @@ from engine.simulate import seat_bots
 MAX_GAMES = 1_000_000
 MAX_CHUNK_SIZE = 100_000
 MAX_CHUNKS = 10_000
-#: With no ``chunk_size``, a simulation is cut into about this many chunks...
-TARGET_CHUNKS = 64
-#: ...of at least this many games, so the per-job cost of the queue (milliseconds) stays
-#: small beside the games themselves.
-MIN_AUTO_CHUNK = 50
+#: With no ``chunk_size``, a simulation is cut into about this many chunks (enough to
+#: share among the workers and to show progress)...
+TARGET_CHUNKS = 32
+#: ...of at least this many games, so the queue's cost per job (5-10 ms of worker CPU)
+#: stays small beside the games (a 4-player monopoly-cars2 game takes about 0.6 ms)...
+MIN_AUTO_CHUNK = 250
+#: ...and at most this many, so a big simulation still spreads over many workers.
+MAX_AUTO_CHUNK = 5000
 MAX_SEED = 2**63 - 1
 
 
@@ -56,12 +59,12 @@ class SimulationSpecSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
-        metadata={"description": "Games per worker job; default: about 1/64 of the games, at least 50."},
+        metadata={"description": "Games per worker job; default: about 1/32 of the games, 250 to 5000."},
     )
 
 
 def default_chunk_size(games: int) -> int:
-    return min(games, max(MIN_AUTO_CHUNK, math.ceil(games / TARGET_CHUNKS)))
+    return min(games, max(MIN_AUTO_CHUNK, min(MAX_AUTO_CHUNK, math.ceil(games / TARGET_CHUNKS))))
 
 
 def normalize_spec(body: dict) -> dict:

@@ -32,9 +32,11 @@ def test_spec_defaults_are_filled_in(toy_race):
     spec = normalize_spec({"ruleset": "toy-race", "games": 1000, "bots": ["random"]})
     assert spec["players"] == toy_race.min_players
     assert spec["bots"] == ["random", "random"]
-    assert spec["chunk_size"] == 50
-    assert spec["chunks"] == 20
+    assert (spec["chunk_size"], spec["chunks"]) == (250, 4)
     assert 0 <= spec["seed"] < 2**63
+    assert normalize_spec({"ruleset": "toy-race", "games": 20_000})["chunks"] == 32
+    assert normalize_spec({"ruleset": "toy-race", "games": 1_000_000})["chunk_size"] == 5000
+    assert normalize_spec({"ruleset": "toy-race", "games": 7})["chunk_size"] == 7
 
 
 @pytest.mark.parametrize(
