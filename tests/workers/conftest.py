@@ -47,7 +47,7 @@ class Workers:
         # Killed workers stay registered until their key expires, so count the new ones.
         expected = Worker.count(connection=client) + count
         env = {**os.environ, "PYTHONPATH": str(ROOT), "RULEHOUSE_SIMULATION_LEASE": str(LEASE_SECONDS)}
-        code = "from tests.workers.toy_race import worker_main; worker_main()"
+        code = "from tests.workers.toy_race import cli_main; cli_main()"
         started = [
             subprocess.Popen(
                 [sys.executable, "-c", code, "worker", "--redis-url", self.redis_url, *extra],
@@ -92,3 +92,12 @@ def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
             return value
         assert time.monotonic() < deadline, "timed out"
         time.sleep(interval)
+
+
+def run_cli(*args: str, redis_url: str, timeout: float = 60, **env_vars: str) -> subprocess.CompletedProcess:
+    """``rulehouse ARGS`` in a subprocess that knows the toy ruleset."""
+    code = "from tests.workers.toy_race import cli_main; cli_main()"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": redis_url, **env_vars}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )

@@ -1,7 +1,7 @@
 """A throwaway dice race for the worker tests only: each turn the seat rolls a die and
 moves; the first to reach the goal wins. ``crash_at_game`` makes a game blow up, to
 test how a failing chunk fails its simulation. ``register()`` adds it to the registry
-of this process (worker subprocesses call it through ``worker_main``)."""
+of this process (subprocesses run the CLI through ``cli_main``)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def register() -> None:
     all_rulesets()[RULESET.id] = RULESET
 
 
-def worker_main() -> None:
+def cli_main() -> None:
     """``python -c 'from tests.workers.toy_race import worker_main; worker_main()' worker ...``"""
     register()
     from api.cli import main
