@@ -91,6 +91,14 @@ class Ruleset(ABC):
     def result(self, state) -> Result | None:
         """``None`` while the game goes on."""
 
+    def setup_events(self, state) -> list[Event]:
+        """What ``setup`` resolved by itself (e.g. spins deciding who goes first), as events.
+
+        ``setup`` returns only the state, so a game that draws or spins during setup keeps
+        what happened in the state and tells it here; the service logs these before any action.
+        """
+        return []
+
     def resample_hidden(self, state, seat: int | None, rng: Rng):
         """Another state ``seat`` cannot tell apart from ``state`` (used to test views).
 

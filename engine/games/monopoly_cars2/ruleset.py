@@ -1,0 +1,269 @@
+"""Monopoly: Cars 2 Edition on the engine contract (see docs/rules/monopoly-cars2.md)."""
+
+from __future__ import annotations
+
+import functools
+
+from marshmallow import fields, validate, validates_schema
+
+from engine.core.decisions import Decision
+from engine.core.errors import InvalidOptions
+from engine.core.events import Event
+from engine.core.result import Result
+from engine.core.rng import Rng
+from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2.bots import HeuristicBot
+from engine.games.monopoly_cars2.state import (
+    CHOOSE_MOVE,
+    CHOOSE_PROPERTY,
+    JAIL,
+    NOBODY,
+    OVER,
+    ROLL,
+    TURN_CAP,
+    GameState,
+    OpeningSpin,
+    Seat,
+)
+from engine.games.monopoly_cars2.tables import Tables, custom_key, tables_for
+
+DEFAULT_SPINNER = [1, 2, 3, 4, 5, 6]
+MAX_SPINNER_FACE = 12
+DEFAULT_TURN_CAP = 500
+
+
+def starting_money(players: int) -> int:
+    return 18 if players == 2 else 13
+
+
+class Cars2Options(OptionsSchema):
+    # Once every property is sold, the GO salary can outpace the rents for ever (about 1 two-player
+    # random game in 500 never ends), so this game has a default cap; null removes it.
+    turn_cap = fields.Integer(
+        load_default=DEFAULT_TURN_CAP,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100_000),
+        metadata={"description": "End the game after this many turns, scored like a normal end (null: no cap)."},
+    )
+    spinner_faces = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SPINNER_FACE)),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=60),
+        metadata={"description": "The spinner's outcomes, each equally likely (default 1-6)."},
+    )
+    starting_money = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=10_000),
+        metadata={"description": "Money dealt to each player (default M18 for 2 players, M13 for 3-4)."},
+    )
+    board = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "A custom board in the format of data/board.json."},
+    )
+    chance_deck = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "A custom Chance deck in the format of data/chance.json."},
+    )
+
+    @validates_schema
+    def board_and_deck(self, data: dict, **_: object) -> None:
+        tables_for(custom_key(data.get("board"), data.get("chance_deck")))
+
+
+_DEFAULT_OPTIONS = Cars2Options().load({})
+
+ROLL_OPTIONS = [{"type": "roll"}]
+PAY_FINE = {"type": "pay_fine"}
+USE_JAIL_CARD = {"type": "use_jail_card"}
+
+
+@functools.cache
+def _roll_decision(seat: int, in_jail: bool) -> Decision:
+    """Most steps are a plain roll: one shared, never-mutated Decision per seat spares the hot loop."""
+    return Decision(seat, "jail" if in_jail else "turn", ROLL_OPTIONS)
+
+
+class MonopolyCars2(Ruleset):
+    id = "monopoly-cars2"
+    title = "Monopoly: Cars 2 Edition"
+    min_players = 2
+    max_players = 4
+    options_schema = Cars2Options
+    action_schemas = {
+        "roll": action_schema("roll"),
+        "pay_fine": action_schema("pay_fine"),
+        "use_jail_card": action_schema("use_jail_card"),
+        "choose_property": action_schema("choose_property", space=fields.Integer(required=True, strict=True)),
+        "move_forward": action_schema("move_forward", spaces=fields.Integer(required=True, strict=True)),
+    }
+    state_class = GameState
+    bots = {"heuristic": HeuristicBot}
+
+    # -- setup ---------------------------------------------------------------------
+
+    def load_options(self, options: dict | None) -> dict:
+        # Bulk simulations create a game per few hundred microseconds: skip marshmallow for no options.
+        if not options:
+            return dict(_DEFAULT_OPTIONS)
+        try:
+            return super().load_options(options)
+        except InvalidOptions as error:
+            if "chance_deck" in error.fields and (options or {}).get("board") and not options.get("chance_deck"):
+                error.fields["chance_deck"] = [
+                    "the published Chance deck does not fit this custom board; give a chance_deck too",
+                    error.fields["chance_deck"],
+                ]
+            raise
+
+    def setup(self, players: int, options: dict, rng: Rng) -> GameState:
+        custom = custom_key(options["board"], options["chance_deck"])
+        tables = tables_for(custom)
+        money = options["starting_money"]
+        state = GameState(
+            players=players,
+            seats=[Seat(money=starting_money(players) if money is None else money) for _ in range(players)],
+            owners=[NOBODY] * len(tables.board.spaces),
+            pile=list(range(len(tables.cards))),
+            spinner=list(options["spinner_faces"] or DEFAULT_SPINNER),
+            rng=rng,
+            custom=custom,
+            turn_cap=options["turn_cap"] or 0,
+        )
+        rng.shuffle(state.pile)
+        events: list[Event] = []
+        state.current = state.first_seat = rules.spin_off(state, events)
+        state.opening_spins = [OpeningSpin(**event.data) for event in events]
+        state.last_spin = 0
+        rules.start_turn(state, [])
+        return state
+
+    def setup_events(self, state: GameState) -> list[Event]:
+        events = [Event("opening_spin", {"round": s.round, "seat": s.seat, "value": s.value})
+                  for s in state.opening_spins]
+        events.append(Event("first_player", {"seat": state.first_seat}))
+        return events
+
+    # -- play ----------------------------------------------------------------------
+
+    def tables(self, state: GameState) -> Tables:
+        return tables_for(state.custom)
+
+    def pending(self, state: GameState) -> list[Decision]:
+        phase = state.phase
+        seat = state.current
+        if phase == ROLL:
+            return [_roll_decision(seat, state.seats[seat].in_jail)]
+        if phase == JAIL:
+            fine = self.tables(state).board.jail_fine
+            options = [PAY_FINE, USE_JAIL_CARD] if state.seats[seat].money >= fine else [USE_JAIL_CARD]
+            return [Decision(seat, "jail", options, default=USE_JAIL_CARD)]
+        if phase == CHOOSE_PROPERTY:
+            tables = self.tables(state)
+            choices = rules.free_property_choices(state, tables, tables.cards[state.card])
+            return [Decision(seat, "chance_property", [{"type": "choose_property", "space": s} for s in choices])]
+        if phase == CHOOSE_MOVE:
+            most = self.tables(state).cards[state.card].max_spaces
+            options = [{"type": "move_forward", "spaces": n} for n in range(1, most + 1)]
+            return [Decision(seat, "chance_move", options)]
+        return []
+
+    def play(self, state: GameState, seat: int, action: dict) -> list[Event]:
+        tables = self.tables(state)
+        events: list[Event] = []
+        kind = action["type"]
+        if kind == "roll":
+            rules.roll(state, tables, events)
+        elif kind == "pay_fine":
+            rules.pay_fine(state, tables, events)
+        elif kind == "use_jail_card":
+            rules.use_jail_card(state, tables, events)
+        else:
+            state.phase = ROLL
+            state.card = -1
+            if kind == "choose_property":
+                rules.go_for_free_property(state, tables, seat, action["space"], events)
+            else:
+                rules.advance(state, tables, seat, action["spaces"], events)
+        rules.finish_action(state, events)
+        return events
+
+    # -- what players see and the outcome ----------------------------------------------
+
+    def view(self, state: GameState, seat: int | None) -> dict:
+        tables = self.tables(state)
+        owners = state.owners
+        properties: list[list[int]] = [[] for _ in state.seats]
+        for space, owner in enumerate(owners):
+            if owner != NOBODY:
+                properties[owner].append(space)
+        return {
+            "seat": seat,
+            "turn": state.turn,
+            "turn_cap": state.turn_cap or None,
+            "current": state.current,
+            "phase": state.phase,
+            "last_spin": state.last_spin,
+            "spinner": list(state.spinner),
+            "players": [
+                {
+                    "money": player.money,
+                    "position": player.position,
+                    "in_prison": player.in_jail,
+                    "jail_cards": list(player.jail_cards),
+                    "properties": properties[index],
+                }
+                for index, player in enumerate(state.seats)
+            ],
+            "owners": [None if owner == NOBODY else owner for owner in owners],
+            "board": tables.board.public,
+            "go_salary": tables.board.go_salary,
+            "jail_fine": tables.board.jail_fine,
+            "chance": {
+                "cards": tables.public_cards,
+                "pile_size": len(state.pile),
+                "pending_card": state.card if state.card >= 0 else None,
+            },
+            "bank": state.bank,
+            "opening_spins": [{"round": s.round, "seat": s.seat, "value": s.value} for s in state.opening_spins],
+            "end_reason": state.end_reason or None,
+        }
+
+    def result(self, state: GameState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        money = [player.money for player in state.seats]
+        properties = [0] * state.players
+        for owner in state.owners:
+            if owner != NOBODY:
+                properties[owner] += 1
+        short = state.short_seat
+        # The seat that could not pay or buy is out of the count ("all the other players count their money").
+        contenders = sorted(
+            (seat for seat in range(state.players) if seat != short),
+            key=lambda seat: (-money[seat], -properties[seat], seat),
+        )
+        best = contenders[0]
+        winners = [seat for seat in contenders if (money[seat], properties[seat]) == (money[best], properties[best])]
+        ranking = contenders + ([short] if short != NOBODY else [])
+        return Result(
+            winners=winners,
+            ranking=ranking,
+            scores=money,
+            reason=state.end_reason,
+            turn_cap_hit=state.end_reason == TURN_CAP,
+            details={"properties": properties, "short_seat": None if short == NOBODY else short},
+        )
+
+    def money_in_play(self, state: GameState) -> int:
+        return sum(player.money for player in state.seats) + state.bank
+
+    def resample_hidden(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
+        other = super().resample_hidden(state, seat, rng)
+        rng.shuffle(other.pile)  # the pile's order is face down for everyone
+        return other

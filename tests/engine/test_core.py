@@ -1,0 +1,112 @@
+"""The engine core on its own: RNG, decisions, serialization, statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from engine.core.decisions import Decision
+from engine.core.errors import IllegalAction
+from engine.core.result import Result
+from engine.core.rng import Rng, derive_seed
+from engine.core.serial import from_jsonable, to_jsonable
+from engine.simulate import GameOutcome, Tally, _percentile, seat_bots, wilson_interval
+
+
+def test_rng_is_deterministic_and_resumable():
+    a, b = Rng(42), Rng(42)
+    first = [a.randint(1, 6) for _ in range(50)]
+    assert first == [b.randint(1, 6) for _ in range(50)]
+    resumed = Rng.from_dict(a.to_dict())
+    assert [a.next64() for _ in range(5)] == [resumed.next64() for _ in range(5)]
+    assert first != [Rng(43).randint(1, 6) for _ in range(50)]
+
+
+def test_rng_randint_covers_the_range_evenly():
+    rng = Rng(7)
+    counts = [0] * 6
+    for _ in range(60_000):
+        counts[rng.die() - 1] += 1
+    assert all(9_500 < c < 10_500 for c in counts)
+    with pytest.raises(ValueError):
+        rng.randint(3, 2)
+
+
+def test_shuffle_is_a_permutation_and_seeds_differ():
+    items = list(range(20))
+    Rng(1).shuffle(items)
+    assert sorted(items) == list(range(20)) and items != list(range(20))
+    assert derive_seed(5, 1) != derive_seed(5, 2) != derive_seed(6, 1)
+
+
+def test_decision_allows_exact_options_and_ranges():
+    decision = Decision(
+        seat=0,
+        kind="deposit",
+        options=[{"type": "deposit", "amount": 0, "city": 3}, {"type": "deposit", "amount": 500, "city": 3}],
+        ranges={"deposit": {"amount": [0, 500]}},
+    )
+    assert decision.allows({"type": "deposit", "amount": 250, "city": 3})
+    assert not decision.allows({"type": "deposit", "amount": 501, "city": 3})
+    assert not decision.allows({"type": "deposit", "amount": True, "city": 3})
+    assert not decision.allows({"type": "deposit", "amount": 250, "city": 4})
+    assert not decision.allows({"type": "roll"})
+    assert decision.default_action() == decision.options[0]
+
+
+def test_illegal_action_carries_reason_and_fields():
+    error = IllegalAction("not_your_turn", "wait", fields={"seat": ["busy"]})
+    assert error.to_dict() == {"reason": "not_your_turn", "message": "wait", "fields": {"seat": ["busy"]}}
+
+
+@dataclass(slots=True)
+class Inner:
+    cards: list[int] = field(default_factory=list)
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class Outer:
+    rng: Rng
+    turn: int
+    inner: list[Inner]
+    by_name: dict[str, Inner]
+
+
+def test_serialization_rebuilds_nested_dataclasses():
+    state = Outer(Rng(3, 9), 4, [Inner([1, 2], "x"), Inner()], {"a": Inner([5])})
+    data = to_jsonable(state)
+    assert data["rng"] == {"seed": 3, "counter": 9}
+    assert from_jsonable(Outer, data) == state
+
+
+def test_tally_merges_to_the_same_numbers_as_one_run():
+    outcomes = [GameOutcome(Result([i % 3], [0, 1, 2], [i, 0, 1], "x"), 10 + i) for i in range(9)]
+    outcomes.append(GameOutcome(Result([0, 1], [0, 1, 2], [5, 5, 0], "tie", turn_cap_hit=True), 50))
+    whole = Tally(3, ["random"] * 3)
+    for outcome in outcomes:
+        whole.add(outcome)
+    left, right = Tally(3, ["random"] * 3), Tally(3, ["random"] * 3)
+    for outcome in outcomes[:4]:
+        left.add(outcome)
+    for outcome in outcomes[4:]:
+        right.add(outcome)
+    left.merge(Tally.from_dict(right.to_dict()))
+    assert left.to_dict() == whole.to_dict()
+    assert whole.draws == 1 and whole.turn_cap_hits == 1 and sum(whole.wins) == 9
+
+
+def test_percentiles_and_wilson_interval():
+    histogram = {10: 5, 20: 4, 30: 1}
+    assert _percentile(histogram, 0.5) == 10
+    assert _percentile(histogram, 0.9) == 20
+    assert _percentile(histogram, 1.0) == 30
+    low, high = wilson_interval(50, 100)
+    assert low < 0.5 < high and round(high - 0.5, 3) == round(0.5 - low, 3)
+    assert wilson_interval(0, 0) == [0.0, 1.0]
+
+
+def test_seat_bots_repeats_the_last_bot():
+    assert seat_bots(["heuristic", "random"], 4) == ["heuristic", "random", "random", "random"]
+    assert seat_bots([], 2) == ["random", "random"]
