@@ -7,6 +7,7 @@ so a chunk whose worker was killed is queued again even when nobody polls its st
 from __future__ import annotations
 
 import logging
+import os
 from datetime import timedelta
 
 from redis import Redis
@@ -68,6 +69,8 @@ def run_worker(
     logging_level: str = "INFO",
 ) -> bool:
     """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once)."""
+    # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
+    os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     connection = Redis.from_url(redis_url)

@@ -1,11 +1,12 @@
-"""Queued simulation speed: in-process, then on 1 and on 2 RQ workers, in one run.
+"""Queued simulation speed: in-process, then on 1 and on 2 RQ workers, in one run; then
+the time a warm worker takes to answer a human's move with its bot's move.
 
     .venv/bin/python bench/simulate.py [--games 20000] [--ruleset monopoly-cars2] [--chunk-size N]
 
 Uses ``REDIS_URL`` if set, else starts an embedded Redis server. Each queued figure is
 the wall time from submitting to the finished result, workers already warm (started
 and registered before the clock starts). Targets: 2 workers >= 1.6x the in-process
-rate; 1 worker at most 15% slower than in-process.
+rate; 1 worker at most 15% slower than in-process; median bot reply under 100 ms.
 
 On a shared machine the wall-clock rates swing with the other processes' load, so the
 CPU time spent per game is printed too (this process for in-process, the worker
@@ -89,6 +90,54 @@ def queued_rate(redis_url: str, body: dict, workers: int, fork: bool) -> tuple[f
         client.close()
 
 
+def bot_reply_latencies(redis_url: str, moves: int, fork: bool) -> list[float]:
+    """Seconds from a human's accepted move (monopoly-cars2, human vs a heuristic bot, through
+    the app) until the bot's move is stored, with one warm worker on ``bots``."""
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": redis_url})
+    client = app.test_client()
+    client_redis = Redis.from_url(redis_url)
+    processes = start_workers(redis_url, 1, fork)
+    latencies: list[float] = []
+    try:
+        game = None
+        while len(latencies) < moves:
+            if game is None:
+                game = client.post("/v1/games", json={
+                    "ruleset": "monopoly-cars2", "seed": len(latencies),
+                    "seats": [{"name": "human"}, {"name": "robot", "bot": "heuristic"}],
+                }).get_json()
+                auth = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+            game_id = game["id"]
+            listed = client.get(f"/v1/games/{game_id}/decisions", headers=auth).get_json()
+            if not listed["decisions"]:
+                state = client.get(f"/v1/games/{game_id}", headers=auth).get_json()
+                if state["status"] == "finished":
+                    game = None
+                else:
+                    time.sleep(0.005)  # the bot is still on the move
+                continue
+            began = time.perf_counter()
+            reply = client.post(f"/v1/games/{game_id}/actions", json=listed["decisions"][0]["default"],
+                                headers={**auth, "If-Match": f'"{listed["version"]}"'}).get_json()
+            if reply.get("status") != "active" or 1 not in client.get(
+                    f"/v1/games/{game_id}", headers=auth).get_json()["waiting_for"]:
+                if reply.get("status") == "finished":
+                    game = None
+                continue
+            key = f"game:{{{game_id}}}"
+            while int(client_redis.hget(key, "version")) <= reply["version"]:
+                if time.perf_counter() - began > 30:
+                    raise SystemExit("no bot reply in 30 s: is the worker on the same Redis?")
+                time.sleep(0.0005)
+            latencies.append(time.perf_counter() - began)
+    finally:
+        stop_workers(processes)
+        client_redis.close()
+    return latencies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", default="monopoly-cars2")
@@ -96,6 +145,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--chunk-size", type=int, help="default: the service's automatic size")
     parser.add_argument("--fork", action="store_true", help="workers fork per job (RQ's default)")
+    parser.add_argument("--bot-moves", type=int, default=40, help="human moves answered by a bot, timed")
     args = parser.parse_args()
 
     embedded = None
@@ -112,6 +162,7 @@ def main() -> None:
                 "seed": 1, "chunk_size": args.chunk_size}
         one, one_cpu, chunks = queued_rate(redis_url, body, 1, args.fork)
         two, two_cpu, _ = queued_rate(redis_url, body, 2, args.fork)
+        latencies = sorted(bot_reply_latencies(redis_url, args.bot_moves, args.fork))
     finally:
         if embedded is not None:
             embedded.stop()
@@ -124,6 +175,9 @@ def main() -> None:
                                           ("queued, 2 workers", two, two_cpu, ">= 1.60")):
         print(f"{label:18} {rate:8.1f} {rate / in_process:13.2f} {cpu_rate:12.1f} {cpu_rate / in_process_cpu:13.2f}"
               f"   (target: wall ratio {target})")
+    median, p90 = latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.9)]
+    print(f"bot reply to a human move, warm worker: median {median * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms,"
+          f" max {latencies[-1] * 1000:.1f} ms over {len(latencies)} moves (target: median < 100 ms)")
 
 
 if __name__ == "__main__":
