@@ -36,3 +36,36 @@ def test_worker_needs_a_redis(tmp_path):
     result = run_cli("worker", redis_url="", RULEHOUSE_HOME=str(tmp_path))
     assert result.returncode != 0
     assert "REDIS_URL" in result.stderr
+
+
+def test_progress_bar_only_on_a_terminal(redis_db_url, workers):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.workers.conftest import ROOT
+
+    workers.start(1)
+    leader, follower = pty.openpty()
+    code = "from tests.workers.toy_race import cli_main; cli_main()"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": redis_db_url}
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "simulate", "toy-race", "--games", "400", "--queue", "--chunk-size", "100"],
+        cwd=ROOT, env=env, stdout=follower, stderr=subprocess.PIPE,
+    )
+    os.close(follower)
+    _, stderr = process.communicate(timeout=60)
+    table = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        table += chunk
+    os.close(leader)
+    assert process.returncode == 0, stderr
+    assert b"[" + b"#" * 30 + b"] 400/400 games" in stderr
+    assert b"toy-race: 400 games" in table
