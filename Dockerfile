@@ -25,4 +25,4 @@ USER rulehouse
 EXPOSE 8000
 
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
-     "--graceful-timeout", "10", "--access-logfile", "-", "api.app:create_app()"]
+     "--graceful-timeout", "10", "--no-control-socket", "--access-logfile", "-", "api.app:create_app()"]

@@ -215,6 +215,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "--workers", str(args.web_workers),
         "--worker-class", "gthread", "--threads", str(args.threads),
         "--graceful-timeout", "10",
+        # Its default control socket is one path per user: two servers would fight over it.
+        "--no-control-socket",
         "api.app:create_app()",
     ]
     worker_command = [sys.executable, "-m", "api.cli", "worker"]
