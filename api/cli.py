@@ -149,12 +149,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
 class Supervisor:
     """Runs the API and the workers as child processes; restarts a crashed worker."""
 
-    def __init__(self, api_command: list[str], worker_command: list[str], workers: int, env: dict) -> None:
+    def __init__(self, api_command: list[str], worker_commands: list[list[str]], env: dict) -> None:
         self.api_command = api_command
-        self.worker_command = worker_command
+        self.worker_commands = worker_commands
         self.env = env
         self.api: subprocess.Popen | None = None
-        self.workers: list[subprocess.Popen | None] = [None] * workers
+        self.workers: list[subprocess.Popen] = []
         self.stopping = False
 
     def _spawn(self, command: list[str]) -> subprocess.Popen:
@@ -169,7 +169,7 @@ class Supervisor:
         signal.signal(signal.SIGINT, self.request_stop)
         signal.signal(signal.SIGTERM, self.request_stop)
         self.api = self._spawn(self.api_command)
-        self.workers = [self._spawn(self.worker_command) for _ in self.workers]
+        self.workers = [self._spawn(command) for command in self.worker_commands]
         exit_code = 0
         while not self.stopping:
             if self.api.poll() is not None:
@@ -179,7 +179,7 @@ class Supervisor:
             for slot, worker in enumerate(self.workers):
                 if worker.poll() is not None:
                     print(f"rulehouse: worker {worker.pid} exited ({worker.returncode}); restarting", file=sys.stderr)
-                    self.workers[slot] = self._spawn(self.worker_command)
+                    self.workers[slot] = self._spawn(self.worker_commands[slot])
             time.sleep(0.5)
         self.stop()
         return exit_code
@@ -219,13 +219,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "--no-control-socket",
         "api.app:create_app()",
     ]
-    worker_command = [sys.executable, "-m", "api.cli", "worker"]
-    if args.fork:
-        worker_command.append("--fork")
+    worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
+    # Bot-only workers answer bot seats at once even while the others play long simulation chunks.
+    worker_commands = [[*worker, "--queues", "bots"]] * args.bot_workers + [worker] * args.workers
     where = "embedded Redis " + redis_url if embedded else "Redis from REDIS_URL"
-    print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s), {where}", file=sys.stderr)
+    print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
+          f" bots-only, {where}", file=sys.stderr)
     try:
-        return Supervisor(api_command, worker_command, args.workers, env).run()
+        return Supervisor(api_command, worker_commands, env).run()
     finally:
         if embedded is not None:
             embedded.stop()
@@ -256,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=2, help="RQ worker processes (bots and simulations)")
+    serve.add_argument("--bot-workers", type=int, default=1, help="more RQ workers, on the bots queue only")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     serve.add_argument("--fork", action="store_true", help="workers fork a child per job (RQ's default)")
