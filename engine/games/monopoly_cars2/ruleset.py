@@ -76,7 +76,6 @@ class Cars2Options(OptionsSchema):
         tables_for(custom_key(data.get("board"), data.get("chance_deck")))
 
 
-_DEFAULT_OPTIONS = Cars2Options().load({})
 
 ROLL_OPTIONS = [{"type": "roll"}]
 PAY_FINE = {"type": "pay_fine"}
@@ -108,9 +107,6 @@ class MonopolyCars2(Ruleset):
     # -- setup ---------------------------------------------------------------------
 
     def load_options(self, options: dict | None) -> dict:
-        # Bulk simulations create a game per few hundred microseconds: skip marshmallow for no options.
-        if not options:
-            return dict(_DEFAULT_OPTIONS)
         try:
             return super().load_options(options)
         except InvalidOptions as error:

@@ -1,0 +1,7 @@
+"""Hitchiker: savings, contraband, customs, casinos, death and reincarnation."""
+
+from engine.games.hitchiker.rules import HitchikerRuleset
+
+RULESET = HitchikerRuleset()
+
+__all__ = ["RULESET", "HitchikerRuleset"]

@@ -1,0 +1,280 @@
+"""Hitchiker: the ruleset (setup, decisions, actions, views, result)."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from engine.core.decisions import Decision
+from engine.core.errors import IllegalAction, InvalidOptions
+from engine.core.events import Event
+from engine.core.result import Result
+from engine.core.rng import Rng
+from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema
+from engine.games.hitchiker import black_market, casino, turn
+from engine.games.hitchiker.money import START_CASH, bus_home, take_hometown
+from engine.games.hitchiker.state import (
+    NOBODY,
+    Hitchiker,
+    HitchikerState,
+    copy_state,
+    owner_of,
+    state_from_jsonable,
+    state_to_jsonable,
+)
+from engine.games.hitchiker.tables import Tables, custom_data, data_key, tables_for
+
+ROLL = {"type": "roll"}
+PASS = {"type": "pass"}
+BUY = {"type": "buy_hometown"}
+SELL = {"type": "sell"}
+
+
+class HitchikerOptions(OptionsSchema):
+    board = fields.Dict(load_default=None, allow_none=True,
+                        metadata={"description": "A custom board: {cities: [{name, kind, ...}]} (see the rules doc)."})
+    deal_chart = fields.Dict(load_default=None, allow_none=True,
+                             metadata={"description": "A custom Black Market Deal Chart: {rolls: {'2'..'12': ...}}."})
+    bad_ride_deck = fields.Dict(load_default=None, allow_none=True,
+                                metadata={"description": "A custom Bad Ride deck: {cards: [{text, effect, ...}]}."})
+
+
+def _amount() -> fields.Integer:
+    return fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class HitchikerRuleset(Ruleset):
+    id = "hitchiker"
+    title = "Hitchiker"
+    min_players = 2
+    max_players = 6
+    options_schema = HitchikerOptions
+    state_class = HitchikerState
+    action_schemas = {
+        "pick_hometown": action_schema("pick_hometown", city=fields.String(required=True)),
+        "roll": action_schema("roll"),
+        "deposit": action_schema("deposit", amount=_amount()),
+        "buy_hometown": action_schema("buy_hometown"),
+        "pass": action_schema("pass"),
+        "risk": action_schema("risk", amount=_amount()),
+        "accept_deal": action_schema("accept_deal"),
+        "decline_deal": action_schema("decline_deal"),
+        "sell": action_schema("sell"),
+        "go_home": action_schema("go_home", city=fields.String(required=True)),
+        "bet": action_schema("bet", amount=_amount()),
+        "hit": action_schema("hit"),
+        "stick": action_schema("stick"),
+        "split": action_schema("split"),
+        "double_down": action_schema("double_down"),
+    }
+
+    def __init__(self) -> None:
+        from engine.games.hitchiker.bots import HeuristicBot
+
+        self.bots = {"heuristic": HeuristicBot}
+
+    # -- setup -------------------------------------------------------------------
+
+    def setup(self, players: int, options: dict, rng: Rng) -> HitchikerState:
+        custom = custom_data(options)
+        key = data_key(custom)
+        tables = tables_for(key, custom)
+        if len(tables.hometowns) < players:
+            raise InvalidOptions(f"the board has {len(tables.hometowns)} hometowns for {players} players",
+                                 fields={"board": {"cities": [f"needs at least {players} hometowns"]}})
+        state = HitchikerState(
+            players=players, rng=rng, seats=[Hitchiker(cash=START_CASH) for _ in range(players)],
+            bad_ride_discards=[],
+            bank=-START_CASH * players, turn_cap=options.get("turn_cap") or 0, custom=custom, data_key=key,
+        )
+        state.first = self._roll_for_first(state)
+        state.pick_queue = [(state.first + step) % players for step in range(players)]
+        state.active = state.decider = state.first
+        return state
+
+    @staticmethod
+    def _roll_for_first(state: HitchikerState) -> int:
+        """Everyone rolls both dice; the highest goes first; a tie for highest re-rolls among the tied."""
+        contenders = list(range(state.players))
+        round_number = 0
+        while True:
+            round_number += 1
+            rolls = [state.rng.die() + state.rng.die() for _ in contenders]
+            for seat, roll in zip(contenders, rolls, strict=True):
+                state.opening_rolls.append({"round": round_number, "seat": seat, "roll": roll})
+            best = max(rolls)
+            contenders = [seat for seat, roll in zip(contenders, rolls, strict=True) if roll == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def tables(self, state: HitchikerState) -> Tables:
+        return tables_for(state.data_key, state.custom)
+
+    # -- decisions ---------------------------------------------------------------
+
+    def pending(self, state: HitchikerState) -> list[Decision]:
+        phase = state.phase
+        seat = state.decider
+        if phase == "roll" or phase == "deal_roll":
+            return [Decision(seat, phase, [ROLL], default=ROLL)]
+        if phase == "deposit":
+            limit = state.deposit_limit
+            low = {"type": "deposit", "amount": 0}
+            return [Decision(seat, "deposit", [low, {"type": "deposit", "amount": limit}],
+                             {"deposit": {"amount": [0, limit]}}, low)]
+        if phase == "bet":
+            return [casino.bet_decision(state)]
+        if phase == "play_hand":
+            return [casino.play_decision(state)]
+        if phase == "black_market":
+            return [black_market.risk_decision(state)]
+        if phase == "deal_choice":
+            return [black_market.choice_decision(state)]
+        if phase == "buy_hometown":
+            return [Decision(seat, "buy_hometown", [BUY, PASS], default=PASS)]
+        if phase == "sell":
+            return [Decision(seat, "sell", [SELL, PASS], default=SELL)]
+        if phase == "pick_hometown":
+            cities = self.tables(state).cities
+            options = [{"type": "pick_hometown", "city": cities[c].name}
+                       for c in self.tables(state).hometowns if owner_of(state, c) == NOBODY]
+            return [Decision(seat, "pick_hometown", options)]
+        if phase == "go_home":
+            cities = self.tables(state).cities
+            options = [{"type": "go_home", "city": cities[c].name} for c in state.seats[seat].hometowns]
+            return [Decision(seat, "go_home", options)]
+        return []
+
+    # -- actions -----------------------------------------------------------------
+
+    def play(self, state: HitchikerState, seat: int, action: dict) -> list[Event]:
+        tables = self.tables(state)
+        events: list[Event] = []
+        kind = action["type"]
+        phase = state.phase
+        if kind == "roll":
+            if phase == "roll":
+                turn.take_turn_roll(state, tables, events)
+            else:
+                black_market.roll(state, tables, events)
+        elif kind == "deposit":
+            turn.deposit(state, seat, action["amount"], events)
+        elif kind in ("hit", "stick", "split", "double_down"):
+            casino.play_hand(state, kind, events)
+        elif kind == "bet":
+            casino.bet(state, action["amount"], events)
+        elif kind == "risk":
+            black_market.risk(state, seat, action["amount"], events)
+        elif kind == "accept_deal":
+            black_market.take(state, tables, events)
+        elif kind == "decline_deal":
+            black_market.decline(state, events)
+        elif kind == "buy_hometown":
+            turn.buy_hometown(state, seat, events)
+        elif kind == "sell":
+            state.phase = ""
+            turn.sell(state, tables, seat, events)
+        elif kind == "pass":
+            state.phase = ""
+            events.append(Event("declined", {"seat": seat, "what": phase}))
+        elif kind == "pick_hometown":
+            self._pick_hometown(state, tables, seat, action["city"], events)
+        elif kind == "go_home":
+            state.phase = ""
+            bus_home(state, seat, tables.index_by_name[action["city"]], events)
+        else:  # pragma: no cover - the base class only lets offered actions through
+            raise IllegalAction("action_not_allowed", f"{kind!r} is not a choice now")
+        if state.phase == "":
+            turn.advance(state, tables, events)
+        if state.phase != "over":
+            turn.check_winners(state, events)
+        return events
+
+    def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
+        if not state.started and len(state.pick_queue) == state.players:
+            # setup() has no way to report events, so the opening rolls lead the first action's events.
+            rolls = [dict(roll) for roll in state.opening_rolls]
+            events.append(Event("turn_order_rolled", {"rolls": rolls, "first": state.first}))
+        city = tables.index_by_name[name]
+        take_hometown(state, seat, city)
+        state.seats[seat].position = city
+        state.pick_queue.pop(0)
+        events.append(Event("hometown_picked", {"seat": seat, "city": city, "name": name}))
+        if state.pick_queue:
+            state.decider = state.pick_queue[0]
+        elif state.started:
+            state.phase = ""
+        else:
+            state.started = True
+            state.phase = "roll"
+            state.decider = state.active = state.first
+            events.append(Event("game_started", {"first": state.first}))
+
+    # -- views and results -------------------------------------------------------
+
+    def view(self, state: HitchikerState, seat: int | None) -> dict:
+        tables = self.tables(state)
+        return {
+            "seat": seat,
+            "turn": state.turn,
+            "phase": state.phase,
+            "active": state.active,
+            "decider": state.decider,
+            "first": state.first,
+            "bank": state.bank,
+            "players": [
+                {"cash": h.cash, "savings": h.savings, "units": h.units, "position": h.position,
+                 "hometowns": list(h.hometowns), "in_pot_hole": h.in_pot_hole}
+                for h in state.seats
+            ],
+            "deposit_limit": state.deposit_limit if state.phase == "deposit" else None,
+            "offer_price": state.offer_price if state.phase == "buy_hometown" else None,
+            "deal": black_market.view(state.deal, tables),
+            "casino": casino.view(state.casino),
+            "bad_ride_cards_left": len(tables.deck) - len(state.bad_ride_discards),
+            "bad_ride_discards": list(state.bad_ride_discards),
+            "opening_rolls": state.opening_rolls,
+            "turn_cap": state.turn_cap or None,
+            "winners": list(state.winners),
+            "end_reason": state.end_reason or None,
+            # The default board, chart and deck are in the ruleset's metadata; custom ones ride along.
+            "custom_data": state.custom,
+        }
+
+    def copy(self, state: HitchikerState) -> HitchikerState:
+        return copy_state(state)
+
+    # The generic serializer walks the tree through dataclass introspection; these write out
+    # the very same JSON shape (tested against it) several times faster.
+    def to_dict(self, state: HitchikerState) -> dict:
+        return {"format": STATE_FORMAT, "ruleset": self.id, "state": state_to_jsonable(state)}
+
+    def from_dict(self, data: dict) -> HitchikerState:
+        if data.get("format") != STATE_FORMAT or data.get("ruleset") != self.id:
+            raise ValueError(f"not a {self.id} state of format {STATE_FORMAT}")
+        return state_from_jsonable(data["state"])
+
+    # The RNG is the only secret (card piles are drawn from at random, not stored in order),
+    # so the base class's resample_hidden, which re-seeds it, is complete.
+
+    def metadata(self) -> dict:
+        tables = self.tables(self.new_game(self.min_players, None, 0))
+        return {**super().metadata(), "board": tables.board_public, "deal_chart": tables.chart_public,
+                "bad_ride_deck": [card.text for card in tables.deck]}
+
+    def money_in_play(self, state: HitchikerState) -> int:
+        on_board = state.deal.stake if state.deal is not None else 0
+        players = sum(h.cash + h.savings for h in state.seats)
+        return players + state.bank + on_board + casino.table_money(state.casino)
+
+    def result(self, state: HitchikerState) -> Result | None:
+        if state.phase != "over":
+            return None
+        scores = [turn.score(state, seat) for seat in range(state.players)]
+        winners = list(state.winners)
+        others = sorted((s for s in range(state.players) if s not in winners), key=lambda s: -scores[s])
+        return Result(
+            winners=winners, ranking=winners + others, scores=scores, reason=state.end_reason,
+            turn_cap_hit=state.end_reason == "turn_cap",
+            details={"savings": [h.savings for h in state.seats], "cash": [h.cash for h in state.seats],
+                     "units": [h.units for h in state.seats]},
+        )

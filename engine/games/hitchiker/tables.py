@@ -1,0 +1,238 @@
+"""The board, the Black Market Deal Chart and the Bad Ride deck: JSON data, validated on load.
+
+The defaults are parsed once per process. A game may override any of the three through
+its options; an override is validated the same way and a bad one raises ``InvalidOptions``
+naming the field. Parsed overrides are cached by a digest stored in the state, so a state
+restored in another process finds (or rebuilds) the same tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from engine.core.errors import InvalidOptions
+
+DATA = Path(__file__).parent / "data"
+
+#: city kind -> the integer parameters it needs (all must be positive)
+CITY_PARAMS: dict[str, tuple[str, ...]] = {
+    "hometown": (),
+    "casino": (),
+    "black_market": (),
+    "customs": (),
+    "bad_ride": (),
+    "sell": ("price",),
+    "collect": ("amount",),
+    "collect_dice": ("per_pip",),
+    "shark_attack": (),
+    "pay_right": ("amount",),
+    "pot_hole": (),
+    "found_contraband": ("units_per_pip",),
+}
+
+#: deal chart kind -> its integer parameter, if any
+DEAL_PARAMS: dict[str, tuple[str, ...]] = {
+    "price": ("price",),
+    "free_units": ("units",),
+    "ripped_off": (),
+    "shootout": (),
+}
+
+#: Bad Ride effect -> its parameters (ints unless named in CARD_TEXT_PARAMS)
+CARD_PARAMS: dict[str, tuple[str, ...]] = {
+    "pay_bank": ("amount",),
+    "pay_dice": ("per_pip",),
+    "pay_each": ("amount",),
+    "collect": ("amount",),
+    "lose_cash_percent": ("percent",),
+    "lose_savings": ("amount",),
+    "lose_savings_percent": ("percent",),
+    "savings_to_cash": ("amount",),
+    "lose_contraband": (),
+    "gain_units": ("units",),
+    "death": (),
+    "move": ("steps",),
+    "advance_to_kind": ("kind",),
+    "advance_home": (),
+}
+CARD_TEXT_PARAMS = {"kind"}
+
+DICE_ROLLS = range(2, 13)
+MIN_CITIES = 12
+
+
+class City:
+    __slots__ = ("deadly_rolls", "index", "kind", "name", "value")
+
+    def __init__(self, index: int, name: str, kind: str, value: int, deadly_rolls: frozenset[int]) -> None:
+        self.index = index
+        self.name = name
+        self.kind = kind
+        #: the kind's one integer parameter (sell price, amount, per-pip rate), else 0
+        self.value = value
+        self.deadly_rolls = deadly_rolls
+
+
+class DealOutcome:
+    __slots__ = ("kind", "value")
+
+    def __init__(self, kind: str, value: int) -> None:
+        self.kind = kind
+        self.value = value
+
+    def label(self) -> str:
+        if self.kind == "price":
+            return f"${self.value:,} a unit"
+        if self.kind == "free_units":
+            return f"{self.value} free units"
+        return {"ripped_off": "ripped off", "shootout": "killed in a police shootout"}[self.kind]
+
+
+class Card:
+    __slots__ = ("effect", "param", "text")
+
+    def __init__(self, text: str, effect: str, param: int | str | None) -> None:
+        self.text = text
+        self.effect = effect
+        self.param = param
+
+
+class Tables:
+    """Everything a game reads but never changes."""
+
+    __slots__ = ("board_public", "chart", "chart_public", "cities", "deck", "hometowns", "index_by_name")
+
+    def __init__(self, board: dict, chart: dict, deck: dict) -> None:
+        self.cities = _parse_board(board)
+        self.hometowns = [c.index for c in self.cities if c.kind == "hometown"]
+        self.index_by_name = {c.name: c.index for c in self.cities}
+        self.chart = _parse_chart(chart)
+        self.deck = _parse_deck(deck, {c.kind for c in self.cities})
+        self.board_public = board["cities"]
+        self.chart_public = {str(roll): self.chart[roll].label() for roll in DICE_ROLLS}
+
+
+def _fail(field: str, where: str, message: str):
+    raise InvalidOptions(f"invalid {field}: {where}: {message}", fields={field: {where: [message]}})
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _parse_board(board) -> list[City]:
+    cities = board.get("cities") if isinstance(board, dict) else None
+    if not isinstance(cities, list) or len(cities) < MIN_CITIES:
+        _fail("board", "cities", f"a list of at least {MIN_CITIES} cities")
+    parsed: list[City] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(cities):
+        where = str(index)
+        if not isinstance(entry, dict):
+            _fail("board", where, "a city is an object with a name and a kind")
+        name, kind = entry.get("name"), entry.get("kind")
+        if not isinstance(name, str) or not name or name in seen:
+            _fail("board", where, "needs a unique non-empty name")
+        seen.add(name)
+        if kind not in CITY_PARAMS:
+            _fail("board", where, f"kind must be one of {sorted(CITY_PARAMS)}")
+        value = 0
+        for param in CITY_PARAMS[kind]:
+            if not _positive_int(entry.get(param)):
+                _fail("board", where, f"{kind} needs a positive integer {param!r}")
+            value = entry[param]
+        deadly: frozenset[int] = frozenset()
+        if kind == "shark_attack":
+            rolls = entry.get("deadly_rolls")
+            if not isinstance(rolls, list) or not rolls or not all(r in DICE_ROLLS for r in rolls):
+                _fail("board", where, "shark_attack needs 'deadly_rolls', a list of dice totals 2..12")
+            deadly = frozenset(rolls)
+        parsed.append(City(index, name, kind, value, deadly))
+    if sum(1 for c in parsed if c.kind == "hometown") < 2:
+        _fail("board", "cities", "at least 2 hometowns")
+    return parsed
+
+
+def _parse_chart(chart) -> list[DealOutcome]:
+    rolls = chart.get("rolls") if isinstance(chart, dict) else None
+    if not isinstance(rolls, dict):
+        _fail("deal_chart", "rolls", "an object mapping every dice total '2'..'12' to an outcome")
+    outcomes: list[DealOutcome] = [DealOutcome("ripped_off", 0)] * 13
+    for roll in DICE_ROLLS:
+        entry = rolls.get(str(roll))
+        if not isinstance(entry, dict) or entry.get("kind") not in DEAL_PARAMS:
+            _fail("deal_chart", str(roll), f"needs an outcome whose kind is one of {sorted(DEAL_PARAMS)}")
+        value = 0
+        for param in DEAL_PARAMS[entry["kind"]]:
+            if not _positive_int(entry.get(param)):
+                _fail("deal_chart", str(roll), f"{entry['kind']} needs a positive integer {param!r}")
+            value = entry[param]
+        outcomes[roll] = DealOutcome(entry["kind"], value)
+    return outcomes
+
+
+def _parse_deck(deck, city_kinds: set[str]) -> list[Card]:
+    cards = deck.get("cards") if isinstance(deck, dict) else None
+    if not isinstance(cards, list) or not cards:
+        _fail("bad_ride_deck", "cards", "a non-empty list of cards")
+    parsed: list[Card] = []
+    for index, entry in enumerate(cards):
+        where = str(index)
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+            _fail("bad_ride_deck", where, "a card is an object with a 'text' and an 'effect'")
+        effect = entry.get("effect")
+        if effect not in CARD_PARAMS:
+            _fail("bad_ride_deck", where, f"effect must be one of {sorted(CARD_PARAMS)}")
+        param = None
+        for name in CARD_PARAMS[effect]:
+            param = entry.get(name)
+            if name in CARD_TEXT_PARAMS:
+                if param not in city_kinds:
+                    _fail("bad_ride_deck", where, f"{name!r} must be a city kind on this board")
+            elif name == "steps":
+                if not isinstance(param, int) or isinstance(param, bool) or param == 0:
+                    _fail("bad_ride_deck", where, "'steps' must be a non-zero integer")
+            elif not _positive_int(param) or (name == "percent" and param > 100):
+                _fail("bad_ride_deck", where, f"{effect} needs a positive integer {name!r}")
+        parsed.append(Card(entry["text"], effect, param))
+    return parsed
+
+
+def _load(name: str) -> dict:
+    with open(DATA / name, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+DEFAULT_DATA = {
+    "board": _load("board.json"),
+    "deal_chart": _load("deal_chart.json"),
+    "bad_ride_deck": _load("bad_ride.json"),
+}
+DEFAULT_TABLES = Tables(DEFAULT_DATA["board"], DEFAULT_DATA["deal_chart"], DEFAULT_DATA["bad_ride_deck"])
+_cache: dict[str, Tables] = {}
+
+
+def custom_data(options: dict) -> dict | None:
+    """The overrides given in ``options`` (missing parts filled from the defaults), or ``None``."""
+    given = {key: options.get(key) for key in DEFAULT_DATA if options.get(key) is not None}
+    if not given:
+        return None
+    return {key: given.get(key, DEFAULT_DATA[key]) for key in DEFAULT_DATA}
+
+
+def data_key(custom: dict | None) -> str:
+    if custom is None:
+        return ""
+    return hashlib.sha256(json.dumps(custom, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def tables_for(key: str, custom: dict | None) -> Tables:
+    """The tables of a game: the defaults, or its validated overrides (cached by ``key``)."""
+    if custom is None:
+        return DEFAULT_TABLES
+    tables = _cache.get(key)
+    if tables is None:
+        tables = _cache[key] = Tables(custom["board"], custom["deal_chart"], custom["bad_ride_deck"])
+    return tables
