@@ -199,11 +199,11 @@ class ChunkRun:
                 return 0
             self.record(spec, tally)
         except Exception as error:
-            _transition(
+            if _transition(
                 self.redis, self.sim_id, ACTIVE,
                 status="failed", finished_at=time.time(), error=f"chunk {self.index}: {type(error).__name__}: {error}",
-            )
-            self.redis.zrem(ACTIVE_KEY, self.sim_id)
+            ):
+                _unqueue_chunks(self.redis, self.sim_id, self.settings)
             raise
         finally:
             self.redis.delete(self.lease)
@@ -320,7 +320,21 @@ def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float
 
 #: Taking more queued chunks than this out of the queue (LREM each) costs Redis more than
 #: letting workers drop them: a chunk of a cancelled simulation returns at once.
-MAX_CHUNKS_UNQUEUED_ON_CANCEL = 1000
+MAX_CHUNKS_UNQUEUED = 1000
+
+
+def _unqueue_chunks(redis: Redis, sim_id: str, settings: Settings) -> None:
+    """Take an ended simulation's waiting chunks out of the queue."""
+    queue = Queue(QUEUE, connection=redis)
+    job_ids = [_text(j) for j in redis.hvals(jobs_key(sim_id))]
+    with redis.pipeline() as pipeline:
+        if len(job_ids) <= MAX_CHUNKS_UNQUEUED:
+            for job_id in job_ids:
+                queue.remove(job_id, pipeline=pipeline)
+                # Not deleted: a worker may be running it right now.
+                pipeline.expire(Job.key_for(job_id), settings.ttl)
+        pipeline.zrem(ACTIVE_KEY, sim_id)
+        pipeline.execute()
 
 
 def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
@@ -329,16 +343,7 @@ def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
     if not redis.exists(meta_key(sim_id)):
         raise SimulationNotFound(sim_id)
     if _transition(redis, sim_id, ACTIVE, status="cancelled", finished_at=time.time()):
-        queue = Queue(QUEUE, connection=redis)
-        job_ids = [_text(j) for j in redis.hvals(jobs_key(sim_id))]
-        with redis.pipeline() as pipeline:
-            if len(job_ids) <= MAX_CHUNKS_UNQUEUED_ON_CANCEL:
-                for job_id in job_ids:
-                    queue.remove(job_id, pipeline=pipeline)
-                    # Not deleted: a worker may be running it right now.
-                    pipeline.expire(Job.key_for(job_id), settings.ttl)
-            pipeline.zrem(ACTIVE_KEY, sim_id)
-            pipeline.execute()
+        _unqueue_chunks(redis, sim_id, settings)
     return status(redis, sim_id)
 
 

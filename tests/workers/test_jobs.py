@@ -160,6 +160,7 @@ def test_a_crashing_chunk_fails_the_simulation(redis, toy_race):
     state = jobs.status(redis, sim_id)
     assert state["status"] == "failed"
     assert "toy race crashed on purpose" in state["error"]
+    assert queued_job_ids(redis) == []
     assert run_chunk(redis, sim_id, 1) == 0
 
 
