@@ -18,7 +18,8 @@ RUN mkdir -p api engine && touch api/__init__.py engine/__init__.py \
 
 COPY api ./api
 COPY engine ./engine
-RUN pip install --no-cache-dir --no-deps -c constraints.txt . \
+# Editable: the code runs from /app as copied, with every data and page file beside it.
+RUN pip install --no-cache-dir --no-deps -e . \
     && useradd --create-home --uid 1000 rulehouse
 
 USER rulehouse
