@@ -145,7 +145,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--chunk-size", type=int, help="default: the service's automatic size")
     parser.add_argument("--fork", action="store_true", help="workers fork per job (RQ's default)")
-    parser.add_argument("--bot-moves", type=int, default=40, help="human moves answered by a bot, timed")
+    parser.add_argument("--bot-moves", type=int, default=40, help="human moves answered by a bot, timed (0: skip)")
     args = parser.parse_args()
 
     embedded = None
@@ -162,7 +162,7 @@ def main() -> None:
                 "seed": 1, "chunk_size": args.chunk_size}
         one, one_cpu, chunks = queued_rate(redis_url, body, 1, args.fork)
         two, two_cpu, _ = queued_rate(redis_url, body, 2, args.fork)
-        latencies = sorted(bot_reply_latencies(redis_url, args.bot_moves, args.fork))
+        latencies = sorted(bot_reply_latencies(redis_url, args.bot_moves, args.fork)) if args.bot_moves else []
     finally:
         if embedded is not None:
             embedded.stop()
@@ -175,6 +175,8 @@ def main() -> None:
                                           ("queued, 2 workers", two, two_cpu, ">= 1.60")):
         print(f"{label:18} {rate:8.1f} {rate / in_process:13.2f} {cpu_rate:12.1f} {cpu_rate / in_process_cpu:13.2f}"
               f"   (target: wall ratio {target})")
+    if not latencies:
+        return
     median, p90 = latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.9)]
     print(f"bot reply to a human move, warm worker: median {median * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms,"
           f" max {latencies[-1] * 1000:.1f} ms over {len(latencies)} moves (target: median < 100 ms)")
