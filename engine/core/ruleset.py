@@ -142,11 +142,12 @@ class Ruleset(ABC):
         """Validate an action body against its schema; ``invalid_action`` if it fits none."""
         if not isinstance(action, dict):
             raise IllegalAction("invalid_action", "an action is a JSON object with a 'type'")
-        schema = self._schemas.get(action.get("type"))
+        action_type = action.get("type")
+        schema = self._schemas.get(action_type) if isinstance(action_type, str) else None
         if schema is None:
             raise IllegalAction(
                 "invalid_action",
-                f"unknown action type {action.get('type')!r}",
+                f"unknown action type {action_type!r}",
                 fields={"type": [f"must be one of {sorted(self.action_schemas)}"]},
             )
         try:

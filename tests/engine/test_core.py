@@ -110,3 +110,13 @@ def test_percentiles_and_wilson_interval():
 def test_seat_bots_repeats_the_last_bot():
     assert seat_bots(["heuristic", "random"], 4) == ["heuristic", "random", "random", "random"]
     assert seat_bots([], 2) == ["random", "random"]
+
+
+def test_parse_action_rejects_any_malformed_type_with_invalid_action():
+    from engine.core.registry import all_rulesets
+
+    ruleset = next(iter(all_rulesets().values()))
+    for body in ({"type": {}}, {"type": ["roll"]}, {"type": None}, {}, [], "roll"):
+        with pytest.raises(IllegalAction) as caught:
+            ruleset.parse_action(body)
+        assert caught.value.reason == "invalid_action"

@@ -1,0 +1,146 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import http
+import importlib.util
+import json
+import logging
+
+import redis
+from flask import Flask, Response, g, request
+from flask_smorest import Api
+from flask_smorest.spec import prepare_response
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from api.config import settings
+from api.games.routes import blp as games_blp
+from api.games.schemas import ActionSchema
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
+from api.rulesets.routes import blp as rulesets_blp
+from api.store import GameStore
+from api.system.routes import bench, pages
+from api.system.routes import blp as system_blp
+
+log = logging.getLogger(__name__)
+
+API_DESCRIPTION = """Rulehouse referees money board games over HTTP: create a game, act with a seat's
+bearer token, and follow what happens. Every action is checked against the rulebook; state lives in
+Redis and every write is a compare-and-set on the game's version (`If-Match`, `ETag`).
+
+Errors are RFC 9457 `application/problem+json` documents whose `type` is one stable URI per kind
+of error (`https://rulehouse.dev/problems/<kind>`). See docs/http-api.md."""
+
+
+class RulehouseApi(Api):
+    """flask-smorest, with every error answered and documented as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "An error (RFC 9457 problem)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException):
+        data = getattr(error, "data", None) or {}
+        messages = data.get("messages")
+        if error.code == 422 and isinstance(messages, dict):
+            return _webargs_problem(messages).response()
+        kind = kind_for_status(error.code or 500)
+        if error.code == 400 and messages:
+            kind = "malformed-json"
+        status = error.code or 500
+        problem = ApiProblem(kind, error.description if status < 500 else None, status=status)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            problem.headers["Allow"] = ", ".join(error.valid_methods)
+        return problem.response()
+
+
+def _webargs_problem(messages: dict) -> ApiProblem:
+    """webargs nests messages under the location: the body's become pointers, the others parameter names."""
+    errors: dict = {}
+    for location, fields in messages.items():
+        if location == "json":
+            errors.update(fields if isinstance(fields, dict) else {"_schema": fields})
+        else:
+            errors.update({f"{name}": value for name, value in fields.items()} if isinstance(fields, dict) else {})
+    return validation_problem(errors)
+
+
+def _check_json_body() -> None:
+    """415 for a body that is not declared JSON, 400 for one that does not parse."""
+    if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
+        return
+    if not request.is_json:
+        raise ApiProblem("unsupported-media-type", "send the body as application/json")
+    try:
+        g.json_body = json.loads(request.get_data(cache=True) or b"null", parse_constant=_no_constant)
+    except ValueError as error:
+        raise ApiProblem("malformed-json", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiProblem("malformed-json", "the body is nested too deeply") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(settings(config))
+    app.config.update(
+        API_TITLE="Rulehouse",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION, "license": {"name": "MIT"}},
+            "components": {"securitySchemes": {"bearerAuth": {
+                "type": "http", "scheme": "bearer",
+                "description": "A seat token (or the creator token) from POST /v1/games.",
+            }}},
+        },
+    )
+    app.json.sort_keys = False
+    api = RulehouseApi(app)
+    api.spec.components.schema("Action", schema=ActionSchema)
+    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
+        api.register_blueprint(blueprint)
+    app.register_blueprint(pages)
+    if app.config["BENCH_ENDPOINTS"]:
+        app.register_blueprint(bench)
+    app.extensions["rulehouse.store"] = GameStore.from_settings(app.config)
+    app.before_request(_check_json_body)
+    app.register_error_handler(ApiProblem, lambda problem: problem.response())
+    app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(Exception, _unexpected)
+    return app
+
+
+def _optional_blueprints() -> list:
+    """Blueprints of packages that may not be installed yet (``api.simulations`` has its own owner)."""
+    if importlib.util.find_spec("api.simulations") is None:
+        return []
+    from api.simulations.routes import blp as simulations_blp
+
+    return [simulations_blp]
+
+
+def _redis_down(error: redis.RedisError) -> Response:
+    log.warning("Redis error: %s", error)
+    return ApiProblem("service-unavailable", "Redis does not answer").response()
+
+
+def _unexpected(error: Exception) -> Response:
+    if isinstance(error, HTTPException):
+        return error
+    log.exception("unexpected error")
+    return ApiProblem("internal-error").response()

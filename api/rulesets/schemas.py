@@ -1,0 +1,31 @@
+"""Response bodies of the rulesets resource."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+
+class RulesetSummarySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "Stable ruleset id, used in `POST /v1/games`."})
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    bots = fields.List(fields.String(), required=True, metadata={"description": "Bot names a seat may use."})
+    action_types = fields.List(fields.String(), required=True)
+    rules_doc = fields.String(required=True, metadata={"description": "The rules as implemented, every reading "
+                                                       "of the rulebook included (a path in the repository)."})
+    links = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class RulesetListSchema(Schema):
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+
+
+class RulesetSchema(RulesetSummarySchema):
+    options_schema = fields.Dict(required=True, metadata={
+        "description": "JSON Schema of the game options (`options` of `POST /v1/games`)."})
+    action_schemas = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "action type -> JSON Schema of its body."})
+    data = fields.Dict(keys=fields.String(), required=True, metadata={
+        "description": "Whatever else the ruleset publishes, e.g. its default board, charts and decks "
+                       "(the shapes are the ruleset's; see its rules document)."})

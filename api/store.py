@@ -1,0 +1,301 @@
+"""Games in Redis: the one module that knows the key layout.
+
+``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
+timestamps, and one ``t:<sha256>`` field per token naming its seat); ``game:{<id>}:events``
+is a stream whose entries are either an accepted action (``k=a``: the action log used
+for replays, never shown to clients) or an engine event (``k=e``, with its visibility).
+Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
+idempotent action's outcome for 24 h. The ``{<id>}`` hash tag keeps a game's keys in one
+Redis Cluster slot, so the compare-and-set script may touch them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+#: Check the version, write the state, append the action and its events, remember the
+#: idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing.
+COMMIT_SCRIPT = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'missing'} end
+if current ~= ARGV[1] then return {'stale', current} end
+if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
+local version = tostring(tonumber(current) + 1)
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4])
+local ids = {}
+for i = 9, #ARGV do
+  local kind = 'e'
+  if i == 9 then kind = 'a' end
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+if KEYS[3] then
+  redis.call('HSET', KEYS[3], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
+  redis.call('EXPIRE', KEYS[3], ARGV[7])
+end
+redis.call('PUBLISH', ARGV[6], version)
+local reply = {'ok', version}
+for i = 2, #ids do reply[#reply + 1] = ids[i] end
+return reply
+"""
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+_FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated")
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}"
+
+
+def events_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def wake_channel(game_id: str) -> str:
+    return f"game:{{{game_id}}}:wake"
+
+
+def bot_job_id(game_id: str, version: int) -> str:
+    return f"bot-{game_id}-{version}"
+
+
+def idempotency_key(game_id: str, seat: int, key: str) -> str:
+    return f"game:{{{game_id}}}:idem:{seat}:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+@dataclass(slots=True)
+class GameRecord:
+    id: str
+    ruleset: str
+    version: int
+    status: str
+    state: str  # the ruleset's to_dict() as JSON text
+    seats: list[dict]  # [{"name": ..., "bot": name or None}] by seat number
+    players: int
+    seed: int
+    created: float
+    updated: float
+    #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
+    token_role: str | None = None
+    #: the stored outcome for the caller's Idempotency-Key, if any
+    idempotent: dict | None = None
+
+
+@dataclass(slots=True)
+class Commit:
+    outcome: str  # "ok", "stale", "missing", "duplicate"
+    version: int = 0
+    cursors: list[str] | None = None
+
+
+@dataclass(slots=True)
+class StoredEvent:
+    cursor: str
+    version: int
+    event: dict  # Event.to_dict(), with "visible_to" when it is not public
+
+
+class GameStore:
+    def __init__(self, client: redis.Redis, *, game_ttl: int, finished_ttl: int, idempotency_ttl: int,
+                 bot_queue: Queue | None = None) -> None:
+        self.redis = client
+        self.bot_queue = bot_queue
+        self.game_ttl = game_ttl
+        self.finished_ttl = finished_ttl
+        self.idempotency_ttl = idempotency_ttl
+        self._commit = client.register_script(COMMIT_SCRIPT)
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> GameStore:
+        client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+        queue = None
+        if settings.get("BOT_QUEUE"):
+            # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
+            queue = Queue(settings["BOT_QUEUE"], connection=redis.Redis.from_url(settings["REDIS_URL"]))
+        return cls(
+            client,
+            game_ttl=int(settings["GAME_TTL_SECONDS"]),
+            finished_ttl=int(settings["FINISHED_GAME_TTL_SECONDS"]),
+            idempotency_ttl=int(settings["IDEMPOTENCY_TTL_SECONDS"]),
+            bot_queue=queue,
+        )
+
+    def ttl_for(self, status: str) -> int:
+        return self.finished_ttl if status == FINISHED else self.game_ttl
+
+    # -- writes ---------------------------------------------------------------
+
+    def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
+               seed: int, options: dict, tokens: dict[str, str], events: list[dict]) -> list[str]:
+        """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
+        to "<seat>" or "creator". Returns the events' cursors.
+        """
+        now = repr(time.time())
+        mapping = {
+            "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
+            "players": str(players), "seed": str(seed), "options": json.dumps(options),
+            "created": now, "updated": now,
+        }
+        mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
+        ttl = self.ttl_for(status)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(game_key(game_id), mapping=mapping)
+        for event in events:
+            pipe.xadd(events_key(game_id), {"k": "e", "v": "0", "d": json.dumps(event)})
+        pipe.expire(game_key(game_id), ttl)
+        pipe.expire(events_key(game_id), ttl)
+        return pipe.execute()[1:1 + len(events)]
+
+    def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
+               events: list[dict], idempotency: tuple[str, dict] | None = None) -> Commit:
+        """Compare-and-set one accepted action; ``idempotency`` is (key, outcome record) to remember."""
+        keys = [game_key(game_id), events_key(game_id)]
+        record = ""
+        if idempotency is not None:
+            keys.append(idempotency_key(game_id, seat, idempotency[0]))
+            record = json.dumps(idempotency[1])
+        args = [
+            str(expected_version), state, status, repr(time.time()), self.ttl_for(status), wake_channel(game_id),
+            self.idempotency_ttl, record, json.dumps({"seat": seat, "action": action}),
+            *(json.dumps(event) for event in events),
+        ]
+        reply = self._commit(keys=keys, args=args)
+        outcome = reply[0]
+        if outcome == "ok":
+            return Commit("ok", int(reply[1]), list(reply[2:]))
+        return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
+
+    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions) -> str | None:
+        """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
+
+        The id is unique per game and version, so a second request for the same version
+        (a retry, a duplicate) queues nothing; the job itself moves only if the game is
+        still at ``version``.
+        """
+        if self.bot_queue is None or not any(seats[d.seat].get("bot") for d in decisions):
+            return None
+        job_id = bot_job_id(game_id, version)
+        with contextlib.suppress(DuplicateJobError):
+            # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
+            self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
+                                   result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3))
+        return job_id
+
+    def delete(self, game_id: str) -> None:
+        self.redis.delete(game_key(game_id), events_key(game_id))
+
+    # -- reads ----------------------------------------------------------------
+
+    def load(self, game_id: str, *, token: str | None = None, idempotency: tuple[int, str] | None = None,
+             ) -> GameRecord | None:
+        """One round trip: the game, what ``token`` names, and the record of ``idempotency`` (seat, key)."""
+        fields = list(_FIELDS)
+        if token is not None:
+            fields.append(f"t:{token_digest(token)}")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(game_key(game_id), fields)
+        if idempotency is not None:
+            pipe.hgetall(idempotency_key(game_id, *idempotency))
+        replies = pipe.execute()
+        values = replies[0]
+        if values[0] is None:
+            return None
+        record = _record(game_id, values, token is not None)
+        if idempotency is not None and replies[1]:
+            record.idempotent = idempotent_outcome(replies[1])
+        return record
+
+    def load_with_cursor(self, game_id: str, token: str | None = None) -> tuple[GameRecord | None, str]:
+        """The game and the cursor of its latest event, read atomically (for a live stream's start)."""
+        fields = list(_FIELDS)
+        if token is not None:
+            fields.append(f"t:{token_digest(token)}")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hmget(game_key(game_id), fields)
+        pipe.xrevrange(events_key(game_id), count=1)
+        values, latest = pipe.execute()
+        if values[0] is None:
+            return None, "0"
+        return _record(game_id, values, token is not None), (latest[0][0] if latest else "0")
+
+    def status(self, game_id: str) -> tuple[str, int] | None:
+        status, version = self.redis.hmget(game_key(game_id), ["status", "version"])
+        return None if status is None else (status, int(version))
+
+    def role_of(self, game_id: str, token: str) -> str:
+        return self.redis.hget(game_key(game_id), f"t:{token_digest(token)}") or ""
+
+    def idempotency_record(self, game_id: str, seat: int, key: str) -> dict | None:
+        stored = self.redis.hgetall(idempotency_key(game_id, seat, key))
+        return idempotent_outcome(stored) if stored else None
+
+    def options(self, game_id: str) -> dict | None:
+        text = self.redis.hget(game_key(game_id), "options")
+        return None if text is None else json.loads(text)
+
+    def events(self, game_id: str, after: str, count: int) -> tuple[list[StoredEvent], str | None]:
+        """Up to ``count`` stream entries after cursor ``after`` (exclusive): the events among
+        them and the cursor of the last entry read (None when there was nothing after)."""
+        start = "-" if after in ("", "0", "0-0") else f"({after}"
+        entries = self.redis.xrange(events_key(game_id), min=start, max="+", count=count)
+        return _events_of(entries), (entries[-1][0] if entries else None)
+
+    def wait_events(self, game_id: str, after: str, timeout_ms: int, count: int = 100,
+                    ) -> tuple[list[StoredEvent], str | None]:
+        """Like ``events``, but blocks up to ``timeout_ms`` for the next entry."""
+        reply = self.redis.xread({events_key(game_id): after or "0-0"}, count=count, block=max(1, timeout_ms))
+        if not reply:
+            return [], None
+        entries = reply[0][1]
+        return _events_of(entries), (entries[-1][0] if entries else None)
+
+    def action_log(self, game_id: str) -> list[tuple[int, dict]]:
+        """Every accepted action in order, as (seat, action): enough to replay the game."""
+        log = []
+        for _, fields in self.redis.xrange(events_key(game_id)):
+            if fields.get("k") == "a":
+                entry = json.loads(fields["d"])
+                log.append((entry["seat"], entry["action"]))
+        return log
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())
+
+
+def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
+    ruleset, version, status, state, seats, players, seed, created, updated = values[: len(_FIELDS)]
+    record = GameRecord(
+        id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
+        players=int(players), seed=int(seed), created=float(created), updated=float(updated),
+    )
+    if with_token:
+        record.token_role = values[-1] or ""
+    return record
+
+
+def _events_of(entries) -> list[StoredEvent]:
+    return [StoredEvent(cursor, int(fields["v"]), json.loads(fields["d"]))
+            for cursor, fields in entries if fields.get("k") == "e"]
+
+
+def idempotent_outcome(stored: dict) -> dict:
+    record = json.loads(stored["r"])
+    cursors = stored.get("c", "")
+    record["cursors"] = cursors.split(",") if cursors else []
+    record["version"] = int(stored["v"])
+    return record

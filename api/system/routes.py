@@ -1,0 +1,69 @@
+"""Health, readiness, the interactive docs page and the optional bench endpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis
+from flask import Blueprint as FlaskBlueprint
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from api.http import json_response, store
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema
+
+blp = Blueprint("system", __name__, url_prefix="/v1", description="Service health.")
+pages = FlaskBlueprint("pages", __name__)
+bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/_bench")
+
+DOCS_PAGE = Path(__file__).with_name("docs.html")
+BENCH_KEY = "rulehouse:bench:ping"
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True, metadata={"description": "`ok`"})
+
+
+class ReadySchema(HealthSchema):
+    redis = fields.String(required=True, metadata={"description": "`ok` when Redis answered a PING."})
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    def get(self):
+        """Liveness
+
+        Answers as long as the process serves requests; touches nothing else.
+        """
+        return json_response({"status": "ok"})
+
+
+@blp.route("/ready")
+class Ready(MethodView):
+    @blp.response(200, ReadySchema)
+    @blp.alt_response(503, description="Redis is unreachable.", schema=ProblemSchema,
+                      content_type=PROBLEM_CONTENT_TYPE)
+    def get(self):
+        """Readiness
+
+        200 when Redis answers, 503 when it does not.
+        """
+        try:
+            store().ping()
+        except redis.RedisError:
+            raise ApiProblem("service-unavailable", "Redis does not answer") from None
+        return json_response({"status": "ok", "redis": "ok"})
+
+
+@pages.route("/docs")
+def docs() -> Response:
+    return Response(DOCS_PAGE.read_text(), mimetype="text/html")
+
+
+@bench.route("/ping")
+def ping() -> Response:
+    """One Redis read through the same stack as the game endpoints (the bench's baseline)."""
+    return json_response({"value": store().redis.get(BENCH_KEY)})

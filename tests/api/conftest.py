@@ -1,0 +1,32 @@
+"""Fixtures for the HTTP API: an app on the test Redis database, and a toy ruleset with secrets."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.registry import all_rulesets
+from tests.api.toy_game import RULESET as TOY
+
+
+@pytest.fixture
+def toy_ruleset():
+    """Registers the toy ruleset for one test."""
+    registry = all_rulesets()
+    registry[TOY.id] = TOY
+    yield TOY
+    registry.pop(TOY.id, None)
+
+
+@pytest.fixture
+def app(redis_db_url):
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "STREAM_KEEPALIVE_SECONDS": 0.2,
+                      "STREAM_MAX_SECONDS": 5.0})
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

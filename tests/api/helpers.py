@@ -1,0 +1,30 @@
+"""Small helpers to drive games through the Flask test client."""
+
+from __future__ import annotations
+
+PROBLEM = "application/problem+json"
+
+
+def auth(token: str | None) -> dict:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def create_game(client, ruleset: str, seats: list[dict], *, seed: int = 7, options: dict | None = None) -> dict:
+    reply = client.post("/v1/games", json={"ruleset": ruleset, "seats": seats, "seed": seed,
+                                           "options": options or {}})
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()
+
+
+def act(client, game_id: str, token: str, action: dict, version: int, **headers):
+    return client.post(f"/v1/games/{game_id}/actions", json=action,
+                       headers={**auth(token), "If-Match": f'"{version}"', **headers})
+
+
+def assert_problem(reply, status: int, kind: str) -> dict:
+    assert reply.status_code == status, (reply.status_code, reply.get_data(as_text=True))
+    assert reply.headers["Content-Type"].startswith(PROBLEM)
+    body = reply.get_json(force=True)
+    assert body["type"] == f"https://rulehouse.dev/problems/{kind}"
+    assert body["status"] == status
+    return body
