@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from redis import Redis
+from redis import Redis, RedisError
 from rq import Queue, get_current_job
 from rq.job import Job
 from rq.utils import utcparse
@@ -198,6 +198,9 @@ class ChunkRun:
             if tally is None:
                 return 0
             self.record(spec, tally)
+        except RedisError:
+            # Not the games' fault: RQ marks this job failed and ``reap`` queues the chunk again.
+            raise
         except Exception as error:
             if _transition(
                 self.redis, self.sim_id, ACTIVE,

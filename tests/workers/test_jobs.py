@@ -169,3 +169,22 @@ def test_unknown_simulation(redis):
         jobs.status(redis, "nope")
     with pytest.raises(jobs.SimulationNotFound):
         jobs.cancel(redis, "nope")
+
+
+def test_a_redis_error_in_a_chunk_leaves_it_to_be_run_again(redis, toy_race, monkeypatch):
+    import redis as redis_lib
+
+    sim_id = submit(redis, chunk_size=250)
+    Queue(jobs.QUEUE, connection=redis).empty()
+
+    def lost_connection(self, spec, tally):
+        raise redis_lib.ConnectionError("connection reset")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(jobs.ChunkRun, "record", lost_connection)
+        with pytest.raises(redis_lib.ConnectionError):
+            run_chunk(redis, sim_id, 0)
+    assert jobs.status(redis, sim_id)["status"] == "running"
+    assert jobs.reap(redis, sim_id, SETTINGS) == 1
+    assert run_chunk(redis, sim_id, 0) == 250
+    assert jobs.status(redis, sim_id)["status"] == "finished"
