@@ -184,7 +184,8 @@ def test_a_redis_error_in_a_chunk_leaves_it_to_be_run_again(redis, toy_race, mon
         patch.setattr(jobs.ChunkRun, "record", lost_connection)
         with pytest.raises(redis_lib.ConnectionError):
             run_chunk(redis, sim_id, 0)
-    assert jobs.status(redis, sim_id)["status"] == "running"
+    assert redis.hget(jobs.meta_key(sim_id), "status") == b"running"
     assert jobs.reap(redis, sim_id, SETTINGS) == 1
+    assert len(queued_job_ids(redis)) == 1
     assert run_chunk(redis, sim_id, 0) == 250
     assert jobs.status(redis, sim_id)["status"] == "finished"
