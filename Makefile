@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,plot]"
 	touch $(STAMP)
 
+# e.g. `make run SERVE_ARGS="--port 8080 --workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
 run: install
-	$(BIN)/rulehouse serve
+	$(BIN)/rulehouse serve $(SERVE_ARGS)
 
 test: install
 	$(BIN)/ruff check .

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 from engine.core.errors import InvalidOptions
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.simulate import simulate
+
+#: Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``).
+DEFAULT_HOME = ".rulehouse"
 
 
 def _parse_options(text: str | None) -> dict:
@@ -21,6 +29,24 @@ def _parse_options(text: str | None) -> dict:
     if not isinstance(options, dict):
         raise SystemExit("--options must be a JSON object")
     return options
+
+
+def rulehouse_home() -> Path:
+    return Path(os.environ.get("RULEHOUSE_HOME", DEFAULT_HOME))
+
+
+def resolve_redis_url(explicit: str | None = None) -> str:
+    """``--redis-url``, else ``REDIS_URL``, else the embedded server a local ``rulehouse serve`` started."""
+    if explicit:
+        return explicit
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"]
+    url_file = rulehouse_home() / "redis.url"
+    if url_file.exists():
+        return url_file.read_text().strip()
+    raise SystemExit(
+        "no Redis: set REDIS_URL (or --redis-url), or start `rulehouse serve` in this directory first"
+    )
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
@@ -41,6 +67,46 @@ def print_table(stats: dict) -> None:
     print(f"{stats['games_per_s']} games/s")
 
 
+def _draw_progress(progress: dict, elapsed: float) -> None:
+    done, total = progress["games_done"], progress["games"]
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "-" * (width - filled)
+    sys.stderr.write(f"\r[{bar}] {done}/{total} games  {elapsed:.1f} s")
+    sys.stderr.flush()
+
+
+def run_queued(body: dict, redis_url: str, show_progress: bool) -> dict:
+    """Submit to the workers and wait; the finished statistics. Ctrl+C cancels the simulation."""
+    from redis import Redis
+    from rq import Queue, Worker
+
+    from api.simulations import jobs
+
+    redis = Redis.from_url(redis_url)
+    sim_id = jobs.submit(redis, body)
+    if not Worker.count(connection=redis, queue=Queue(jobs.QUEUE, connection=redis)):
+        print(f"warning: no worker listens on {jobs.QUEUE!r}; start `rulehouse worker`", file=sys.stderr)
+    began = time.monotonic()
+    try:
+        while True:
+            state = jobs.status(redis, sim_id)
+            if show_progress:
+                _draw_progress(state["progress"], time.monotonic() - began)
+            if state["status"] not in jobs.ACTIVE:
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        jobs.cancel(redis, sim_id)
+        raise SystemExit(f"\nsimulation {sim_id} cancelled") from None
+    finally:
+        if show_progress:
+            sys.stderr.write("\n")
+    if state["status"] != "finished":
+        raise SystemExit(f"simulation {sim_id} {state['status']}: {state.get('error') or ''}".rstrip(": "))
+    return state["result"]
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         ruleset = get_ruleset(args.ruleset)
@@ -49,8 +115,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     players = args.players or ruleset.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    options = _parse_options(args.options)
     try:
-        stats = simulate(ruleset.id, args.games, players, bots, _parse_options(args.options), args.seed)
+        if args.queue:
+            body = {"ruleset": ruleset.id, "players": players, "bots": bots or ["random"], "options": options,
+                    "games": args.games, "seed": args.seed, "chunk_size": args.chunk_size}
+            stats = run_queued(body, resolve_redis_url(args.redis_url), show_progress=sys.stdout.isatty())
+        else:
+            stats = simulate(ruleset.id, args.games, players, bots, options, args.seed)
     except InvalidOptions as error:
         print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
         return 2
@@ -58,12 +130,107 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(stats))
     else:
         print_table(stats)
+    if args.plot:
+        from api.simulations.plot import plot_stats
+
+        plot_stats(stats, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    from api.worker import run_worker
+
+    queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
+    run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name)
+    return 0
+
+
+class Supervisor:
+    """Runs the API and the workers as child processes; restarts a crashed worker."""
+
+    def __init__(self, api_command: list[str], worker_commands: list[list[str]], env: dict) -> None:
+        self.api_command = api_command
+        self.worker_commands = worker_commands
+        self.env = env
+        self.api: subprocess.Popen | None = None
+        self.workers: list[subprocess.Popen] = []
+        self.stopping = False
+
+    def _spawn(self, command: list[str]) -> subprocess.Popen:
+        # A session of its own: a terminal's Ctrl+C reaches only this supervisor, which
+        # then stops the children in order rather than all at once.
+        return subprocess.Popen(command, env=self.env, start_new_session=True)
+
+    def request_stop(self, signum: int, frame) -> None:
+        self.stopping = True
+
+    def run(self) -> int:
+        signal.signal(signal.SIGINT, self.request_stop)
+        signal.signal(signal.SIGTERM, self.request_stop)
+        self.api = self._spawn(self.api_command)
+        self.workers = [self._spawn(command) for command in self.worker_commands]
+        exit_code = 0
+        while not self.stopping:
+            if self.api.poll() is not None:
+                print(f"rulehouse: the API server exited with code {self.api.returncode}", file=sys.stderr)
+                exit_code = self.api.returncode or 1
+                break
+            for slot, worker in enumerate(self.workers):
+                if worker.poll() is not None:
+                    print(f"rulehouse: worker {worker.pid} exited ({worker.returncode}); restarting", file=sys.stderr)
+                    self.workers[slot] = self._spawn(self.worker_commands[slot])
+            time.sleep(0.5)
+        self.stop()
+        return exit_code
+
+    def stop(self, timeout: float = 30.0) -> None:
+        children = [p for p in [self.api, *self.workers] if p is not None and p.poll() is None]
+        for child in children:
+            child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for child in children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    print("The HTTP service is not built yet; rulesets available:")
-    return cmd_rulesets(args)
+    from api.embedded_redis import EmbeddedRedis
+
+    home = rulehouse_home()
+    url_file = home / "redis.url"
+    embedded = None
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        embedded = EmbeddedRedis(home / "redis").start()
+        redis_url = embedded.url
+        url_file.write_text(redis_url)
+    env = {**os.environ, "REDIS_URL": redis_url}
+    api_command = [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{args.host}:{args.port}",
+        "--workers", str(args.web_workers),
+        "--worker-class", "gthread", "--threads", str(args.threads),
+        "--graceful-timeout", "10",
+        # Its default control socket is one path per user: two servers would fight over it.
+        "--no-control-socket",
+        "api.app:create_app()",
+    ]
+    worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
+    # Bot-only workers answer bot seats at once even while the others play long simulation chunks.
+    worker_commands = [[*worker, "--queues", "bots"]] * args.bot_workers + [worker] * args.workers
+    where = "embedded Redis " + redis_url if embedded else "Redis from REDIS_URL"
+    print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
+          f" bots-only, {where}", file=sys.stderr)
+    try:
+        return Supervisor(api_command, worker_commands, env).run()
+    finally:
+        if embedded is not None:
+            embedded.stop()
+            url_file.unlink(missing_ok=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,9 +247,29 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--options", help="game options as a JSON object")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--queue", action="store_true", help="run on the workers (`rulehouse worker`) through Redis")
+    sim.add_argument("--chunk-size", type=int, help="with --queue: games per worker job (default: automatic)")
+    sim.add_argument("--redis-url", help="with --queue: default $REDIS_URL, else the local `rulehouse serve`")
+    sim.add_argument("--plot", metavar="FILE.png", help="also draw win rates with 95%% CIs and game lengths")
     sim.set_defaults(func=cmd_simulate)
 
-    sub.add_parser("serve", help="run the service").set_defaults(func=cmd_serve)
+    serve = sub.add_parser("serve", help="run the HTTP API and the workers (embedded Redis if REDIS_URL is unset)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=2, help="RQ worker processes (bots and simulations)")
+    serve.add_argument("--bot-workers", type=int, default=1, help="more RQ workers, on the bots queue only")
+    serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    serve.add_argument("--fork", action="store_true", help="workers fork a child per job (RQ's default)")
+    serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="run one RQ worker (scale out: more of these, on any machine)")
+    worker.add_argument("--queues", default="bots,simulations", help="comma-separated, in priority order")
+    worker.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`'s embedded Redis")
+    worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
+    worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")
+    worker.add_argument("--name", help="worker name (default: random)")
+    worker.set_defaults(func=cmd_worker)
     return parser
 
 

@@ -1,0 +1,29 @@
+# One image for the API and the workers:
+#   docker run IMAGE                      -> the HTTP API (gunicorn) on port 8000
+#   docker run IMAGE rulehouse worker     -> an RQ worker (queues bots, simulations)
+# Both need REDIS_URL (see docker-compose.yml and docs/operations.md).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, so code changes do not reinstall them.
+COPY pyproject.toml constraints.txt README.md ./
+RUN mkdir -p api engine && touch api/__init__.py engine/__init__.py \
+    && pip install --no-cache-dir -c constraints.txt . \
+    && pip uninstall --yes rulehouse
+
+COPY api ./api
+COPY engine ./engine
+# Editable: the code runs from /app as copied, with every data and page file beside it.
+RUN pip install --no-cache-dir --no-deps -e . \
+    && useradd --create-home --uid 1000 rulehouse
+
+USER rulehouse
+EXPOSE 8000
+
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
+     "--graceful-timeout", "10", "--no-control-socket", "--access-logfile", "-", "api.app:create_app()"]

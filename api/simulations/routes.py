@@ -1,0 +1,105 @@
+"""``/v1/simulations``: bulk bot games on the workers (202 + Location, then poll; DELETE cancels)."""
+
+from __future__ import annotations
+
+from flask import current_app, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from redis import Redis
+
+from api.http import json_response
+from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
+from api.simulations import jobs
+from api.simulations.schemas import SimulationRequestSchema, SimulationSchema
+from engine.core.errors import InvalidOptions
+
+blp = Blueprint(
+    "simulations", __name__, url_prefix="/v1/simulations",
+    description="Many bot games played by the workers, with win rates and game lengths.",
+)
+
+EXTENSION = "rulehouse.simulations"
+
+
+@blp.record_once
+def _connect(state) -> None:
+    # RQ needs a client that returns bytes, unlike the game store's.
+    app = state.app
+    app.extensions[EXTENSION] = Redis.from_url(app.config["REDIS_URL"])
+
+
+def redis() -> Redis:
+    return current_app.extensions[EXTENSION]
+
+
+def settings() -> jobs.Settings:
+    defaults = jobs.Settings.from_env()
+    config = current_app.config
+    return jobs.Settings(
+        ttl=int(config.get("SIMULATION_TTL", defaults.ttl)),
+        lease_seconds=int(config.get("SIMULATION_LEASE", defaults.lease_seconds)),
+        job_timeout=int(config.get("SIMULATION_JOB_TIMEOUT", defaults.job_timeout)),
+    )
+
+
+def problem(status: int, description: str) -> dict:
+    return {"status_code": status, "description": description, "schema": ProblemSchema,
+            "content_type": PROBLEM_CONTENT_TYPE}
+
+
+def _status(sim_id: str) -> dict:
+    try:
+        return jobs.status(redis(), sim_id)
+    except jobs.SimulationNotFound:
+        raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
+
+
+@blp.route("")
+class Simulations(MethodView):
+    @blp.arguments(SimulationRequestSchema)
+    @blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.alt_response(**problem(422, "Unknown ruleset or bot, wrong players, invalid options, or a limit exceeded."))
+    @blp.alt_response(**problem(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem(415, "The body is not JSON."))
+    def post(self, body: dict):
+        """Start a simulation
+
+        Queues the games in chunks on the workers and answers at once with `Location`;
+        poll that resource for progress and, when `status` is `finished`, the statistics
+        (win rate per seat and per bot with 95% intervals, game lengths, draws, turn-cap
+        hits). Game i depends only on (seed, i): the same request with the same seed gives
+        the same statistics, however many workers share it.
+        """
+        try:
+            sim_id = jobs.submit(redis(), body, settings())
+        except InvalidOptions as error:
+            raise validation_problem(error.fields, error.message) from None
+        location = url_for("simulations.Simulation", sim_id=sim_id)
+        return json_response(jobs.status(redis(), sim_id), 202, headers={"Location": location})
+
+
+@blp.route("/<string:sim_id>")
+class Simulation(MethodView):
+    @blp.response(200, SimulationSchema)
+    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    def get(self, sim_id: str):
+        """Read a simulation
+
+        Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
+        elapsed seconds, and once finished the statistics in `result`.
+        """
+        return json_response(_status(sim_id))
+
+    @blp.response(200, SimulationSchema)
+    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    def delete(self, sim_id: str):
+        """Cancel a simulation
+
+        A queued or running simulation becomes `cancelled`: its queued chunks leave the
+        queue and a running chunk stops within seconds; the games counted so far stay in
+        `progress`. A simulation that has already ended is left as it is.
+        """
+        try:
+            return json_response(jobs.cancel(redis(), sim_id, settings()))
+        except jobs.SimulationNotFound:
+            raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None

@@ -1,0 +1,79 @@
+"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots`` and ``simulations``.
+
+Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
+so a chunk whose worker was killed is queued again even when nobody polls its status.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import timedelta
+
+from redis import Redis
+from rq import SimpleWorker, Worker
+from rq.utils import now
+
+from api.simulations import jobs
+from engine.core.registry import all_rulesets
+
+QUEUES = ("bots", "simulations")
+#: Seconds between two sweeps of the active simulations, and the longest blocking wait for a job.
+SWEEP_SECONDS = 3
+
+log = logging.getLogger("rulehouse.worker")
+
+
+class SweepingMixin:
+    """Wakes from the blocking dequeue every few seconds to sweep the simulations."""
+
+    last_swept_at = None
+
+    @property
+    def dequeue_timeout(self) -> int:
+        return SWEEP_SECONDS
+
+    @property
+    def should_run_maintenance_tasks(self) -> bool:
+        due = self.last_swept_at is None or now() - self.last_swept_at > timedelta(seconds=SWEEP_SECONDS)
+        return due or super().should_run_maintenance_tasks
+
+    def run_maintenance_tasks(self) -> None:
+        if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
+            super().run_maintenance_tasks()
+        self.last_swept_at = now()
+        try:
+            requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
+        except Exception:  # a sweep must never stop the worker
+            log.exception("simulation sweep failed")
+            return
+        if requeued:
+            log.warning("re-queued %d simulation chunk(s) left by dead workers", requeued)
+
+
+class ForkingWorker(SweepingMixin, Worker):
+    """Runs each job in a forked child (RQ's default): a crashing job cannot take the worker down."""
+
+
+class InProcessWorker(SweepingMixin, SimpleWorker):
+    """Runs jobs in the worker process itself: no fork per job, so bot replies come faster."""
+
+
+def run_worker(
+    redis_url: str,
+    queues: tuple[str, ...] = QUEUES,
+    *,
+    fork: bool = False,
+    burst: bool = False,
+    name: str | None = None,
+    logging_level: str = "INFO",
+) -> bool:
+    """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once)."""
+    # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
+    os.environ["REDIS_URL"] = redis_url
+    # Parse every ruleset's data now, once, rather than in each job (or each forked child).
+    all_rulesets()
+    connection = Redis.from_url(redis_url)
+    worker_class = ForkingWorker if fork else InProcessWorker
+    worker = worker_class(list(queues), connection=connection, name=name)
+    return worker.work(burst=burst, logging_level=logging_level)

@@ -1,0 +1,48 @@
+"""Simulations run by real worker processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from api.simulations import jobs
+from engine.simulate import simulate
+from tests.workers.conftest import wait_for
+
+RULESET = "monopoly-cars2"
+
+
+def without_timing(stats: dict) -> dict:
+    return {k: v for k, v in stats.items() if k not in ("seconds", "games_per_s")}
+
+
+def test_two_workers_match_the_in_process_run(redis, workers):
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 3, "bots": ["random"], "games": 1200, "seed": 5, "chunk_size": 100}
+    sim_id = jobs.submit(redis, body)
+    state = wait_for(lambda: (s := jobs.status(redis, sim_id))["status"] == "finished" and s, timeout=60)
+    assert state["progress"] == {"games_done": 1200, "games": 1200, "chunks_done": 12, "chunks": 12}
+    assert without_timing(state["result"]) == without_timing(simulate(RULESET, 1200, 3, ["random"], {}, 5))
+
+
+def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
+    (first,) = workers.start(1)
+    games, chunk_size = 2400, 600
+    sim_id = jobs.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 9, "chunk_size": chunk_size})
+    # Kill the worker while it holds a chunk's lease, after it has recorded at least one chunk.
+    wait_for(lambda: jobs.status(redis, sim_id)["progress"]["chunks_done"] >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(jobs.lease_key(sim_id, "*")), timeout=30, interval=0.005)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    held = jobs.status(redis, sim_id)
+    assert held["status"] == "running"
+    assert held["progress"]["games_done"] < games
+
+    workers.start(1)
+    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(jobs.meta_key(sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = jobs.status(redis, sim_id)
+    assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 4, "chunks": 4}
+    assert state["result"]["games"] == games
+    assert sum(state["result"]["turns"]["histogram"].values()) == games
+    assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 9))

@@ -1,0 +1,87 @@
+"""A throwaway dice race for the worker tests only: each turn the seat rolls a die and
+moves; the first to reach the goal wins. ``crash_at_game`` makes a game blow up, to
+test how a failing chunk fails its simulation. ``register()`` adds it to the registry
+of this process (subprocesses run the CLI through ``cli_main``)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from marshmallow import fields
+
+from engine.core.decisions import Decision
+from engine.core.events import Event
+from engine.core.registry import all_rulesets
+from engine.core.result import Result
+from engine.core.rng import Rng
+from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+
+
+class RaceOptions(OptionsSchema):
+    goal = fields.Integer(load_default=30)
+    crash = fields.Boolean(load_default=False)
+
+
+@dataclass(slots=True)
+class RaceState:
+    players: int
+    rng: Rng
+    goal: int
+    crash: bool
+    turn: int = 0
+    positions: list[int] = field(default_factory=list)
+
+
+class ToyRace(Ruleset):
+    id = "toy-race"
+    title = "Toy race"
+    min_players = 2
+    max_players = 4
+    options_schema = RaceOptions
+    action_schemas = {"roll": action_schema("roll")}
+    state_class = RaceState
+
+    def setup(self, players, options, rng):
+        return RaceState(players, rng, options["goal"], options["crash"], positions=[0] * players)
+
+    def _winner(self, state):
+        return next((s for s, p in enumerate(state.positions) if p >= state.goal), None)
+
+    def pending(self, state):
+        if self._winner(state) is not None:
+            return []
+        return [Decision(state.turn % state.players, "roll", [{"type": "roll"}])]
+
+    def play(self, state, seat, action):
+        roll = state.rng.die()
+        if state.crash and roll == 6 and state.turn > 5:
+            raise RuntimeError("toy race crashed on purpose")
+        state.positions[seat] += roll
+        state.turn += 1
+        return [Event("rolled", {"seat": seat, "roll": roll})]
+
+    def view(self, state, seat):
+        return {"positions": list(state.positions), "turn": state.turn}
+
+    def result(self, state):
+        winner = self._winner(state)
+        if winner is None:
+            return None
+        ranking = sorted(range(state.players), key=lambda s: -state.positions[s])
+        return Result([winner], ranking, list(state.positions), "goal")
+
+
+RULESET = ToyRace()
+
+
+def register() -> None:
+    all_rulesets()[RULESET.id] = RULESET
+
+
+def cli_main() -> None:
+    """``python -c 'from tests.workers.toy_race import worker_main; worker_main()' worker ...``"""
+    register()
+    from api.cli import main
+
+    sys.exit(main(sys.argv[1:]))
