@@ -222,6 +222,106 @@ class EventPage(TypedDict):
     """The cursor to pass as `after` next time (unchanged when there was nothing new)."""
 
 
+class SimulationRequest(TypedDict):
+    ruleset: str
+    """A ruleset id, e.g. `monopoly-cars2`."""
+    players: NotRequired[int | None]
+    """Number of seats; default: the ruleset's minimum."""
+    bots: NotRequired[list[str]]
+    """One bot name per seat; a shorter list repeats its last name."""
+    options: NotRequired[dict[str, Any]]
+    """Game options (house rules, turn cap), as for a single game."""
+    games: int
+    """Number of games to play, 1 to 1000000."""
+    seed: NotRequired[int | None]
+    """Game i depends only on (seed, i); default: a random seed, reported back."""
+    chunk_size: NotRequired[int | None]
+    """Games per worker job; default: about 1/32 of the games, 250 to 5000."""
+
+
+class Progress(TypedDict):
+    games_done: int
+    """Games played and counted so far."""
+    games: int
+    """Games asked."""
+    chunks_done: int
+    chunks: int
+    """Worker jobs the games are cut into."""
+
+
+class BotStats(TypedDict):
+    seats: int
+    """Seats this bot played in each game."""
+    games: int
+    """Seat-games played (seats x games)."""
+    wins: int
+    win_rate: float
+    win_rate_ci95: NotRequired[list[float]]
+    """95% Wilson score interval [low, high]."""
+
+
+class Turns(TypedDict):
+    mean: float
+    median: int
+    p90: int
+    max: int
+    histogram: dict[str, int]
+    """Game length in turns -> number of games."""
+
+
+class Statistics(TypedDict):
+    ruleset: str
+    games: int
+    players: int
+    bots: list[str]
+    seed: int
+    wins: list[int]
+    """Outright wins per seat."""
+    win_rates: list[float]
+    win_rate_ci95: list[list[float]]
+    """Per seat."""
+    bot_stats: dict[str, BotStats]
+    """Per bot name, over every seat it played."""
+    draws: int
+    """Games with a shared win."""
+    turn_cap_hits: int
+    turns: Turns
+    mean_scores: list[float]
+    """Per seat."""
+    seconds: float
+    """Wall time from the first chunk's start to the last chunk's end."""
+    games_per_s: float | None
+
+
+class Simulation(TypedDict):
+    id: str
+    status: Literal['queued', 'running', 'finished', 'failed', 'cancelled']
+    ruleset: str
+    players: int
+    bots: list[str]
+    """One bot per seat."""
+    options: dict[str, Any]
+    games: int
+    seed: int
+    chunk_size: int
+    chunks: int
+    progress: Progress
+    created_at: str
+    """ISO 8601, UTC."""
+    started_at: str | None
+    """First chunk's start."""
+    finished_at: str | None
+    """When it finished, failed or was cancelled."""
+    elapsed: float
+    """Seconds since creation (until it ended)."""
+    cpu_seconds: float | None
+    """Time the workers spent playing, summed over chunks."""
+    result: Statistics | None
+    """The statistics, once finished; else null."""
+    error: str | None
+    """Why it failed."""
+
+
 class Health(TypedDict):
     status: str
     """`ok`"""
@@ -244,6 +344,9 @@ OPERATIONS: dict[str, Operation] = {
     'submit_action': Operation('submit_action', 'POST', '/v1/games/{game_id}/actions', (200,), False, True),
     'list_events': Operation('list_events', 'GET', '/v1/games/{game_id}/events', (200,), False, False),
     'stream_events': Operation('stream_events', 'GET', '/v1/games/{game_id}/stream', (200,), True, False),
+    'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
+    'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
+    'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
     'health': Operation('health', 'GET', '/v1/health', (200,), False, False),
     'ready': Operation('ready', 'GET', '/v1/ready', (200,), False, False),
 }
@@ -383,6 +486,51 @@ class Operations:
         GET /v1/games/{game_id}/stream
         """
         return self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
+            headers=None, body=None)
+
+    def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
+        """Start a simulation
+
+        Queues the games in chunks on the workers and answers at once with `Location`;
+        poll that resource for progress and, when `status` is `finished`, the statistics
+        (win rate per seat and per bot with 95% intervals, game lengths, draws, turn-cap
+        hits). Game i depends only on (seed, i): the same request with the same seed gives
+        the same statistics, however many workers share it.
+
+        ruleset: A ruleset id, e.g. `monopoly-cars2`.
+        games: Number of games to play, 1 to 1000000.
+        players: Number of seats; default: the ruleset's minimum.
+        bots: One bot name per seat; a shorter list repeats its last name.
+        options: Game options (house rules, turn cap), as for a single game.
+        seed: Game i depends only on (seed, i); default: a random seed, reported back.
+        chunk_size: Games per worker job; default: about 1/32 of the games, 250 to 5000.
+
+        POST /v1/simulations
+        """
+        return self._call(OPERATIONS['create_simulation'], path=None, query=None,
+            headers=None, body={'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size})
+
+    def get_simulation(self, sim_id: str) -> Simulation:
+        """Read a simulation
+
+        Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
+        elapsed seconds, and once finished the statistics in `result`.
+
+        GET /v1/simulations/{sim_id}
+        """
+        return self._call(OPERATIONS['get_simulation'], path={'sim_id': sim_id}, query=None,
+            headers=None, body=None)
+
+    def cancel_simulation(self, sim_id: str) -> Simulation:
+        """Cancel a simulation
+
+        A queued or running simulation becomes `cancelled`: its queued chunks leave the
+        queue and a running chunk stops within seconds; the games counted so far stay in
+        `progress`. A simulation that has already ended is left as it is.
+
+        DELETE /v1/simulations/{sim_id}
+        """
+        return self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
     def health(self) -> Health:

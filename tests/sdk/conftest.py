@@ -4,8 +4,6 @@ request and answer is checked against openapi.yaml."""
 from __future__ import annotations
 
 import contextlib
-import os
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -20,6 +18,9 @@ if str(ROOT / "sdk") not in sys.path:
 from rulehouse_sdk import Client  # noqa: E402
 
 from tests.sdk.openapi_check import OpenApiChecker  # noqa: E402
+
+# The workers engineer's pool of ``rulehouse worker`` subprocesses (a shared fixture belongs in tests/conftest.py).
+from tests.workers.conftest import Workers  # noqa: E402
 
 STREAM_KEEPALIVE_SECONDS = 0.5
 STREAM_MAX_SECONDS = 20.0
@@ -64,16 +65,12 @@ def client(base_url, checker):
 
 
 @pytest.fixture
-def worker(redis_db_url):
-    """One RQ worker process on the test database (bot seats)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": redis_db_url}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rq.cli", "worker", "--url", redis_db_url, "--worker-class", "rq.worker.SimpleWorker",
-         "bots"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    yield process
-    process.terminate()
+def worker(redis_db_url, monkeypatch):
+    """One ``rulehouse worker`` process (queues ``bots`` and ``simulations``) on the test database."""
+    # Bot jobs open their game store from REDIS_URL rather than from the worker's --redis-url.
+    monkeypatch.setenv("REDIS_URL", redis_db_url)
+    pool = Workers(redis_db_url)
     try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+        yield pool.start(1)[0]
+    finally:
+        pool.stop()
