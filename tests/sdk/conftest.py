@@ -65,10 +65,8 @@ def client(base_url, checker):
 
 
 @pytest.fixture
-def worker(redis_db_url, monkeypatch):
+def worker(redis_db_url):
     """One ``rulehouse worker`` process (queues ``bots`` and ``simulations``) on the test database."""
-    # Bot jobs open their game store from REDIS_URL rather than from the worker's --redis-url.
-    monkeypatch.setenv("REDIS_URL", redis_db_url)
     pool = Workers(redis_db_url)
     try:
         yield pool.start(1)[0]
