@@ -11,7 +11,8 @@ from flask import Response, current_app, request
 from api.problems import ApiProblem
 from api.store import GameRecord, GameStore
 
-CURSOR_PATTERN = r"^(0|[0-9]{1,20}-[0-9]{1,20})$"
+# Both parts of a Redis stream id are unsigned 64-bit: 19 digits always fit, 20 may not.
+CURSOR_PATTERN = r"^(0|[0-9]{1,19}-[0-9]{1,19})$"
 _CURSOR = re.compile(CURSOR_PATTERN)
 _VERSION = re.compile(r'^\s*(?:W/)?"?([0-9]{1,18})"?\s*$')
 

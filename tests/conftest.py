@@ -40,3 +40,13 @@ def redis_db_url(redis_url) -> str:
     yield url
     client.flushdb()
     client.close()
+
+
+@pytest.fixture
+def workers(redis_db_url):
+    """Real ``rulehouse worker`` processes on the test's database, stopped after the test."""
+    from tests.processes import Workers
+
+    pool = Workers(redis_db_url)
+    yield pool
+    pool.stop()

@@ -173,6 +173,12 @@ def test_invalid_game_creation_is_422_with_pointers(client, toy_ruleset, body, p
 def test_invalid_query_is_422(client, game):
     assert_problem(client.get(f"/v1/games/{game['id']}/events?limit=0"), 422, "validation-error")
     assert_problem(client.get(f"/v1/games/{game['id']}/events?after=yesterday"), 422, "validation-error")
+    # A cursor part past 64 bits is refused by Redis itself: it must be a 422, never a 500.
+    for path in ("events", "stream"):
+        assert_problem(client.get(f"/v1/games/{game['id']}/{path}?after=0-19000000000000000000"), 422,
+                       "validation-error")
+    largest = client.get(f"/v1/games/{game['id']}/events?after=9999999999999999999-9999999999999999999")
+    assert largest.status_code == 200 and largest.get_json()["events"] == []
 
 
 def test_ready_is_503_when_redis_is_unreachable():

@@ -19,9 +19,6 @@ from rulehouse_sdk import Client  # noqa: E402
 
 from tests.sdk.openapi_check import OpenApiChecker  # noqa: E402
 
-# The workers engineer's pool of ``rulehouse worker`` subprocesses (a shared fixture belongs in tests/conftest.py).
-from tests.workers.conftest import Workers  # noqa: E402
-
 STREAM_KEEPALIVE_SECONDS = 0.5
 STREAM_MAX_SECONDS = 20.0
 
@@ -65,10 +62,6 @@ def client(base_url, checker):
 
 
 @pytest.fixture
-def worker(redis_db_url):
+def worker(workers):
     """One ``rulehouse worker`` process (queues ``bots`` and ``simulations``) on the test database."""
-    pool = Workers(redis_db_url)
-    try:
-        yield pool.start(1)[0]
-    finally:
-        pool.stop()
+    return workers.start(1)[0]

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +11,8 @@ from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng
 from tests.api.helpers import act, auth
+from tests.processes import wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
 GAME_TIMEOUT = 90
 
@@ -36,41 +32,9 @@ def client(app):
 
 
 @pytest.fixture
-def bot_workers(redis_db_url, tmp_path):
-    """Worker processes on queue ``bots``, stopped (by their own pids) at the end of the test.
-
-    The first finds the games through ``REDIS_URL``; the others only through ``--url``.
-    """
-    processes = []
-    for number in range(WORKERS):
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        env.pop("REDIS_URL", None)
-        if number == 0:
-            env["REDIS_URL"] = redis_db_url
-        log = open(tmp_path / f"worker{number}.log", "w")  # noqa: SIM115 - closed with the process below
-        processes.append((subprocess.Popen(
-            [sys.executable, "-m", "rq.cli", "worker", "bots", "--url", redis_db_url,
-             "--worker-class", "rq.worker.SimpleWorker", "--name", f"test-bots-{os.getpid()}-{number}"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT), log))
-    yield [process for process, _ in processes]
-    for process, log in processes:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-
-
-def wait_until(predicate, timeout: float = GAME_TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out")
+def bot_workers(workers):
+    """Worker processes serving queue ``bots`` (and ``simulations``), stopped after the test."""
+    return workers.start(WORKERS)
 
 
 def assert_log_replays_to_stored_state(app, game_id: str, ruleset_id: str, players: int, seed: int) -> None:
@@ -96,8 +60,8 @@ def test_bot_seat_answers_a_human_by_itself(client, app, bot_workers):
     rng = Rng(5)
     human_moves = 0
     while True:
-        game = wait_until(lambda: (lambda g: g if g["status"] == "finished" or 0 in g["waiting_for"] else None)(
-            client.get(f"/v1/games/{game_id}", headers=auth(token)).get_json()))
+        game = wait_for(lambda: (lambda g: g if g["status"] == "finished" or 0 in g["waiting_for"] else None)(
+            client.get(f"/v1/games/{game_id}", headers=auth(token)).get_json()), GAME_TIMEOUT)
         if game["status"] == "finished":
             break
         listed = client.get(f"/v1/games/{game_id}/decisions", headers=auth(token)).get_json()
@@ -120,8 +84,8 @@ def test_game_of_bots_only_plays_itself_to_the_end(client, app, bot_workers):
         "seats": [{"name": f"bot{i}", "bot": name} for i, name in enumerate(["heuristic", "random", "random"])],
     }).get_json()
     assert all(seat["token"] is None for seat in created["seats"])
-    game = wait_until(lambda: (lambda g: g if g["status"] == "finished" else None)(
-        client.get(f"/v1/games/{created['id']}").get_json()))
+    game = wait_for(lambda: (lambda g: g if g["status"] == "finished" else None)(
+        client.get(f"/v1/games/{created['id']}").get_json()), GAME_TIMEOUT)
     assert game["result"]["winners"]
     assert_log_replays_to_stored_state(app, created["id"], "monopoly-cars2", 3, 77)
     # Each version was played once: the job ids are unique per version and the log has no gaps.
@@ -140,6 +104,6 @@ def test_a_lost_bot_job_is_queued_again_when_the_game_is_read(client, app, redis
     assert client.get(f"/v1/games/{created['id']}").get_json()["version"] == 0  # nobody moved
     assert Queue("bots", connection=redis_lib.Redis.from_url(redis_db_url)).count == 0
     app.extensions["rulehouse.store"].bot_queue = queue
-    game = wait_until(lambda: (lambda g: g if g["status"] == "finished" else None)(
-        client.get(f"/v1/games/{created['id']}").get_json()))
+    game = wait_for(lambda: (lambda g: g if g["status"] == "finished" else None)(
+        client.get(f"/v1/games/{created['id']}").get_json()), GAME_TIMEOUT)
     assert game["version"] > 0

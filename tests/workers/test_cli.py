@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.workers.conftest import run_cli
+from tests.processes import run_cli
 
 
 def test_queued_simulate_prints_the_in_process_json(redis_db_url, workers, tmp_path):
@@ -44,7 +44,7 @@ def test_progress_bar_only_on_a_terminal(redis_db_url, workers):
     import subprocess
     import sys
 
-    from tests.workers.conftest import ROOT
+    from tests.processes import ROOT
 
     workers.start(1)
     leader, follower = pty.openpty()

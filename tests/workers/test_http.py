@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.simulate import simulate
-from tests.workers.conftest import wait_for
+from tests.processes import wait_for
 
 PROBLEM = "application/problem+json"
 

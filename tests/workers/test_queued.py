@@ -7,7 +7,7 @@ import signal
 
 from api.simulations import jobs
 from engine.simulate import simulate
-from tests.workers.conftest import wait_for
+from tests.processes import wait_for
 
 RULESET = "monopoly-cars2"
 

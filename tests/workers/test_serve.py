@@ -15,7 +15,7 @@ import redis as redis_lib
 import requests
 from rq import Worker
 
-from tests.workers.conftest import ROOT, wait_for
+from tests.processes import ROOT, wait_for
 
 
 def free_port() -> int:

@@ -1,0 +1,83 @@
+"""Real worker and CLI processes for the tests, on the test's Redis database.
+
+Each runs through ``tests.workers.toy_race.cli_main`` so the test-only toy ruleset is
+registered beside the real ones.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import redis as redis_lib
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Short leases so a killed worker's chunk is taken over within seconds.
+LEASE_SECONDS = 2
+
+
+class Workers:
+    """Starts ``rulehouse worker`` processes (with the toy ruleset registered) and stops them."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.processes: list[subprocess.Popen] = []
+
+    def start(self, count: int = 1, *extra: str) -> list[subprocess.Popen]:
+        from rq import Worker
+
+        client = redis_lib.Redis.from_url(self.redis_url)
+        # Killed workers stay registered until their key expires, so count the new ones.
+        expected = Worker.count(connection=client) + count
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "RULEHOUSE_SIMULATION_LEASE": str(LEASE_SECONDS)}
+        code = "from tests.workers.toy_race import cli_main; cli_main()"
+        started = [
+            subprocess.Popen(
+                [sys.executable, "-c", code, "worker", "--redis-url", self.redis_url, *extra],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            )
+            for _ in range(count)
+        ]
+        self.processes += started
+        deadline = time.monotonic() + 20
+        while Worker.count(connection=client) < expected:
+            assert time.monotonic() < deadline, "workers did not register"
+            for process in started:
+                assert process.poll() is None, process.stderr.read().decode()
+            time.sleep(0.05)
+        client.close()
+        return started
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(interval)
+
+
+def run_cli(*args: str, redis_url: str, timeout: float = 60, **env_vars: str) -> subprocess.CompletedProcess:
+    """``rulehouse ARGS`` in a subprocess that knows the toy ruleset."""
+    code = "from tests.workers.toy_race import cli_main; cli_main()"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": redis_url, **env_vars}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
