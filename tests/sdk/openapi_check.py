@@ -1,25 +1,46 @@
-"""Checks every request the SDK sends and every answer it gets against openapi.yaml.
+"""Checks every request the SDK sends and every answer it gets against openapi.yaml, with openapi-core.
 
 It hooks into the ``requests.Session`` handed to the SDK's ``Client`` (the SDK itself knows
-nothing of it). Schemas are checked with openapi-schema-validator's OpenAPI 3.0 validator,
-the engine openapi-core uses; openapi-core itself is not used because no release of it
-installs beside openapi-spec-validator 0.9 (see the SDK report).
+nothing of it) and hands each request/response pair to openapi-core through its ``requests``
+adapters, which find the operation, cast and validate parameters, security, bodies, status codes,
+media types and response headers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import requests
-import yaml
-from jsonschema.exceptions import ValidationError
-from openapi_schema_validator import OAS30Validator
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+from openapi_core.templating.paths.finders import APICallPathFinder
+from openapi_core.validation.response.exceptions import MissingData
+from werkzeug.datastructures import Headers
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+def _json_loads(value: bytes, **parameters: str) -> Any:
+    return json.loads(value)
+
+
+def _text_loads(value: bytes, **parameters: str) -> str:
+    return value.decode(parameters.get("charset", "utf-8"))
+
+
+# openapi-core parses only the media types it knows; any other body reaches the schema as raw bytes
+# and fails every schema. Problem documents (RFC 9457) are JSON, and the spec types an NDJSON
+# stream as one string (its lines are documented in prose), so it is checked as text.
+MEDIA_TYPE_DESERIALIZERS = {
+    "application/problem+json": _json_loads,
+    "application/x-ndjson": _text_loads,
+}
+# Bodies the caller reads as they arrive: reading them in the hook would consume the stream.
 STREAMED_MEDIA_TYPES = ("application/x-ndjson", "text/event-stream")
 
 
@@ -27,20 +48,62 @@ class SpecViolation(AssertionError):
     pass
 
 
+def _describe(error: BaseException) -> str:
+    """openapi-core wraps the useful part (the schema errors) in one or two layers of causes."""
+    parts = [str(error)]
+    seen = {id(error)}
+    cause = error.__cause__ or error.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        parts.append(str(cause))
+        parts.extend(getattr(schema_error, "message", str(schema_error))
+                     for schema_error in getattr(cause, "schema_errors", ()))
+        cause = cause.__cause__ or cause.__context__
+    parts.extend(_describe(inner) for inner in getattr(error, "context", ()) or ())
+    return "; ".join(dict.fromkeys(part for part in parts if part))
+
+
+class _RecordedResponse:
+    """A streamed answer as openapi-core sees it once the caller has read it all."""
+
+    def __init__(self, response: requests.Response, body: bytes) -> None:
+        self.data = body
+        self.status_code = response.status_code
+        self.content_type = response.headers.get("Content-Type", "")
+        self.headers = Headers(dict(response.headers))
+
+
+class _RecordingStream:
+    """Stands in for ``response.raw``: passes the stream through to the caller, keeps a copy of it,
+    and has the whole answer checked when the server ends it (an answer the caller abandons midway
+    is not complete, so it is not checked)."""
+
+    def __init__(self, raw: Any, on_end) -> None:
+        self._raw = raw
+        self._on_end = on_end
+        self._chunks: list[bytes] = []
+
+    def stream(self, *args: Any, **kwargs: Any) -> Iterator[bytes]:
+        for chunk in self._raw.stream(*args, **kwargs):
+            self._chunks.append(chunk)
+            yield chunk
+        self._on_end(b"".join(self._chunks))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
 class OpenApiChecker:
-    def __init__(self, spec: dict) -> None:
-        self.spec = spec
-        self.routes: list[tuple[re.Pattern, str, dict]] = []
-        for path, item in spec["paths"].items():
-            parts = re.split(r"{[^}]+}", path)
-            pattern = re.compile("^" + "[^/]+".join(re.escape(part) for part in parts) + "$")
-            self.routes.append((pattern, path, item))
+    def __init__(self, openapi: OpenAPI) -> None:
+        self.openapi = openapi
+        self.path_finder = APICallPathFinder(openapi.spec)
         self.checked: list[tuple[str, str, int]] = []
         self._request_violations_allowed = 0
 
     @classmethod
     def from_file(cls, path: Path = SPEC_PATH) -> OpenApiChecker:
-        return cls(yaml.safe_load(path.read_text()))
+        config = Config(extra_media_type_deserializers=MEDIA_TYPE_DESERIALIZERS)
+        return cls(OpenAPI.from_file_path(str(path), config=config))
 
     # -- use ------------------------------------------------------------------
 
@@ -64,84 +127,44 @@ class OpenApiChecker:
 
     # -- checks -----------------------------------------------------------------
 
-    def validate(self, instance, schema: dict, where: str) -> None:
-        root = {**schema, "components": self.spec.get("components", {})}
-        try:
-            OAS30Validator(root).validate(instance)
-        except ValidationError as error:
-            raise SpecViolation(f"{where}: {error.message} at {list(error.absolute_path)}") from None
-
-    def operation(self, method: str, url_path: str) -> tuple[str, dict, list[dict]]:
-        for pattern, path, item in self.routes:
-            if pattern.match(url_path):
-                operation = item.get(method.lower())
-                if operation is None:
-                    raise SpecViolation(f"{method} {path} is not in the spec")
-                parameters = {(p["in"], p["name"]): p for p in item.get("parameters", [])}
-                parameters.update({(p["in"], p["name"]): p for p in operation.get("parameters", [])})
-                return path, operation, list(parameters.values())
-        raise SpecViolation(f"no path of the spec matches {url_path}")
-
     def check(self, response: requests.Response) -> None:
-        request = response.request
-        url = urlsplit(request.url)
-        path, operation, parameters = self.operation(request.method, url.path)
-        where = f"{request.method} {path}"
+        request = RequestsOpenAPIRequest(response.request)
+        where = f"{request.method.upper()} {request.path}"
         if not self._request_violations_allowed:
-            self.check_request(where, request, url.query, operation, parameters)
-        self.check_response(where, response, operation)
-        self.checked.append((request.method, path, response.status_code))
-
-    def check_request(self, where: str, request: requests.PreparedRequest, query_string: str, operation: dict,
-                      parameters: list[dict]) -> None:
-        query = {name: values[-1] for name, values in parse_qs(query_string, keep_blank_values=True).items()}
-        declared_query = {p["name"] for p in parameters if p["in"] == "query"}
-        if set(query) - declared_query:
-            raise SpecViolation(f"{where}: undeclared query parameters {sorted(set(query) - declared_query)}")
-        for parameter in parameters:
-            location, name, schema = parameter["in"], parameter["name"], parameter.get("schema", {})
-            if location == "path":
-                continue
-            value = query.get(name) if location == "query" else request.headers.get(name)
-            if value is None:
-                if parameter.get("required"):
-                    raise SpecViolation(f"{where}: missing required {location} parameter {name}")
-                continue
-            if schema.get("type") == "integer":
-                if not re.fullmatch(r"-?[0-9]+", value):
-                    raise SpecViolation(f"{where}: {location} parameter {name}={value!r} is not an integer")
-                value = int(value)
-            self.validate(value, schema, f"{where} {location} parameter {name}")
-        security = operation.get("security", self.spec.get("security", []))
-        if security and {} not in security and "Authorization" not in request.headers:
-            raise SpecViolation(f"{where}: needs a bearer token")
-        body_spec = operation.get("requestBody")
-        if request.body is None:
-            if body_spec and body_spec.get("required"):
-                raise SpecViolation(f"{where}: missing request body")
-            return
-        if body_spec is None:
-            raise SpecViolation(f"{where}: sent a body the operation does not take")
-        media_type = request.headers.get("Content-Type", "").split(";")[0].strip()
-        if media_type not in body_spec["content"]:
-            raise SpecViolation(f"{where}: request body as {media_type!r}, not {sorted(body_spec['content'])}")
-        self.validate(json.loads(request.body), body_spec["content"][media_type]["schema"], f"{where} request body")
-
-    def check_response(self, where: str, response: requests.Response, operation: dict) -> None:
-        status = str(response.status_code)
-        spec = operation["responses"].get(status) or operation["responses"].get("default")
-        if spec is None:
-            raise SpecViolation(f"{where}: undocumented status {status}")
-        if "$ref" in spec:
-            spec = self.spec["components"]["responses"][spec["$ref"].rsplit("/", 1)[-1]]
-        content = spec.get("content")
-        if not content:
-            if response.content:
-                raise SpecViolation(f"{where} {status}: a body where the spec has none")
-            return
+            self.check_request(where, request)
         media_type = response.headers.get("Content-Type", "").split(";")[0].strip()
-        if media_type not in content:
-            raise SpecViolation(f"{where} {status}: answered {media_type!r}, the spec says {sorted(content)}")
         if media_type in STREAMED_MEDIA_TYPES:
-            return  # read by the caller as it arrives; reading it here would consume the stream
-        self.validate(response.json(), content[media_type]["schema"], f"{where} {status} response")
+            # Status and headers now (openapi-core looks at the media type only with a body in hand);
+            # media type and body once the server has sent all of it.
+            self.check_response(where, request, _RecordedResponse(response, b""), body_pending=True)
+            response.raw = _RecordingStream(
+                response.raw,
+                lambda body: self.check_response(where, request, _RecordedResponse(response, body)))
+        else:
+            self.check_response(where, request, RequestsOpenAPIResponse(response))
+        self.checked.append((response.request.method, self.template(request), response.status_code))
+
+    def template(self, request: RequestsOpenAPIRequest) -> str:
+        """The spec's path (``/v1/games/{game_id}``) the request was matched to."""
+        return self.path_finder.find(request.method, request.host_url + request.path).path_result.pattern
+
+    def check_request(self, where: str, request: RequestsOpenAPIRequest) -> None:
+        result = self.openapi.unmarshal_request(request)
+        if result.errors:
+            raise SpecViolation(f"{where}: " + " | ".join(_describe(error) for error in result.errors))
+        # openapi-core ignores query parameters the operation does not declare; the SDK must not send any.
+        sent = set(parse_qs(urlsplit(request.request.url).query, keep_blank_values=True))
+        undeclared = sent - set(result.parameters.query)
+        if undeclared:
+            raise SpecViolation(f"{where}: undeclared query parameters {sorted(undeclared)}")
+
+    def check_response(self, where: str, request: RequestsOpenAPIRequest, response: Any, *,
+                       body_pending: bool = False) -> None:
+        result = self.openapi.unmarshal_response(request, response)
+        errors = result.errors
+        if body_pending:
+            errors = [error for error in errors if not isinstance(error, MissingData)]
+        if errors:
+            raise SpecViolation(f"{where} {response.status_code}: "
+                                + " | ".join(_describe(error) for error in errors))
+
