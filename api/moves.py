@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from api import deadlines
 from api.problems import ApiProblem, validation_problem
 from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
 from engine.core.errors import IllegalAction
@@ -67,13 +68,15 @@ states = StateCache()
 
 
 def submit_action(store: GameStore, game_id: str, seat: int, action, expected_version: int,
-                  idempotency_key: str | None = None, *, record: GameRecord | None = None) -> Outcome:
+                  idempotency_key: str | None = None, *, record: GameRecord | None = None,
+                  timed_out: bool = False) -> Outcome:
     """Check ``action`` by ``seat`` against the rules and the game at ``expected_version``, then store it.
 
     Raises ``ApiProblem``: ``not-found``, ``validation-error`` (the body fits no action schema),
     ``version-mismatch`` (the game is no longer at ``expected_version``), ``illegal-action``
     (with the engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the
-    caller has just loaded the game. A bot seat left pending gets its job queued.
+    caller has just loaded the game. A bot seat left pending gets its job queued, a human one
+    its deadline (``api.deadlines``); ``timed_out`` marks a default the service played.
     """
     digest = body_digest(action) if idempotency_key is not None else None
     if idempotency_key is not None:
@@ -99,6 +102,8 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
         states.put(game_id, record.version, state)
         raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]
+    if timed_out:
+        events.insert(0, deadlines.timed_out_event(seat))
     result = ruleset.result(state)
     status = ACTIVE if result is None else FINISHED
     result_body = None if result is None else result.to_dict()
@@ -119,6 +124,9 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
         states.put(game_id, commit.version, state)
         if any(seat.get("bot") for seat in record.seats):
             store.schedule_bots(game_id, commit.version, record.seats, ruleset.pending(state))
+        if record.decision_timeout:
+            deadlines.schedule(store, game_id, commit.version, record.seats, record.decision_timeout,
+                               ruleset.pending(state))
     return Outcome(game_id, seat, commit.version, status, stored, result_body)
 
 

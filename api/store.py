@@ -1,9 +1,10 @@
 """Games in Redis: the one module that knows the key layout.
 
 ``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
-timestamps, and one ``t:<sha256>`` field per token naming its seat); ``game:{<id>}:events``
-is a stream whose entries are either an accepted action (``k=a``: the action log used
-for replays, never shown to clients) or an engine event (``k=e``, with its visibility).
+timestamps, the optional decision_timeout, and one ``t:<sha256>`` field per token naming
+its seat); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
+(``k=a``: the action log used for replays, never shown to clients) or an engine event
+(``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. The ``{<id>}`` hash tag keeps a game's keys in one
 Redis Cluster slot, so the compare-and-set script may touch them all.
@@ -51,7 +52,8 @@ return reply
 ACTIVE = "active"
 FINISHED = "finished"
 
-_FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated")
+_FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
+           "decision_timeout")
 
 
 def token_digest(token: str) -> str:
@@ -90,6 +92,8 @@ class GameRecord:
     seed: int
     created: float
     updated: float
+    #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
+    decision_timeout: int | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
     #: the stored outcome for the caller's Idempotency-Key, if any
@@ -141,16 +145,19 @@ class GameStore:
     # -- writes ---------------------------------------------------------------
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
-               seed: int, options: dict, tokens: dict[str, str], events: list[dict]) -> list[str]:
+               seed: int, options: dict, tokens: dict[str, str], events: list[dict],
+               decision_timeout: int | None = None, now: float | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator". Returns the events' cursors.
         """
-        now = repr(time.time())
+        now = repr(time.time() if now is None else now)
         mapping = {
             "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
             "created": now, "updated": now,
         }
+        if decision_timeout is not None:
+            mapping["decision_timeout"] = str(decision_timeout)
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
         ttl = self.ttl_for(status)
         pipe = self.redis.pipeline(transaction=True)
@@ -278,10 +285,11 @@ class GameStore:
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated = values[: len(_FIELDS)]
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
+        decision_timeout=None if timeout is None else int(timeout),
     )
     if with_token:
         record.token_role = values[-1] or ""

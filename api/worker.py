@@ -1,7 +1,8 @@
 """The ``rulehouse worker`` process: an RQ worker on the queues ``bots`` and ``simulations``.
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
-so a chunk whose worker was killed is queued again even when nobody polls its status.
+so a chunk whose worker was killed is queued again even when nobody polls its status,
+and plays the defaults of overdue decisions (``api.deadlines.sweep``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from redis import Redis
 from rq import SimpleWorker, Worker
 from rq.utils import now
 
+from api import deadlines
+from api.bot_seats import job_store
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
@@ -42,6 +45,7 @@ class SweepingMixin:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
+        deadlines.sweep_logged(job_store())
         try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker

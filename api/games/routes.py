@@ -11,6 +11,7 @@ from flask import Response, current_app, g, request, stream_with_context, url_fo
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api import deadlines
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -86,6 +87,11 @@ def waiting_for(ruleset: Ruleset, state) -> list[int]:
     return sorted({decision.seat for decision in ruleset.pending(state)})
 
 
+def deadline_time(record, decisions) -> str | None:
+    due = deadlines.deadline_of(record, decisions)
+    return None if due is None else iso_time(due)
+
+
 def public_seats(seats: list[dict]) -> list[dict]:
     return [{"seat": number, "name": seat["name"], "bot": seat.get("bot")} for number, seat in enumerate(seats)]
 
@@ -142,15 +148,20 @@ class Games(MethodView):
         status = ACTIVE if ruleset.result(state) is None else FINISHED
         first_event = {"type": "game_created", "ruleset": ruleset.id, "players": len(seats),
                        "seats": public_seats(seats)}
+        timeout, now, due = body["decision_timeout"], time.time(), None
         store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
                        seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
-                       events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))])
+                       events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))],
+                       decision_timeout=timeout, now=now)
         if status == ACTIVE:
-            store().schedule_bots(game_id, 0, seats, ruleset.pending(state))
+            pending = ruleset.pending(state)
+            store().schedule_bots(game_id, 0, seats, pending)
+            due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
         created = {
             "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
-            "creator_token": creator_token,
+            "creator_token": creator_token, "decision_timeout": timeout,
+            "deadline": None if due is None else iso_time(due),
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, headers={"Location": location})
@@ -177,20 +188,24 @@ class Game(MethodView):
         has a decision also queues that bot's job again if it was lost.
         """
         record = load_game(game_id, bearer_token())
+        if deadlines.apply_if_overdue(store(), record):
+            record = load_game(game_id, bearer_token())
         role, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
+        pending = ruleset.pending(state)
         if result is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
-            store().schedule_bots(game_id, record.version, record.seats, ruleset.pending(state))
+            store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(ruleset, state),
             "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
+            "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
         }
         return json_response(body, version=record.version)
 
@@ -239,6 +254,8 @@ class Decisions(MethodView):
         which seats have something to decide.
         """
         record = load_game(game_id, bearer_token())
+        if deadlines.apply_if_overdue(store(), record):
+            record = load_game(game_id, bearer_token())
         _, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
@@ -248,6 +265,7 @@ class Decisions(MethodView):
             "version": record.version, "seat": seat,
             "decisions": [decision.to_dict() for decision in pending if seat is not None and decision.seat == seat],
             "waiting_for": sorted({decision.seat for decision in pending}),
+            "deadline": deadline_time(record, pending),
         }
         return json_response(body, version=record.version)
 
@@ -364,6 +382,7 @@ class Stream(MethodView):
             "version": record.version, "status": record.status, "role": role, "seat": seat,
             "waiting_for": waiting_for(ruleset, state), "view": ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
+            "deadline": deadline_time(record, ruleset.pending(state)),
         }
         cursor = query.get("after", last_cursor)
         settings = current_app.config

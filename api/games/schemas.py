@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.http import CURSOR_PATTERN
 
 MAX_SEED = 2**63 - 1
@@ -28,6 +29,10 @@ class CreateGameSchema(Schema):
     seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Seed of the game's random generator; random when absent. "
                                     "The same ruleset, options, seed and actions replay the same game."})
+    decision_timeout = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT),
+        metadata={"description": "Seconds each human seat has for a decision; when they pass, the service plays "
+                  "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
 
 
 class SeatSchema(Schema):
@@ -62,6 +67,11 @@ class CreatedGameSchema(Schema):
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
     creator_token = fields.String(required=True, metadata={
         "description": "Secret bearer token of the game's creator: spectator view, and may delete the game."})
+    decision_timeout = fields.Integer(required=True, allow_none=True,
+                                      metadata={"description": "Seconds per human decision; null: no limit."})
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
+                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
 
 
 class GameSchema(Schema):
@@ -80,6 +90,11 @@ class GameSchema(Schema):
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     created = fields.String(required=True, metadata={"description": "ISO 8601 UTC time."})
     updated = fields.String(required=True, metadata={"description": "ISO 8601 UTC time of the last action."})
+    decision_timeout = fields.Integer(required=True, allow_none=True,
+                                      metadata={"description": "Seconds per human decision; null: no limit."})
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
+                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
 
 
 class DecisionSchema(Schema):
@@ -98,6 +113,9 @@ class DecisionsSchema(Schema):
     decisions = fields.List(fields.Nested(DecisionSchema), required=True,
                             metadata={"description": "The caller's own pending decisions (empty for others)."})
     waiting_for = fields.List(fields.Integer(), required=True)
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
+                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
 
 
 class EventEntrySchema(Schema):
