@@ -115,6 +115,8 @@ class CreateGame(TypedDict):
     """Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`."""
     seed: NotRequired[int | None]
     """Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game."""
+    decision_timeout: NotRequired[int | None]
+    """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
 
 
 class CreatedSeat(TypedDict):
@@ -135,6 +137,10 @@ class CreatedGame(TypedDict):
     seats: list[CreatedSeat]
     creator_token: str
     """Secret bearer token of the game's creator: spectator view, and may delete the game."""
+    decision_timeout: int | None
+    """Seconds per human decision; null: no limit."""
+    deadline: str | None
+    """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class Seat(TypedDict):
@@ -173,6 +179,10 @@ class Game(TypedDict):
     """ISO 8601 UTC time."""
     updated: str
     """ISO 8601 UTC time of the last action."""
+    decision_timeout: int | None
+    """Seconds per human decision; null: no limit."""
+    deadline: str | None
+    """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class Decision(TypedDict):
@@ -192,6 +202,8 @@ class Decisions(TypedDict):
     decisions: list[Decision]
     """The caller's own pending decisions (empty for others)."""
     waiting_for: list[int]
+    deadline: str | None
+    """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class EventEntry(TypedDict):
@@ -385,7 +397,7 @@ class Operations:
         return self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
-    def create_game(self, ruleset: str, seats: list[SeatRequest], *, options: dict[str, Any] | None = None, seed: int | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str, seats: list[SeatRequest], *, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per human
@@ -398,11 +410,12 @@ class Operations:
         seats: One entry per seat, in turn order.
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
+        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'seats': seats, 'options': options, 'seed': seed})
+            headers=None, body={'ruleset': ruleset, 'seats': seats, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
