@@ -228,7 +228,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--config", action="append", type=layout, metavar="WORKERSxTHREADS",
-                        help="gunicorn workers x threads per worker (default 2x8; repeat to compare)")
+                        help="gunicorn workers x threads per worker (default: 2x8, then 2x1; repeat to compare)")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--ruleset", default="monopoly-cars2")
     parser.add_argument("--players", type=int, default=4)
@@ -244,7 +244,7 @@ def main() -> None:
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
             redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")
-        for workers, threads in args.config or [(2, 8)]:
+        for workers, threads in args.config or [(2, 8), (2, 1)]:
             measure_config(redis_url, workers, threads, args)
 
 
