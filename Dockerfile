@@ -25,5 +25,5 @@ RUN pip install --no-cache-dir --no-deps -e . \
 USER rulehouse
 EXPOSE 8000
 
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
-     "--graceful-timeout", "10", "--no-control-socket", "--access-logfile", "-", "api.app:create_app()"]
+ENV RULEHOUSE_BIND=0.0.0.0:8000
+CMD ["gunicorn", "-c", "python:api.gunicorn_conf", "--access-logfile", "-", "api.app:create_app()"]

@@ -208,17 +208,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         embedded = EmbeddedRedis(home / "redis").start()
         redis_url = embedded.url
         url_file.write_text(redis_url)
-    env = {**os.environ, "REDIS_URL": redis_url}
-    api_command = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.web_workers),
-        "--worker-class", "gthread", "--threads", str(args.threads),
-        "--graceful-timeout", "10",
-        # Its default control socket is one path per user: two servers would fight over it.
-        "--no-control-socket",
-        "api.app:create_app()",
-    ]
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        # Read by api/gunicorn_conf.py, the API server's settings.
+        "RULEHOUSE_BIND": f"{args.host}:{args.port}",
+        "RULEHOUSE_WEB_WORKERS": str(args.web_workers),
+        "RULEHOUSE_THREADS": str(args.threads),
+    }
+    api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks.
     worker_commands = [[*worker, "--queues", "bots"]] * args.bot_workers + [worker] * args.workers

@@ -12,7 +12,8 @@ not queue behind one another's GIL. Each run measures, in turn:
   choosing moves with a local engine copy of the game (so only actions are on the wire).
 
 ``--config WORKERSxTHREADS`` (repeatable) picks the gunicorn layout: threads > 1 is the
-gthread worker, 1 the sync worker. Several configs are measured one after the other in one run.
+gthread worker, 1 the sync worker; every other setting is the deployed one (api/gunicorn_conf.py).
+Several configs are measured one after the other in one run.
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ def free_port() -> int:
 def start_service(redis_url: str, workers: int, threads: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "RULEHOUSE_BENCH_ENDPOINTS": "1", "RULEHOUSE_BOT_QUEUE": "",
-           "PYTHONPATH": str(ROOT)}
-    worker_class = ["--worker-class", "gthread", "--threads", str(threads)] if threads > 1 else ["--worker-class",
-                                                                                                  "sync"]
+           "PYTHONPATH": str(ROOT), "RULEHOUSE_BIND": f"127.0.0.1:{port}",
+           "RULEHOUSE_WEB_WORKERS": str(workers), "RULEHOUSE_THREADS": str(threads)}
+    # The deployed settings (api/gunicorn_conf.py), sized by --config.
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), *worker_class,
-         "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "api.app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "warning",
+         "api.app:create_app()"],
         cwd=ROOT, env=env,
     )
     base = f"http://127.0.0.1:{port}"
