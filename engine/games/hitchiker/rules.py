@@ -10,6 +10,7 @@ from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema
+from engine.core.turn_order import roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.money import START_CASH, bus_home, take_hometown
 from engine.games.hitchiker.state import (
@@ -94,17 +95,11 @@ class HitchikerRuleset(Ruleset):
     @staticmethod
     def _roll_for_first(state: HitchikerState) -> int:
         """Everyone rolls both dice; the highest goes first; a tie for highest re-rolls among the tied."""
-        contenders = list(range(state.players))
-        round_number = 0
-        while True:
-            round_number += 1
-            rolls = [state.rng.die() + state.rng.die() for _ in contenders]
-            for seat, roll in zip(contenders, rolls, strict=True):
-                state.opening_rolls.append({"round": round_number, "seat": seat, "roll": roll})
-            best = max(rolls)
-            contenders = [seat for seat, roll in zip(contenders, rolls, strict=True) if roll == best]
-            if len(contenders) == 1:
-                return contenders[0]
+        rng = state.rng
+        (first,), rolls = roll_for_first(range(state.players), lambda: rng.die() + rng.die())
+        state.opening_rolls = [{"round": round_number, "seat": seat, "roll": roll}
+                               for round_number, seat, roll in rolls]
+        return first
 
     def tables(self, state: HitchikerState) -> Tables:
         return tables_for(state.data_key, state.custom)

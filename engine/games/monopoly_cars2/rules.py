@@ -7,6 +7,7 @@ ends the game (``end_game``) and the caller stops there.
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.turn_order import roll_for_first
 from engine.games.monopoly_cars2.board import CHANCE, GO_TO_JAIL, PROPERTY, RACE_AGAIN
 from engine.games.monopoly_cars2.cards import (
     ADVANCE_TO_GO,
@@ -45,19 +46,11 @@ def spin(state: GameState) -> int:
 
 def spin_off(state: GameState, events: list[Event]) -> int:
     """Everyone spins, the highest goes first; tied highest seats spin again."""
-    contenders = list(range(state.players))
-    for round_number in range(1, 101):
-        spins = []
-        for seat in contenders:
-            value = spin(state)
-            spins.append(value)
-            events.append(Event("opening_spin", {"round": round_number, "seat": seat, "value": value}))
-        best = max(spins)
-        contenders = [seat for seat, value in zip(contenders, spins, strict=True) if value == best]
-        if len(contenders) == 1:
-            return contenders[0]
-    # Only a spinner whose faces are all equal gets here: draw lots among the tied seats.
-    return state.rng.choice(contenders)
+    tied, spins = roll_for_first(range(state.players), lambda: spin(state), max_rounds=100)
+    for round_number, seat, value in spins:
+        events.append(Event("opening_spin", {"round": round_number, "seat": seat, "value": value}))
+    # Only a spinner whose faces are all equal leaves a tie: draw lots among the tied seats.
+    return tied[0] if len(tied) == 1 else state.rng.choice(tied)
 
 
 def roll(state: GameState, tables: Tables, events: list[Event]) -> None:

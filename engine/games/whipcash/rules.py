@@ -12,6 +12,7 @@ from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.turn_order import roll_for_order
 from engine.games.whipcash import board as spaces
 from engine.games.whipcash.board import PRO_NAMES, PROS, Board, board_of, validate_board
 from engine.games.whipcash.bots import HeuristicBot
@@ -93,21 +94,8 @@ class WhipcashRuleset(Ruleset):
     @staticmethod
     def _roll_for_order(players: int, rng: Rng) -> tuple[list[int], list[dict]]:
         """Highest roll of two dice goes first; each group of tied seats re-rolls among itself."""
-        rolls: list[dict] = []
-
-        def rank(group: list[int], round_number: int) -> list[int]:
-            totals = {}
-            for seat in group:
-                dice = [rng.die(), rng.die()]
-                rolls.append({"round": round_number, "seat": seat, "dice": dice})
-                totals[seat] = sum(dice)
-            ordered: list[int] = []
-            for total in sorted(set(totals.values()), reverse=True):
-                tied = [seat for seat in group if totals[seat] == total]
-                ordered += tied if len(tied) == 1 else rank(tied, round_number + 1)
-            return ordered
-
-        return rank(list(range(players)), 1), rolls
+        order, rolls = roll_for_order(range(players), lambda: [rng.die(), rng.die()], score=sum)
+        return order, [{"round": round_number, "seat": seat, "dice": dice} for round_number, seat, dice in rolls]
 
     # -- decisions -----------------------------------------------------------------
 
