@@ -101,6 +101,10 @@ class HitchikerRuleset(Ruleset):
                                for round_number, seat, roll in rolls]
         return first
 
+    def setup_events(self, state: HitchikerState) -> list[Event]:
+        rolls = [dict(roll) for roll in state.opening_rolls]
+        return [Event("turn_order_rolled", {"rolls": rolls, "first": state.first})]
+
     def tables(self, state: HitchikerState) -> Tables:
         return tables_for(state.data_key, state.custom)
 
@@ -185,10 +189,6 @@ class HitchikerRuleset(Ruleset):
         return events
 
     def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
-        if not state.started and len(state.pick_queue) == state.players:
-            # setup() has no way to report events, so the opening rolls lead the first action's events.
-            rolls = [dict(roll) for roll in state.opening_rolls]
-            events.append(Event("turn_order_rolled", {"rolls": rolls, "first": state.first}))
         city = tables.index_by_name[name]
         take_hometown(state, seat, city)
         state.seats[seat].position = city

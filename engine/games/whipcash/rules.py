@@ -97,6 +97,9 @@ class WhipcashRuleset(Ruleset):
         order, rolls = roll_for_order(range(players), lambda: [rng.die(), rng.die()], score=sum)
         return order, [{"round": round_number, "seat": seat, "dice": dice} for round_number, seat, dice in rolls]
 
+    def setup_events(self, state: WhipcashState) -> list[Event]:
+        return [Event("turn_order", {"rolls": state.opening_rolls, "order": state.order})]
+
     # -- decisions -----------------------------------------------------------------
 
     def pending(self, state: WhipcashState) -> list[Decision]:
@@ -114,9 +117,6 @@ class WhipcashRuleset(Ruleset):
 
     def play(self, state: WhipcashState, seat: int, action: dict) -> list[Event]:
         events: list[Event] = []
-        if not state.opening_told:
-            state.opening_told = True
-            events.append(Event("turn_order", {"rolls": state.opening_rolls, "order": state.order}))
         board = board_of(state.board)
         kind = action["type"]
         try:

@@ -59,7 +59,6 @@ class WhipcashState:
     eliminated: list[int] = field(default_factory=list)
     #: per party: who bankrupted it (``OUT`` if nobody)
     bankrupted_by: list[int] = field(default_factory=list)
-    opening_told: bool = False
     end_reason: str = ""
 
     @property

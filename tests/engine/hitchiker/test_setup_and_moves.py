@@ -37,8 +37,11 @@ def test_hometowns_are_picked_in_turn_order_from_the_first_player_to_the_left():
     state = RULES.setup(3, RULES.load_options({}), ScriptedRng([1, 1, 6, 6, 2, 2], then_random=True))
     assert state.first == 1
     assert pending_kind(state) == (1, "pick_hometown")
+    (told,) = RULES.setup_events(state)
+    assert told.type == "turn_order_rolled" and told.visible_to is None
+    assert told.data == {"rolls": state.opening_rolls, "first": 1}
     events = act(state, 1, "pick_hometown", city="Montreel")
-    assert first(events, "turn_order_rolled").data["first"] == 1
+    assert "turn_order_rolled" not in types(events)
     assert pending_kind(state) == (2, "pick_hometown")
     with pytest.raises(IllegalAction) as taken:
         act(state, 2, "pick_hometown", city="Montreel")

@@ -56,7 +56,6 @@ def new_state(players: int = 3, *, options: dict | None = None, positions: list[
     state = RULESET.new_game(players, {"board": copy.deepcopy(TEST_BOARD), **(options or {})}, seed=1)
     state.order = list(range(players))
     state.current = 0
-    state.opening_told = True
     if positions is not None:
         state.position = list(positions)
     if cash is not None:

@@ -16,11 +16,11 @@ def test_turn_order_is_by_highest_roll_and_ties_reroll_among_themselves():
     assert state.current == 1
     assert [(r["round"], r["seat"], sum(r["dice"])) for r in state.opening_rolls] == [
         (1, 0, 7), (1, 1, 11), (1, 2, 7), (2, 0, 2), (2, 2, 12)]
+    (told,) = RULESET.setup_events(state)
+    assert told.type == "turn_order" and told.visible_to is None
+    assert told.data == {"rolls": state.opening_rolls, "order": [1, 2, 0]}
     state.position = [3, 0, 5]
     script(state, 2, 2)
-    events = roll(state, 1)
-    assert events[0].type == "turn_order"
-    assert events[0].data["order"] == [1, 2, 0]
     assert "turn_order" not in event_types(roll(state, 1))
 
 
