@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+
+def best_seats(seats: Iterable[int], key: Callable[[int], Any]) -> list[int]:
+    """The seats whose ``key`` ties with the best (highest) one, in the order given: a game's winners."""
+    seats = list(seats)
+    best = max(map(key, seats))
+    return [seat for seat in seats if key(seat) == best]
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
-from engine.core.result import Result
+from engine.core.result import Result, best_seats
 from engine.core.rng import Rng, derive_seed
 from engine.core.serial import from_jsonable, to_jsonable
 from engine.simulate import GameOutcome, Tally, _percentile, seat_bots, wilson_interval
@@ -120,3 +120,9 @@ def test_parse_action_rejects_any_malformed_type_with_invalid_action():
         with pytest.raises(IllegalAction) as caught:
             ruleset.parse_action(body)
         assert caught.value.reason == "invalid_action"
+
+
+def test_best_seats_keeps_every_seat_tied_with_the_best_key_in_the_given_order():
+    scores = {0: (5, 1), 1: (7, 0), 2: (7, 0), 3: (7, -1)}
+    assert best_seats([2, 0, 1, 3], key=scores.__getitem__) == [2, 1]
+    assert best_seats(range(4), key=lambda seat: scores[seat][0]) == [1, 2, 3]

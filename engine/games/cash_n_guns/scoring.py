@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.result import Result
+from engine.core.result import Result, best_seats
 from engine.games.cash_n_guns.cards import diamond_cards, loot_value
 from engine.games.cash_n_guns.state import NOBODY, CashNGunsState
 
@@ -39,8 +39,7 @@ def final_result(state: CashNGunsState) -> Result:
     if state.ended == LAST_STANDING:
         winners = seats
     else:
-        best = max((totals[s], gangsters[s].wounds) for s in seats)
-        winners = [s for s in seats if (totals[s], gangsters[s].wounds) == best]
+        winners = best_seats(seats, key=lambda s: (totals[s], gangsters[s].wounds))
     others = [s for s in range(state.players) if s not in seats]
     ranking = sorted(seats, key=lambda s: (s not in winners, -totals[s], -gangsters[s].wounds, s))
     ranking += sorted(others, key=lambda s: (-gangsters[s].died_in, -totals[s], s))

@@ -8,6 +8,7 @@ turn ends.
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.result import best_seats
 from engine.games.hitchiker import bad_ride, black_market, casino, moves
 from engine.games.hitchiker.money import WELFARE, customs, die, from_bank, owe, take_hometown
 from engine.games.hitchiker.state import NOBODY, HitchikerState, owner_of
@@ -193,8 +194,7 @@ def score(state: HitchikerState, seat: int) -> int:
 
 def finish_at_turn_cap(state: HitchikerState, events: list[Event]) -> None:
     scores = [score(state, seat) for seat in range(state.players)]
-    best = max(scores)
-    state.winners = [seat for seat, value in enumerate(scores) if value == best]
+    state.winners = best_seats(range(state.players), key=scores.__getitem__)
     state.end_reason = "turn_cap"
     state.phase = "over"
     events.append(Event("turn_cap_reached", {"winners": state.winners, "scores": scores}))

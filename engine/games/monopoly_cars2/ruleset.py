@@ -9,7 +9,7 @@ from marshmallow import fields, validate, validates_schema
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
 from engine.core.events import Event
-from engine.core.result import Result
+from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.games.monopoly_cars2 import rules
@@ -244,8 +244,7 @@ class MonopolyCars2(Ruleset):
             (seat for seat in range(state.players) if seat != short),
             key=lambda seat: (-money[seat], -properties[seat], seat),
         )
-        best = contenders[0]
-        winners = [seat for seat in contenders if (money[seat], properties[seat]) == (money[best], properties[best])]
+        winners = best_seats(contenders, key=lambda seat: (money[seat], properties[seat]))
         ranking = contenders + ([short] if short != NOBODY else [])
         return Result(
             winners=winners,

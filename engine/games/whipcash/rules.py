@@ -9,7 +9,7 @@ from marshmallow import fields, validate
 
 from engine.core.decisions import Decision
 from engine.core.events import Event
-from engine.core.result import Result
+from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.core.turn_order import roll_for_order
@@ -270,8 +270,7 @@ class WhipcashRuleset(Ruleset):
         if state.phase != OVER:
             return None
         standing = sorted(state.seats_alive(), key=lambda seat: -state.cash[seat])
-        best = state.cash[standing[0]]
-        winners = sorted(seat for seat in standing if state.cash[seat] == best)
+        winners = sorted(best_seats(standing, key=state.cash.__getitem__))
         ranking = standing + state.eliminated[::-1]
         return Result(
             winners=winners,
