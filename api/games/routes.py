@@ -83,8 +83,8 @@ def event_entries(events: list[StoredEvent], seat: int | None) -> list[dict]:
     return [{"cursor": e.cursor, "version": e.version, "event": e.event} for e in events if visible(e.event, seat)]
 
 
-def waiting_for(ruleset: Ruleset, state) -> list[int]:
-    return sorted({decision.seat for decision in ruleset.pending(state)})
+def waiting_for(decisions) -> list[int]:
+    return sorted({decision.seat for decision in decisions})
 
 
 def deadline_time(record, decisions) -> str | None:
@@ -202,7 +202,7 @@ class Game(MethodView):
             store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
-            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(ruleset, state),
+            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
             "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
@@ -264,7 +264,7 @@ class Decisions(MethodView):
         body = {
             "version": record.version, "seat": seat,
             "decisions": [decision.to_dict() for decision in pending if seat is not None and decision.seat == seat],
-            "waiting_for": sorted({decision.seat for decision in pending}),
+            "waiting_for": waiting_for(pending),
             "deadline": deadline_time(record, pending),
         }
         return json_response(body, version=record.version)
@@ -377,12 +377,13 @@ class Stream(MethodView):
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
+        pending = ruleset.pending(state)
         first = {
             "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
             "version": record.version, "status": record.status, "role": role, "seat": seat,
-            "waiting_for": waiting_for(ruleset, state), "view": ruleset.view(state, seat),
+            "waiting_for": waiting_for(pending), "view": ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
-            "deadline": deadline_time(record, ruleset.pending(state)),
+            "deadline": deadline_time(record, pending),
         }
         cursor = query.get("after", last_cursor)
         settings = current_app.config
