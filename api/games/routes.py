@@ -33,7 +33,7 @@ from api.http import (
     version_of,
 )
 from api.moves import load_state, submit_action
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
+from api.problems import ApiProblem, problem_response, validation_problem
 from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
@@ -55,11 +55,6 @@ IDEMPOTENCY_KEY = {
 SEAT_QUERY = {"in": "query", "name": "seat", "required": False, "schema": {"type": "integer", "minimum": 0},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
-
-
-def problem(status: int, description: str) -> dict:
-    return {"status_code": status, "description": description, "schema": ProblemSchema,
-            "content_type": PROBLEM_CONTENT_TYPE}
 
 
 def not_modified(version: int) -> bool:
@@ -125,10 +120,10 @@ def _new_game(body: dict) -> tuple[Ruleset, object, int]:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
-    @blp.alt_response(**problem(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(413, "The body is too large."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(413, "The body is too large."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
     def post(self, body: dict):
         """Create a game
 
@@ -176,8 +171,8 @@ class Game(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, game_id: str):
         """Read a game
 
@@ -211,9 +206,9 @@ class Game(MethodView):
 
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.response(204)
-    @blp.alt_response(**problem(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem(403, "Only the creator token may delete a game."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
+    @blp.alt_response(**problem_response(403, "Only the creator token may delete a game."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def delete(self, game_id: str):
         """Delete a game
 
@@ -243,8 +238,8 @@ class Decisions(MethodView):
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, game_id: str):
         """The caller's pending decisions
 
@@ -280,18 +275,18 @@ class Actions(MethodView):
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
     })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem(403, "The creator token has no seat, or `seat` names another seat."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
-    @blp.alt_response(**problem(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
+    @blp.alt_response(**problem_response(403, "The creator token has no seat, or `seat` names another seat."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
                                      "action_not_allowed, option_not_allowed, game_over, or a game's own code)."))
-    @blp.alt_response(**problem(412, "`If-Match` is not the game's current version (`version` has it)."))
-    @blp.alt_response(**problem(413, "The body is too large."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
-    @blp.alt_response(**problem(422, "The body fits none of the ruleset's action schemas, or the "
+    @blp.alt_response(**problem_response(412, "`If-Match` is not the game's current version (`version` has it)."))
+    @blp.alt_response(**problem_response(413, "The body is too large."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "The body fits none of the ruleset's action schemas, or the "
                                      "Idempotency-Key was used with another body."))
-    @blp.alt_response(**problem(428, "`If-Match` is missing."))
+    @blp.alt_response(**problem_response(428, "`If-Match` is missing."))
     def post(self, game_id: str):
         """Act
 
@@ -328,8 +323,8 @@ class Events(MethodView):
     @blp.doc(security=AUTH)
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventPageSchema, headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, query: dict, game_id: str):
         """The event log, paged
 
@@ -360,8 +355,8 @@ class Stream(MethodView):
         "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
     }})
     @blp.arguments(StreamQuerySchema, location="query")
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, query: dict, game_id: str):
         """Follow a game live
 

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 from redis import Redis
 
 from api.http import json_response
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
+from api.problems import ApiProblem, problem_response, validation_problem
 from api.simulations import jobs
 from api.simulations.schemas import SimulationRequestSchema, SimulationSchema
 from engine.core.errors import InvalidOptions
@@ -42,11 +42,6 @@ def settings() -> jobs.Settings:
     )
 
 
-def problem(status: int, description: str) -> dict:
-    return {"status_code": status, "description": description, "schema": ProblemSchema,
-            "content_type": PROBLEM_CONTENT_TYPE}
-
-
 def _status(sim_id: str) -> dict:
     try:
         return jobs.status(redis(), sim_id)
@@ -58,9 +53,10 @@ def _status(sim_id: str) -> dict:
 class Simulations(MethodView):
     @blp.arguments(SimulationRequestSchema)
     @blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.alt_response(**problem(422, "Unknown ruleset or bot, wrong players, invalid options, or a limit exceeded."))
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong players, invalid options, or a "
+                                              "limit exceeded."))
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
     def post(self, body: dict):
         """Start a simulation
 
@@ -81,7 +77,7 @@ class Simulations(MethodView):
 @blp.route("/<string:sim_id>")
 class Simulation(MethodView):
     @blp.response(200, SimulationSchema)
-    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
     def get(self, sim_id: str):
         """Read a simulation
 
@@ -91,7 +87,7 @@ class Simulation(MethodView):
         return json_response(_status(sim_id))
 
     @blp.response(200, SimulationSchema)
-    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
     def delete(self, sim_id: str):
         """Cancel a simulation
 
