@@ -34,7 +34,7 @@ from api.http import (
 )
 from api.moves import load_state, submit_action
 from api.problems import ApiProblem, problem_response, validation_problem
-from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
+from api.store import ACTIVE, FINISHED, GameRecord, StoredEvent, token_digest
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -89,6 +89,14 @@ def deadline_time(record, decisions) -> str | None:
 
 def public_seats(seats: list[dict]) -> list[dict]:
     return [{"seat": number, "name": seat["name"], "bot": seat.get("bot")} for number, seat in enumerate(seats)]
+
+
+def _load_current(game_id: str, token: str | None) -> GameRecord:
+    """The game as a reader should see it: with its overdue decision defaults played first."""
+    record = load_game(game_id, token)
+    if deadlines.apply_if_overdue(store(), record):
+        record = load_game(game_id, token)
+    return record
 
 
 # -- create ---------------------------------------------------------------------
@@ -182,9 +190,7 @@ class Game(MethodView):
         `result` is set once the game is over. Reading a game whose bot seat
         has a decision also queues that bot's job again if it was lost.
         """
-        record = load_game(game_id, bearer_token())
-        if deadlines.apply_if_overdue(store(), record):
-            record = load_game(game_id, bearer_token())
+        record = _load_current(game_id, bearer_token())
         role, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
@@ -248,9 +254,7 @@ class Decisions(MethodView):
         seat never decides. Other seats' options are never shown; `waiting_for` says
         which seats have something to decide.
         """
-        record = load_game(game_id, bearer_token())
-        if deadlines.apply_if_overdue(store(), record):
-            record = load_game(game_id, bearer_token())
+        record = _load_current(game_id, bearer_token())
         _, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
