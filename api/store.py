@@ -128,12 +128,15 @@ class GameStore:
         self._commit = client.register_script(COMMIT_SCRIPT)
 
     @classmethod
-    def from_settings(cls, settings: dict) -> GameStore:
-        client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+    def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
+                      queue_connection: redis.Redis | None = None) -> GameStore:
+        """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
+        client = client or redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
-            queue = Queue(settings["BOT_QUEUE"], connection=redis.Redis.from_url(settings["REDIS_URL"]))
+            queue = Queue(settings["BOT_QUEUE"],
+                          connection=queue_connection or redis.Redis.from_url(settings["REDIS_URL"]))
         return cls(
             client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
