@@ -42,9 +42,10 @@ def settings() -> jobs.Settings:
     )
 
 
-def _status(sim_id: str) -> dict:
+def _found(read, sim_id: str, *args) -> dict:
+    """``read(redis, sim_id, *args)``, with an unknown simulation answered as 404."""
     try:
-        return jobs.status(redis(), sim_id)
+        return read(redis(), sim_id, *args)
     except jobs.SimulationNotFound:
         raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
 
@@ -84,7 +85,7 @@ class Simulation(MethodView):
         Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
         elapsed seconds, and once finished the statistics in `result`.
         """
-        return json_response(_status(sim_id))
+        return json_response(_found(jobs.status, sim_id))
 
     @blp.response(200, SimulationSchema)
     @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
@@ -95,7 +96,4 @@ class Simulation(MethodView):
         queue and a running chunk stops within seconds; the games counted so far stay in
         `progress`. A simulation that has already ended is left as it is.
         """
-        try:
-            return json_response(jobs.cancel(redis(), sim_id, settings()))
-        except jobs.SimulationNotFound:
-            raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
+        return json_response(_found(jobs.cancel, sim_id, settings()))
