@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 import redis
-from rq import Queue, get_current_job
+from rq import get_current_job
 
 from api.config import settings
 from api.moves import load_state, submit_action
@@ -37,10 +37,9 @@ def job_store() -> GameStore:
             pool = job.connection.connection_pool
             client = redis.Redis(connection_pool=redis.ConnectionPool(
                 connection_class=pool.connection_class, **{**pool.connection_kwargs, "decode_responses": True}))
-            _store = GameStore(client, game_ttl=int(config["GAME_TTL_SECONDS"]),
-                               finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
-                               idempotency_ttl=int(config["IDEMPOTENCY_TTL_SECONDS"]),
-                               bot_queue=Queue(config["BOT_QUEUE"] or "bots", connection=job.connection))
+            # The job came from a bot queue, so its moves queue the next bot jobs even where BOT_QUEUE is unset.
+            _store = GameStore.from_settings({**config, "BOT_QUEUE": config["BOT_QUEUE"] or "bots"}, client=client,
+                                             queue_connection=job.connection)
         else:
             _store = GameStore.from_settings(config)
     return _store

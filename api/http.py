@@ -56,8 +56,8 @@ def caller_seat(record: GameRecord) -> tuple[str, int | None]:
     return "seat", int(role)
 
 
-def load_game(game_id: str, token: str | None, **kwargs) -> GameRecord:
-    record = store().load(game_id, token=token, **kwargs)
+def load_game(game_id: str, token: str | None) -> GameRecord:
+    record = store().load(game_id, token=token)
     if record is None:
         raise ApiProblem("not-found", f"no game {game_id!r}")
     return record

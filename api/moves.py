@@ -122,11 +122,13 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
     stored = [StoredEvent(cursor, commit.version, event) for cursor, event in zip(commit.cursors, events, strict=True)]
     if status == ACTIVE:
         states.put(game_id, commit.version, state)
-        if any(seat.get("bot") for seat in record.seats):
-            store.schedule_bots(game_id, commit.version, record.seats, ruleset.pending(state))
-        if record.decision_timeout:
-            deadlines.schedule(store, game_id, commit.version, record.seats, record.decision_timeout,
-                               ruleset.pending(state))
+        has_bots = any(seat.get("bot") for seat in record.seats)
+        if has_bots or record.decision_timeout:
+            pending = ruleset.pending(state)
+            if has_bots:
+                store.schedule_bots(game_id, commit.version, record.seats, pending)
+            if record.decision_timeout:
+                deadlines.schedule(store, game_id, commit.version, record.seats, record.decision_timeout, pending)
     return Outcome(game_id, seat, commit.version, status, stored, result_body)
 
 

@@ -107,6 +107,12 @@ def validation_problem(messages, detail: str = "the request does not fit its sch
     return ApiProblem("validation-error", detail, errors=field_errors(messages, prefix), **extra)
 
 
+def problem_response(status: int, description: str) -> dict:
+    """The arguments of ``Blueprint.alt_response`` documenting a problem+json answer."""
+    return {"status_code": status, "description": description, "schema": ProblemSchema,
+            "content_type": PROBLEM_CONTENT_TYPE}
+
+
 class FieldErrorSchema(Schema):
     pointer = fields.String(required=True, metadata={"description": "JSON Pointer (RFC 6901) into the body, or "
                                                      "the parameter name for a query or header parameter."})

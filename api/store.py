@@ -60,6 +60,11 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _fields(token: str | None) -> list[str]:
+    """The hash fields a ``GameRecord`` is read from, plus the token's role when there is a token."""
+    return [*_FIELDS, f"t:{token_digest(token)}"] if token is not None else list(_FIELDS)
+
+
 def game_key(game_id: str) -> str:
     return f"game:{{{game_id}}}"
 
@@ -77,7 +82,7 @@ def bot_job_id(game_id: str, version: int) -> str:
 
 
 def idempotency_key(game_id: str, seat: int, key: str) -> str:
-    return f"game:{{{game_id}}}:idem:{seat}:{hashlib.sha256(key.encode()).hexdigest()}"
+    return f"game:{{{game_id}}}:idem:{seat}:{token_digest(key)}"
 
 
 @dataclass(slots=True)
@@ -96,8 +101,6 @@ class GameRecord:
     decision_timeout: int | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
-    #: the stored outcome for the caller's Idempotency-Key, if any
-    idempotent: dict | None = None
 
 
 @dataclass(slots=True)
@@ -125,12 +128,15 @@ class GameStore:
         self._commit = client.register_script(COMMIT_SCRIPT)
 
     @classmethod
-    def from_settings(cls, settings: dict) -> GameStore:
-        client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+    def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
+                      queue_connection: redis.Redis | None = None) -> GameStore:
+        """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
+        client = client or redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
-            queue = Queue(settings["BOT_QUEUE"], connection=redis.Redis.from_url(settings["REDIS_URL"]))
+            queue = Queue(settings["BOT_QUEUE"],
+                          connection=queue_connection or redis.Redis.from_url(settings["REDIS_URL"]))
         return cls(
             client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
@@ -208,32 +214,15 @@ class GameStore:
 
     # -- reads ----------------------------------------------------------------
 
-    def load(self, game_id: str, *, token: str | None = None, idempotency: tuple[int, str] | None = None,
-             ) -> GameRecord | None:
-        """One round trip: the game, what ``token`` names, and the record of ``idempotency`` (seat, key)."""
-        fields = list(_FIELDS)
-        if token is not None:
-            fields.append(f"t:{token_digest(token)}")
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hmget(game_key(game_id), fields)
-        if idempotency is not None:
-            pipe.hgetall(idempotency_key(game_id, *idempotency))
-        replies = pipe.execute()
-        values = replies[0]
-        if values[0] is None:
-            return None
-        record = _record(game_id, values, token is not None)
-        if idempotency is not None and replies[1]:
-            record.idempotent = idempotent_outcome(replies[1])
-        return record
+    def load(self, game_id: str, *, token: str | None = None) -> GameRecord | None:
+        """The game and what ``token`` names, in one round trip."""
+        values = self.redis.hmget(game_key(game_id), _fields(token))
+        return None if values[0] is None else _record(game_id, values, token is not None)
 
     def load_with_cursor(self, game_id: str, token: str | None = None) -> tuple[GameRecord | None, str]:
         """The game and the cursor of its latest event, read atomically (for a live stream's start)."""
-        fields = list(_FIELDS)
-        if token is not None:
-            fields.append(f"t:{token_digest(token)}")
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hmget(game_key(game_id), fields)
+        pipe.hmget(game_key(game_id), _fields(token))
         pipe.xrevrange(events_key(game_id), count=1)
         values, latest = pipe.execute()
         if values[0] is None:
@@ -244,16 +233,9 @@ class GameStore:
         status, version = self.redis.hmget(game_key(game_id), ["status", "version"])
         return None if status is None else (status, int(version))
 
-    def role_of(self, game_id: str, token: str) -> str:
-        return self.redis.hget(game_key(game_id), f"t:{token_digest(token)}") or ""
-
     def idempotency_record(self, game_id: str, seat: int, key: str) -> dict | None:
         stored = self.redis.hgetall(idempotency_key(game_id, seat, key))
         return idempotent_outcome(stored) if stored else None
-
-    def options(self, game_id: str) -> dict | None:
-        text = self.redis.hget(game_key(game_id), "options")
-        return None if text is None else json.loads(text)
 
     def events(self, game_id: str, after: str, count: int) -> tuple[list[StoredEvent], str | None]:
         """Up to ``count`` stream entries after cursor ``after`` (exclusive): the events among

@@ -33,8 +33,8 @@ from api.http import (
     version_of,
 )
 from api.moves import load_state, submit_action
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
-from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
+from api.problems import ApiProblem, problem_response, validation_problem
+from api.store import ACTIVE, FINISHED, GameRecord, StoredEvent, token_digest
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -55,11 +55,6 @@ IDEMPOTENCY_KEY = {
 SEAT_QUERY = {"in": "query", "name": "seat", "required": False, "schema": {"type": "integer", "minimum": 0},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
-
-
-def problem(status: int, description: str) -> dict:
-    return {"status_code": status, "description": description, "schema": ProblemSchema,
-            "content_type": PROBLEM_CONTENT_TYPE}
 
 
 def not_modified(version: int) -> bool:
@@ -83,8 +78,8 @@ def event_entries(events: list[StoredEvent], seat: int | None) -> list[dict]:
     return [{"cursor": e.cursor, "version": e.version, "event": e.event} for e in events if visible(e.event, seat)]
 
 
-def waiting_for(ruleset: Ruleset, state) -> list[int]:
-    return sorted({decision.seat for decision in ruleset.pending(state)})
+def waiting_for(decisions) -> list[int]:
+    return sorted({decision.seat for decision in decisions})
 
 
 def deadline_time(record, decisions) -> str | None:
@@ -94,6 +89,14 @@ def deadline_time(record, decisions) -> str | None:
 
 def public_seats(seats: list[dict]) -> list[dict]:
     return [{"seat": number, "name": seat["name"], "bot": seat.get("bot")} for number, seat in enumerate(seats)]
+
+
+def _load_current(game_id: str, token: str | None) -> GameRecord:
+    """The game as a reader should see it: with its overdue decision defaults played first."""
+    record = load_game(game_id, token)
+    if deadlines.apply_if_overdue(store(), record):
+        record = load_game(game_id, token)
+    return record
 
 
 # -- create ---------------------------------------------------------------------
@@ -125,10 +128,10 @@ def _new_game(body: dict) -> tuple[Ruleset, object, int]:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
-    @blp.alt_response(**problem(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(413, "The body is too large."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(413, "The body is too large."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
     def post(self, body: dict):
         """Create a game
 
@@ -176,8 +179,8 @@ class Game(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, game_id: str):
         """Read a game
 
@@ -187,9 +190,7 @@ class Game(MethodView):
         `result` is set once the game is over. Reading a game whose bot seat
         has a decision also queues that bot's job again if it was lost.
         """
-        record = load_game(game_id, bearer_token())
-        if deadlines.apply_if_overdue(store(), record):
-            record = load_game(game_id, bearer_token())
+        record = _load_current(game_id, bearer_token())
         role, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
@@ -202,7 +203,7 @@ class Game(MethodView):
             store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
-            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(ruleset, state),
+            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
             "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
@@ -211,9 +212,9 @@ class Game(MethodView):
 
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.response(204)
-    @blp.alt_response(**problem(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem(403, "Only the creator token may delete a game."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
+    @blp.alt_response(**problem_response(403, "Only the creator token may delete a game."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def delete(self, game_id: str):
         """Delete a game
 
@@ -243,8 +244,8 @@ class Decisions(MethodView):
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, game_id: str):
         """The caller's pending decisions
 
@@ -253,9 +254,7 @@ class Decisions(MethodView):
         seat never decides. Other seats' options are never shown; `waiting_for` says
         which seats have something to decide.
         """
-        record = load_game(game_id, bearer_token())
-        if deadlines.apply_if_overdue(store(), record):
-            record = load_game(game_id, bearer_token())
+        record = _load_current(game_id, bearer_token())
         _, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
@@ -264,7 +263,7 @@ class Decisions(MethodView):
         body = {
             "version": record.version, "seat": seat,
             "decisions": [decision.to_dict() for decision in pending if seat is not None and decision.seat == seat],
-            "waiting_for": sorted({decision.seat for decision in pending}),
+            "waiting_for": waiting_for(pending),
             "deadline": deadline_time(record, pending),
         }
         return json_response(body, version=record.version)
@@ -280,18 +279,18 @@ class Actions(MethodView):
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
     })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem(403, "The creator token has no seat, or `seat` names another seat."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
-    @blp.alt_response(**problem(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
+    @blp.alt_response(**problem_response(403, "The creator token has no seat, or `seat` names another seat."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
                                      "action_not_allowed, option_not_allowed, game_over, or a game's own code)."))
-    @blp.alt_response(**problem(412, "`If-Match` is not the game's current version (`version` has it)."))
-    @blp.alt_response(**problem(413, "The body is too large."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
-    @blp.alt_response(**problem(422, "The body fits none of the ruleset's action schemas, or the "
+    @blp.alt_response(**problem_response(412, "`If-Match` is not the game's current version (`version` has it)."))
+    @blp.alt_response(**problem_response(413, "The body is too large."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "The body fits none of the ruleset's action schemas, or the "
                                      "Idempotency-Key was used with another body."))
-    @blp.alt_response(**problem(428, "`If-Match` is missing."))
+    @blp.alt_response(**problem_response(428, "`If-Match` is missing."))
     def post(self, game_id: str):
         """Act
 
@@ -328,8 +327,8 @@ class Events(MethodView):
     @blp.doc(security=AUTH)
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventPageSchema, headers=ETAG_HEADER)
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, query: dict, game_id: str):
         """The event log, paged
 
@@ -360,8 +359,8 @@ class Stream(MethodView):
         "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
     }})
     @blp.arguments(StreamQuerySchema, location="query")
-    @blp.alt_response(**problem(401, "The token is malformed or not one of this game's."))
-    @blp.alt_response(**problem(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def get(self, query: dict, game_id: str):
         """Follow a game live
 
@@ -377,12 +376,13 @@ class Stream(MethodView):
         ruleset = get_ruleset(record.ruleset)
         state = load_state(ruleset, record)
         result = ruleset.result(state)
+        pending = ruleset.pending(state)
         first = {
             "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
             "version": record.version, "status": record.status, "role": role, "seat": seat,
-            "waiting_for": waiting_for(ruleset, state), "view": ruleset.view(state, seat),
+            "waiting_for": waiting_for(pending), "view": ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
-            "deadline": deadline_time(record, ruleset.pending(state)),
+            "deadline": deadline_time(record, pending),
         }
         cursor = query.get("after", last_cursor)
         settings = current_app.config

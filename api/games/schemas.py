@@ -35,6 +35,17 @@ class CreateGameSchema(Schema):
                   "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
 
 
+def decision_timeout_field() -> fields.Integer:
+    return fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "Seconds per human decision; null: no limit."})
+
+
+def deadline_field() -> fields.String:
+    return fields.String(required=True, allow_none=True, metadata={
+        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
+                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
+
+
 class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
@@ -67,11 +78,8 @@ class CreatedGameSchema(Schema):
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
     creator_token = fields.String(required=True, metadata={
         "description": "Secret bearer token of the game's creator: spectator view, and may delete the game."})
-    decision_timeout = fields.Integer(required=True, allow_none=True,
-                                      metadata={"description": "Seconds per human decision; null: no limit."})
-    deadline = fields.String(required=True, allow_none=True, metadata={
-        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
-                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
+    decision_timeout = decision_timeout_field()
+    deadline = deadline_field()
 
 
 class GameSchema(Schema):
@@ -90,11 +98,8 @@ class GameSchema(Schema):
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     created = fields.String(required=True, metadata={"description": "ISO 8601 UTC time."})
     updated = fields.String(required=True, metadata={"description": "ISO 8601 UTC time of the last action."})
-    decision_timeout = fields.Integer(required=True, allow_none=True,
-                                      metadata={"description": "Seconds per human decision; null: no limit."})
-    deadline = fields.String(required=True, allow_none=True, metadata={
-        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
-                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
+    decision_timeout = decision_timeout_field()
+    deadline = deadline_field()
 
 
 class DecisionSchema(Schema):
@@ -113,9 +118,7 @@ class DecisionsSchema(Schema):
     decisions = fields.List(fields.Nested(DecisionSchema), required=True,
                             metadata={"description": "The caller's own pending decisions (empty for others)."})
     waiting_for = fields.List(fields.Integer(), required=True)
-    deadline = fields.String(required=True, allow_none=True, metadata={
-        "description": "ISO 8601 UTC time when the pending human decisions get their defaults; null when no "
-                       "deadline runs (no `decision_timeout`, or no human seat pending)."})
+    deadline = deadline_field()
 
 
 class EventEntrySchema(Schema):

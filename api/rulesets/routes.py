@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from api.http import json_response
 from api.jsonschema import json_schema
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema
+from api.problems import ApiProblem, problem_response
 from api.rulesets.schemas import RulesetListSchema, RulesetSchema
 from engine.core.registry import all_rulesets
 
@@ -54,7 +54,7 @@ class Rulesets(MethodView):
 @blp.route("/<ruleset_id>")
 class Ruleset(MethodView):
     @blp.response(200, RulesetSchema)
-    @blp.alt_response(404, description="No such ruleset.", schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE)
+    @blp.alt_response(**problem_response(404, "No such ruleset."))
     def get(self, ruleset_id: str):
         """Describe a ruleset
 

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 from redis import Redis
 
 from api.http import json_response
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, validation_problem
+from api.problems import ApiProblem, problem_response, validation_problem
 from api.simulations import jobs
 from api.simulations.schemas import SimulationRequestSchema, SimulationSchema
 from engine.core.errors import InvalidOptions
@@ -42,14 +42,10 @@ def settings() -> jobs.Settings:
     )
 
 
-def problem(status: int, description: str) -> dict:
-    return {"status_code": status, "description": description, "schema": ProblemSchema,
-            "content_type": PROBLEM_CONTENT_TYPE}
-
-
-def _status(sim_id: str) -> dict:
+def _found(read, sim_id: str, *args) -> dict:
+    """``read(redis, sim_id, *args)``, with an unknown simulation answered as 404."""
     try:
-        return jobs.status(redis(), sim_id)
+        return read(redis(), sim_id, *args)
     except jobs.SimulationNotFound:
         raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
 
@@ -58,9 +54,10 @@ def _status(sim_id: str) -> dict:
 class Simulations(MethodView):
     @blp.arguments(SimulationRequestSchema)
     @blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.alt_response(**problem(422, "Unknown ruleset or bot, wrong players, invalid options, or a limit exceeded."))
-    @blp.alt_response(**problem(400, "The body is not valid JSON."))
-    @blp.alt_response(**problem(415, "The body is not JSON."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong players, invalid options, or a "
+                                              "limit exceeded."))
+    @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
+    @blp.alt_response(**problem_response(415, "The body is not JSON."))
     def post(self, body: dict):
         """Start a simulation
 
@@ -81,17 +78,17 @@ class Simulations(MethodView):
 @blp.route("/<string:sim_id>")
 class Simulation(MethodView):
     @blp.response(200, SimulationSchema)
-    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
     def get(self, sim_id: str):
         """Read a simulation
 
         Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
         elapsed seconds, and once finished the statistics in `result`.
         """
-        return json_response(_status(sim_id))
+        return json_response(_found(jobs.status, sim_id))
 
     @blp.response(200, SimulationSchema)
-    @blp.alt_response(**problem(404, "No such simulation, or it has expired."))
+    @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
     def delete(self, sim_id: str):
         """Cancel a simulation
 
@@ -99,7 +96,4 @@ class Simulation(MethodView):
         queue and a running chunk stops within seconds; the games counted so far stay in
         `progress`. A simulation that has already ended is left as it is.
         """
-        try:
-            return json_response(jobs.cancel(redis(), sim_id, settings()))
-        except jobs.SimulationNotFound:
-            raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
+        return json_response(_found(jobs.cancel, sim_id, settings()))

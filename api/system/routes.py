@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.http import json_response, store
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema
+from api.problems import ApiProblem, problem_response
 
 blp = Blueprint("system", __name__, url_prefix="/v1", description="Service health.")
 pages = FlaskBlueprint("pages", __name__)
@@ -44,8 +44,7 @@ class Health(MethodView):
 @blp.route("/ready")
 class Ready(MethodView):
     @blp.response(200, ReadySchema)
-    @blp.alt_response(503, description="Redis is unreachable.", schema=ProblemSchema,
-                      content_type=PROBLEM_CONTENT_TYPE)
+    @blp.alt_response(**problem_response(503, "Redis is unreachable."))
     def get(self):
         """Readiness
 
