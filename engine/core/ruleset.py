@@ -25,15 +25,23 @@ from engine.core.serial import from_jsonable, to_jsonable
 STATE_FORMAT = 1
 
 
+def turn_cap_field(
+    default: int | None = None,
+    description: str = "End the game after this many turns (see the rules doc for the tie-break).",
+) -> fields.Integer:
+    """The ``turn_cap`` option; a game whose games can stall gives it a default."""
+    return fields.Integer(
+        load_default=default,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100_000),
+        metadata={"description": description},
+    )
+
+
 class OptionsSchema(Schema):
     """Options every ruleset accepts; games subclass it for their house rules."""
 
-    turn_cap = fields.Integer(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(min=1, max=100_000),
-        metadata={"description": "End the game after this many turns (see the rules doc for the tie-break)."},
-    )
+    turn_cap = turn_cap_field()
 
 
 def action_schema(action_type: str, **params: fields.Field) -> type[Schema]:

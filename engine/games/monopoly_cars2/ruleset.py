@@ -11,7 +11,7 @@ from engine.core.errors import InvalidOptions
 from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
-from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
 from engine.games.monopoly_cars2 import rules
 from engine.games.monopoly_cars2.bots import HeuristicBot
 from engine.games.monopoly_cars2.state import (
@@ -40,11 +40,8 @@ def starting_money(players: int) -> int:
 class Cars2Options(OptionsSchema):
     # Once every property is sold, the GO salary can outpace the rents for ever (about 1 two-player
     # random game in 500 never ends), so this game has a default cap; null removes it.
-    turn_cap = fields.Integer(
-        load_default=DEFAULT_TURN_CAP,
-        allow_none=True,
-        validate=validate.Range(min=1, max=100_000),
-        metadata={"description": "End the game after this many turns, scored like a normal end (null: no cap)."},
+    turn_cap = turn_cap_field(
+        DEFAULT_TURN_CAP, "End the game after this many turns, scored like a normal end (null: no cap)."
     )
     spinner_faces = fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SPINNER_FACE)),
