@@ -53,7 +53,7 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout")
+           "decision_timeout", "app")
 
 
 def token_digest(token: str) -> str:
@@ -99,6 +99,8 @@ class GameRecord:
     updated: float
     #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
     decision_timeout: int | None = None
+    #: the id of the app that created the game (api/apps); None for games older than apps
+    app: str | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -152,7 +154,7 @@ class GameStore:
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
-               decision_timeout: int | None = None, now: float | None = None) -> list[str]:
+               decision_timeout: int | None = None, app: str | None = None, now: float | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator". Returns the events' cursors.
         """
@@ -164,6 +166,8 @@ class GameStore:
         }
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
+        if app is not None:
+            mapping["app"] = app
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
         ttl = self.ttl_for(status)
         pipe = self.redis.pipeline(transaction=True)
@@ -267,11 +271,11 @@ class GameStore:
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout, app = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
-        decision_timeout=None if timeout is None else int(timeout),
+        decision_timeout=None if timeout is None else int(timeout), app=app,
     )
     if with_token:
         record.token_role = values[-1] or ""
