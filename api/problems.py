@@ -135,3 +135,9 @@ class ProblemSchema(Schema):
     version = fields.Integer(metadata={"description": "The game's current version (409, 412)."})
     errors = fields.List(fields.Nested(FieldErrorSchema), metadata={"description": "One entry per invalid field "
                                                                      "(422)."})
+    scope = fields.String(metadata={"description": "The scope the app key lacks (403 `scope_missing`)."})
+    quota = fields.String(metadata={"description": "The quota that would be passed (403 `quota-exceeded`)."})
+    allowed = fields.Integer(metadata={"description": "That quota's figure (403 `quota-exceeded`)."})
+    used = fields.Integer(metadata={"description": "What the app uses of it now (403 `quota-exceeded`)."})
+    limit_class = fields.String(metadata={"description": "The class of requests whose rate limit was passed "
+                                          "(429): `moves`, `writes`, `reads` or `streams`."})

@@ -6,8 +6,11 @@ import argparse
 import json
 
 import redis
+from limits import parse
 
 from api.apps.keys import DEFAULT_SCOPES, PUBLISHABLE, SECRET, AppKeys, UnknownApp
+from api.apps.limits import CLASSES, QUOTAS
+from api.apps.ownership import RETENTION_BOUNDS
 
 
 def _pairs(items: list[str] | None, what: str, integer: bool) -> dict:
@@ -27,11 +30,25 @@ def _pairs(items: list[str] | None, what: str, integer: bool) -> dict:
 
 
 def _settings(args: argparse.Namespace) -> dict:
-    return {
+    settings = {
         "limits": _pairs(args.limit, "limit", integer=False),
         "quotas": _pairs(args.quota, "quota", integer=True),
         "retention": _pairs(args.retention, "retention", integer=True),
     }
+    for what, known in (("limits", CLASSES), ("quotas", QUOTAS), ("retention", tuple(RETENTION_BOUNDS))):
+        unknown = sorted(set(settings[what]) - set(known))
+        if unknown:
+            raise SystemExit(f"unknown {what} name {unknown[0]!r}; known: {', '.join(known)}")
+    for cls, text in settings["limits"].items():
+        try:
+            parse(text)
+        except ValueError:
+            raise SystemExit(f"--limit {cls}: {text!r} is not a rate limit like 600/minute") from None
+    for name, seconds in settings["retention"].items():
+        low, high = RETENTION_BOUNDS[name]
+        if not low <= seconds <= high:
+            raise SystemExit(f"--retention {name} must be {low} to {high} seconds")
+    return settings
 
 
 def run(args: argparse.Namespace, redis_url: str) -> int:
@@ -77,7 +94,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         parser.add_argument("--quota", action="append", metavar="NAME=N",
                             help="live_games, simulation_work_per_day or queued_chunks")
         parser.add_argument("--retention", action="append", metavar="NAME=SECONDS",
-                            help="game_ttl or finished_game_ttl")
+                            help="game_ttl, finished_game_ttl or simulation_ttl")
     commands.add_parser("list", help="every app with its key ids (never the keys)")
     revoke = commands.add_parser("revoke", help="revoke a key by its id (see `apps list`)")
     revoke.add_argument("key_id")

@@ -8,7 +8,7 @@ from flask import Response, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import limits
+from api.apps import limits, ownership
 from api.apps.access import keys
 from api.apps.schemas import (
     AppSchema,
@@ -36,14 +36,6 @@ def webhooks() -> Webhooks:
     return current_app.extensions[EXTENSION_NAME]
 
 
-def retention(app) -> dict:
-    config = current_app.config
-    return {
-        "game_ttl": int(app.retention.get("game_ttl", config["GAME_TTL_SECONDS"])),
-        "finished_game_ttl": int(app.retention.get("finished_game_ttl", config["FINISHED_GAME_TTL_SECONDS"])),
-    }
-
-
 @blp.route("/me")
 class Me(MethodView):
     @blp.doc(security=APP_KEY_AUTH)
@@ -67,7 +59,7 @@ class Me(MethodView):
                 "queued_chunks": limits.queued_chunks(app.id),
                 "simulation_work_today": int(keys().redis.get(work_key) or 0),
             },
-            "retention": retention(app),
+            "retention": ownership.retention(app),
         })
 
 

@@ -157,7 +157,8 @@ class Games(MethodView):
         store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
                        seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
                        events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))],
-                       decision_timeout=timeout, app=ownership.current_app_id(), now=now)
+                       decision_timeout=timeout, app=ownership.current_app_id(),
+                       retention=ownership.game_retention(), now=now)
         ownership.claim("games", game_id)
         if status == ACTIVE:
             pending = ruleset.pending(state)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -70,7 +72,9 @@ class Simulations(MethodView):
         the same statistics, however many workers share it.
         """
         try:
-            sim_id = jobs.submit(redis(), body, settings(), owner=ownership.current_app_id(),
+            kept = settings()
+            kept = dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
+            sim_id = jobs.submit(redis(), body, kept, owner=ownership.current_app_id(),
                                  admit=ownership.admit_simulation)
         except InvalidOptions as error:
             raise validation_problem(error.fields, error.message) from None

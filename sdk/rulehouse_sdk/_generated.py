@@ -36,6 +36,16 @@ class Problem(TypedDict):
     """The game's current version (409, 412)."""
     errors: NotRequired[list[FieldError]]
     """One entry per invalid field (422)."""
+    scope: NotRequired[str]
+    """The scope the app key lacks (403 `scope_missing`)."""
+    quota: NotRequired[str]
+    """The quota that would be passed (403 `quota-exceeded`)."""
+    allowed: NotRequired[int]
+    """That quota's figure (403 `quota-exceeded`)."""
+    used: NotRequired[int]
+    """What the app uses of it now (403 `quota-exceeded`)."""
+    limit_class: NotRequired[str]
+    """The class of requests whose rate limit was passed (429): `moves`, `writes`, `reads` or `streams`."""
 
 
 class PaginationMetadata(TypedDict):

@@ -54,7 +54,8 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
 
         client = redis_lib.Redis.from_url(redis_url)
         queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 2 and found, timeout=30)
-        assert sorted(tuple(worker.queue_names()) for worker in queues) == [("bots", "webhooks"), ("bots", "webhooks", "simulations")]
+        assert sorted(tuple(worker.queue_names()) for worker in queues) == [
+            ("bots", "webhooks"), ("bots", "webhooks", "simulations")]
         client.close()
 
         # The workers it started play a simulation.
