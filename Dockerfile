@@ -25,5 +25,6 @@ RUN pip install --no-cache-dir --no-deps -e . \
 USER rulehouse
 EXPOSE 8000
 
-ENV RULEHOUSE_BIND=0.0.0.0:8000
+ENV RULEHOUSE_BIND=0.0.0.0:8000 \
+    RULEHOUSE_REQUIRE_API_KEYS=1
 CMD ["gunicorn", "-c", "python:api.gunicorn_conf", "--access-logfile", "-", "api.app:create_app()"]

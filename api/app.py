@@ -13,6 +13,12 @@ from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from api.apps import access, limits
+from api.apps.keys import AppKeys
+from api.apps.routes import blp as apps_blp
+from api.apps.routes import hooks_blp as webhooks_blp
+from api.apps.webhooks import EXTENSION_NAME as WEBHOOKS_EXTENSION
+from api.apps.webhooks import Webhooks
 from api.config import settings
 from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
@@ -106,18 +112,31 @@ def create_app(config: dict | None = None) -> Flask:
             "components": {"securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer",
                 "description": "A seat token (or the creator token) from POST /v1/games.",
+            }, "appKey": {
+                "type": "apiKey", "in": "header", "name": access.HEADER,
+                "description": "The calling app's key (`rulehouse apps create`); required when the service "
+                               "requires app keys. See docs/apps.md.",
             }}},
         },
     )
     app.json.sort_keys = False
     api = RulehouseApi(app)
     api.spec.components.schema("Action", schema=ActionSchema)
-    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
+    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), apps_blp, webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
-    app.extensions["rulehouse.store"] = GameStore.from_settings(app.config)
+    store = GameStore.from_settings(app.config)
+    app.extensions["rulehouse.store"] = store
+    app.extensions[access.EXTENSION] = AppKeys(store.redis)
+    app.extensions[WEBHOOKS_EXTENSION] = Webhooks.from_settings(app.config)
+    if not app.config["REQUIRE_API_KEYS"]:
+        log.warning("development mode: requests without an app key belong to the 'local' app "
+                    "(set RULEHOUSE_REQUIRE_API_KEYS=1 in any deployment)")
+    # Who calls comes first: the rate limits (registered next) count per app.
+    app.before_request(access.identify)
+    limits.init_limiter(app)
     app.before_request(_check_json_body)
     app.register_error_handler(ApiProblem, lambda problem: problem.response())
     app.register_error_handler(redis.RedisError, _redis_down)

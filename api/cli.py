@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from api.apps.cli import add_parser as add_apps_parser
 from engine.core.errors import InvalidOptions
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.simulate import simulate
@@ -219,7 +220,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks.
-    worker_commands = [[*worker, "--queues", "bots"]] * args.bot_workers + [worker] * args.workers
+    worker_commands = [[*worker, "--queues", "bots,webhooks"]] * args.bot_workers + [worker] * args.workers
     where = "embedded Redis " + redis_url if embedded else "Redis from REDIS_URL"
     print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
           f" bots-only, {where}", file=sys.stderr)
@@ -262,13 +263,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     worker = sub.add_parser("worker", help="run one RQ worker (scale out: more of these, on any machine)")
-    worker.add_argument("--queues", default="bots,simulations", help="comma-separated, in priority order")
+    worker.add_argument("--queues", default="bots,webhooks,simulations", help="comma-separated, in priority order")
     worker.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`'s embedded Redis")
     worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     worker.add_argument("--name", help="worker name (default: random)")
     worker.set_defaults(func=cmd_worker)
+
+    add_apps_parser(sub).set_defaults(func=cmd_apps)
     return parser
+
+
+def cmd_apps(args: argparse.Namespace) -> int:
+    from api.apps.cli import run
+
+    return run(args, resolve_redis_url(args.redis_url))
 
 
 def main(argv: list[str] | None = None) -> int:

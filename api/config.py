@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 DEFAULTS: dict = {
@@ -21,11 +22,32 @@ DEFAULTS: dict = {
     "BOT_QUEUE": "bots",
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
+    #: every /v1 request but the health checks needs an app key (X-Api-Key); off: requests
+    #: without one belong to the "local" development app
+    "REQUIRE_API_KEYS": False,
+    #: requests per app and class (moves, writes, reads, streams); an app may override them
+    "RATE_LIMITS": {"moves": "1200/minute", "writes": "300/minute", "reads": "3000/minute", "streams": "120/minute"},
+    #: the same for publishable (browser) keys
+    "PUBLISHABLE_RATE_LIMITS": {"moves": "120/minute", "writes": "30/minute", "reads": "600/minute",
+                                "streams": "30/minute"},
+    #: the same for the "local" app of development mode: none by default
+    "LOCAL_RATE_LIMITS": {},
+    #: what an app may hold at once; an app may override them
+    "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000},
+    "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0},
+    #: webhooks may call loopback, private and link-local addresses (development and tests only)
+    "WEBHOOK_ALLOW_PRIVATE": False,
+    #: seconds before each retry of a failed delivery (its length is the number of retries)
+    "WEBHOOK_RETRY_INTERVALS": "5,30,120,600,1800",
+    "WEBHOOK_TIMEOUT_SECONDS": 5,
 }
 
-_INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH"}
+_INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
+             "WEBHOOK_TIMEOUT_SECONDS"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
-_BOOL_KEYS = {"BENCH_ENDPOINTS"}
+_BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
+#: settings given as a JSON object in the environment, merged over the defaults
+_JSON_KEYS = {"RATE_LIMITS", "PUBLISHABLE_RATE_LIMITS", "LOCAL_RATE_LIMITS", "QUOTAS", "PUBLISHABLE_QUOTAS"}
 
 
 def from_environment(environ: dict | None = None) -> dict:
@@ -44,6 +66,8 @@ def from_environment(environ: dict | None = None) -> dict:
             found[key] = float(text)
         elif key in _BOOL_KEYS:
             found[key] = text.lower() in ("1", "true", "yes", "on")
+        elif key in _JSON_KEYS:
+            found[key] = {**DEFAULTS[key], **json.loads(text)}
         else:
             found[key] = text or None
     return found

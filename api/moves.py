@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 
 from api import deadlines
+from api.apps import notify
 from api.problems import ApiProblem, validation_problem
 from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
 from engine.core.errors import IllegalAction
@@ -129,6 +130,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
                 store.schedule_bots(game_id, commit.version, record.seats, pending)
             if record.decision_timeout:
                 deadlines.schedule(store, game_id, commit.version, record.seats, record.decision_timeout, pending)
+    notify.game_moved(record, commit.version, status, ruleset, state, result_body)
     return Outcome(game_id, seat, commit.version, status, stored, result_body)
 
 

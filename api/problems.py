@@ -26,6 +26,8 @@ KINDS: dict[str, tuple[int, str]] = {
     "validation-error": (422, "The request does not fit its schema"),
     "idempotency-key-reused": (422, "This Idempotency-Key was used with another request"),
     "precondition-required": (428, "If-Match is required"),
+    "too-many-requests": (429, "Over this app's rate limit"),
+    "quota-exceeded": (403, "Over one of this app's quotas"),
     "service-unavailable": (503, "A backing service is unavailable"),
     "internal-error": (500, "Internal error"),
 }
@@ -43,6 +45,7 @@ _KIND_BY_STATUS = {
     415: "unsupported-media-type",
     422: "validation-error",
     428: "precondition-required",
+    429: "too-many-requests",
     503: "service-unavailable",
 }
 
@@ -132,3 +135,9 @@ class ProblemSchema(Schema):
     version = fields.Integer(metadata={"description": "The game's current version (409, 412)."})
     errors = fields.List(fields.Nested(FieldErrorSchema), metadata={"description": "One entry per invalid field "
                                                                      "(422)."})
+    scope = fields.String(metadata={"description": "The scope the app key lacks (403 `scope_missing`)."})
+    quota = fields.String(metadata={"description": "The quota that would be passed (403 `quota-exceeded`)."})
+    allowed = fields.Integer(metadata={"description": "That quota's figure (403 `quota-exceeded`)."})
+    used = fields.Integer(metadata={"description": "What the app uses of it now (403 `quota-exceeded`)."})
+    limit_class = fields.String(metadata={"description": "The class of requests whose rate limit was passed "
+                                          "(429): `moves`, `writes`, `reads` or `streams`."})

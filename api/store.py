@@ -1,7 +1,8 @@
 """Games in Redis: the one module that knows the key layout.
 
 ``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
-timestamps, the optional decision_timeout, and one ``t:<sha256>`` field per token naming
+timestamps, the optional decision_timeout, the owning app, the app's own ``ttl`` and
+``finished_ttl`` when it set a retention, and one ``t:<sha256>`` field per token naming
 its seat); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
@@ -31,14 +32,17 @@ if current ~= ARGV[1] then return {'stale', current} end
 if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
 local version = tostring(tonumber(current) + 1)
 redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4])
+local ttl = ARGV[5]
+local kept = redis.call('HGET', KEYS[1], ARGV[3] == 'finished' and 'finished_ttl' or 'ttl')
+if kept then ttl = kept end
 local ids = {}
 for i = 9, #ARGV do
   local kind = 'e'
   if i == 9 then kind = 'a' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
 end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
 if KEYS[3] then
   redis.call('HSET', KEYS[3], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
   redis.call('EXPIRE', KEYS[3], ARGV[7])
@@ -53,7 +57,7 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout")
+           "decision_timeout", "app")
 
 
 def token_digest(token: str) -> str:
@@ -99,6 +103,8 @@ class GameRecord:
     updated: float
     #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
     decision_timeout: int | None = None
+    #: the id of the app that created the game (api/apps); None for games older than apps
+    app: str | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -152,9 +158,11 @@ class GameStore:
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
-               decision_timeout: int | None = None, now: float | None = None) -> list[str]:
+               decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
+               now: float | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
-        to "<seat>" or "creator". Returns the events' cursors.
+        to "<seat>" or "creator"; ``retention`` may set the game's own ``ttl`` and ``finished_ttl``
+        (seconds) in place of the store's. Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
@@ -164,8 +172,12 @@ class GameStore:
         }
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
+        if app is not None:
+            mapping["app"] = app
+        retention = retention or {}
+        mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
-        ttl = self.ttl_for(status)
+        ttl = int(retention.get("finished_ttl" if status == FINISHED else "ttl", self.ttl_for(status)))
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=mapping)
         for event in events:
@@ -267,11 +279,11 @@ class GameStore:
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout, app = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
-        decision_timeout=None if timeout is None else int(timeout),
+        decision_timeout=None if timeout is None else int(timeout), app=app,
     )
     if with_token:
         record.token_role = values[-1] or ""

@@ -1,4 +1,4 @@
-"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots`` and ``simulations``.
+"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``webhooks`` and ``simulations``.
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
@@ -13,14 +13,16 @@ from datetime import timedelta
 
 from redis import Redis
 from rq import SimpleWorker, Worker
+from rq.scheduler import RQScheduler
 from rq.utils import now
 
 from api import deadlines
+from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
-QUEUES = ("bots", "simulations")
+QUEUES = ("bots", "webhooks", "simulations")
 #: Seconds between two sweeps of the active simulations, and the longest blocking wait for a job.
 SWEEP_SECONDS = 3
 
@@ -47,12 +49,29 @@ class SweepingMixin:
         self.last_swept_at = now()
         deadlines.sweep_logged(job_store())
         try:
+            deadline_warnings.deadlines_near(job_store())
+            self.enqueue_due_retries()
+        except Exception:  # a sweep must never stop the worker
+            log.exception("webhook sweep failed")
+        try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
             return
         if requeued:
             log.warning("re-queued %d simulation chunk(s) left by dead workers", requeued)
+
+
+    def enqueue_due_retries(self) -> None:
+        """Queue the webhook deliveries whose retry time has come (RQ keeps delayed retries in its
+        scheduled registry). RQ's own scheduler would do this from a forked process that outlives
+        a killed worker; one pass here, under RQ's scheduler lock, does the same from the sweep."""
+        scheduler = RQScheduler([webhooks.QUEUE], connection=self.connection)
+        if scheduler.acquire_locks():
+            try:
+                scheduler.enqueue_scheduled_jobs()
+            finally:
+                scheduler.release_locks()
 
 
 class ForkingWorker(SweepingMixin, Worker):

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import deadlines
+from api.apps import notify, ownership
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -141,6 +142,7 @@ class Games(MethodView):
         log starts with a public `game_created` event, then whatever the setup resolved
         by itself (e.g. who goes first).
         """
+        ownership.admit_game()
         ruleset, state, seed = _new_game(body)
         game_id = secrets.token_hex(8)
         seats = [{"name": seat["name"], "bot": seat["bot"]} for seat in body["seats"]]
@@ -155,11 +157,14 @@ class Games(MethodView):
         store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
                        seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
                        events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))],
-                       decision_timeout=timeout, now=now)
+                       decision_timeout=timeout, app=ownership.current_app_id(),
+                       retention=ownership.game_retention(), now=now)
+        ownership.claim("games", game_id)
         if status == ACTIVE:
             pending = ruleset.pending(state)
             store().schedule_bots(game_id, 0, seats, pending)
             due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
+            notify.game_created(ownership.current_app_id(), game_id, seats, ruleset, state)
         created = {
             "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
@@ -226,7 +231,9 @@ class Game(MethodView):
         role, _ = caller_seat(record)
         if role != "creator":
             raise ApiProblem("forbidden", "only the creator token may delete a game")
+        ownership.require_owner(record.app, "game")
         store().delete(game_id)
+        ownership.release(record.app, "games", game_id)
         return Response(status=204)
 
 

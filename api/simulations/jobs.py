@@ -1,10 +1,11 @@
-"""Simulations as RQ jobs on the queue ``simulations``; no Flask here.
+"""Simulations as RQ jobs on the queue ``simulations``; no Flask requests here.
 
 A simulation is cut into chunks of many games (engine/simulate.py makes game ``i``
 depend only on ``(seed, i)``), one RQ job per chunk. Redis keys, all under the hash tag
 ``{<id>}`` so one simulation lives in one cluster slot:
 
-- ``sim:{id}``           hash: spec, status, timestamps, games/chunks done, result, error
+- ``sim:{id}``           hash: spec, status, timestamps, games/chunks done, result, error,
+                         and the id of the app that asked for it
 - ``sim:{id}:tallies``   hash: chunk index -> that chunk's Tally JSON, written with HSETNX
                          (in one script with the counters), so a chunk run twice counts once
 - ``sim:{id}:jobs``      hash: chunk index -> id of the RQ job now responsible for it
@@ -22,6 +23,7 @@ import json
 import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -30,6 +32,7 @@ from rq import Queue, get_current_job
 from rq.job import Job
 from rq.utils import utcparse
 
+from api.apps import notify
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.simulate import Tally, play_chunk, summarize
 
@@ -107,6 +110,14 @@ return 0
 """
 
 
+def owner(redis: Redis, sim_id: str) -> str | None:
+    """The id of the app that asked for the simulation; ``SimulationNotFound`` if there is none."""
+    found, app = redis.hmget(meta_key(sim_id), ["status", "app"])
+    if found is None:
+        raise SimulationNotFound(sim_id)
+    return _text(app)
+
+
 def _transition(redis: Redis, sim_id: str, allowed: tuple[str, ...], **fields) -> bool:
     args = [",".join(allowed)]
     for name, value in fields.items():
@@ -119,6 +130,7 @@ def _text(value: bytes | str | None) -> str | None:
 
 
 def _chunk_job(sim_id: str, index: int, settings: Settings) -> tuple[str, object]:
+    # The prefix "sim-<id>-" is how _unqueue_chunks finds a simulation's chunks in the queue.
     job_id = f"sim-{sim_id}-{index}-{secrets.token_hex(3)}"
     data = Queue.prepare_data(
         run_chunk,
@@ -139,13 +151,17 @@ def _enqueue_chunks(redis: Redis, sim_id: str, indexes: list[int], settings: Set
     queue.enqueue_many([data for _, data in jobs], pipeline=pipeline)
 
 
-def submit(redis: Redis, body: dict, settings: Settings | None = None) -> str:
+def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner: str | None = None,
+           admit: Callable[[dict], None] | None = None) -> str:
     """Check the request, queue its chunks, and return the simulation id.
 
-    ``InvalidOptions`` (with per-field messages) when the request is not acceptable.
+    ``InvalidOptions`` (with per-field messages) when the request is not acceptable;
+    ``admit(spec)`` may refuse it too (quotas), by raising. ``owner`` is the app that asked.
     """
     settings = settings or Settings.from_env()
     spec = normalize_spec(body)
+    if admit is not None:
+        admit(spec)
     sim_id = secrets.token_hex(12)
     now = time.time()
     with redis.pipeline() as pipeline:
@@ -158,6 +174,7 @@ def submit(redis: Redis, body: dict, settings: Settings | None = None) -> str:
                 "games_done": 0,
                 "chunks_done": 0,
                 "ttl": settings.ttl,
+                **({"app": owner} if owner else {}),
             },
         )
         _enqueue_chunks(redis, sim_id, list(range(spec["chunks"])), settings, pipeline)
@@ -258,12 +275,15 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
     for index in sorted(tallies, key=int):
         total.merge(Tally.from_dict(json.loads(tallies[index])))
     result = summarize(spec["ruleset"], spec["seed"], total, wall_seconds=wall_seconds)
-    _transition(redis, sim_id, ACTIVE, status="finished", result=json.dumps(result), cpu_seconds=total.seconds)
+    finished = _transition(redis, sim_id, ACTIVE, status="finished", result=json.dumps(result),
+                           cpu_seconds=total.seconds)
     with redis.pipeline() as pipeline:
         for name in (key, tallies_key(sim_id), jobs_key(sim_id)):
             pipeline.expire(name, settings.ttl)
         pipeline.zrem(ACTIVE_KEY, sim_id)
         pipeline.execute()
+    if finished:
+        notify.simulation_finished(owner(redis, sim_id), sim_id, "finished")
 
 
 def _chunk_is_lost(job_state: bytes | None, started_at: bytes | None, leased: bool, lease_seconds: int) -> bool:
@@ -321,23 +341,35 @@ def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float
     return sum(reap(redis, _text(sim_id), settings) for sim_id in redis.zrange(ACTIVE_KEY, 0, -1))
 
 
-#: Taking more queued chunks than this out of the queue (LREM each) costs Redis more than
-#: letting workers drop them: a chunk of a cancelled simulation returns at once.
-MAX_CHUNKS_UNQUEUED = 1000
+#: Rebuild the queue without the ids that start with ARGV[1], in one pass and in order
+#: (one LREM per chunk would cost the queue's length for each of up to 10,000 chunks).
+_UNQUEUE = """
+local ids = redis.call('LRANGE', KEYS[1], 0, -1)
+local keep, removed = {}, 0
+for _, id in ipairs(ids) do
+  if string.sub(id, 1, #ARGV[1]) == ARGV[1] then removed = removed + 1 else keep[#keep + 1] = id end
+end
+if removed > 0 then
+  redis.call('DEL', KEYS[1])
+  for first = 1, #keep, 5000 do
+    redis.call('RPUSH', KEYS[1], unpack(keep, first, math.min(first + 4999, #keep)))
+  end
+end
+return removed
+"""
 
 
-def _unqueue_chunks(redis: Redis, sim_id: str, settings: Settings) -> None:
-    """Take an ended simulation's waiting chunks out of the queue."""
+def _unqueue_chunks(redis: Redis, sim_id: str, settings: Settings) -> int:
+    """Take all of an ended simulation's waiting chunks out of the queue; how many were waiting."""
     queue = Queue(QUEUE, connection=redis)
-    job_ids = [_text(j) for j in redis.hvals(jobs_key(sim_id))]
+    removed = redis.eval(_UNQUEUE, 1, queue.key, f"sim-{sim_id}-")
     with redis.pipeline() as pipeline:
-        if len(job_ids) <= MAX_CHUNKS_UNQUEUED:
-            for job_id in job_ids:
-                queue.remove(job_id, pipeline=pipeline)
-                # Not deleted: a worker may be running it right now.
-                pipeline.expire(Job.key_for(job_id), settings.ttl)
+        for job_id in redis.hvals(jobs_key(sim_id)):
+            # Not deleted: a worker may be running it right now.
+            pipeline.expire(Job.key_for(_text(job_id)), settings.ttl)
         pipeline.zrem(ACTIVE_KEY, sim_id)
         pipeline.execute()
+    return removed
 
 
 def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
@@ -347,6 +379,7 @@ def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
         raise SimulationNotFound(sim_id)
     if _transition(redis, sim_id, ACTIVE, status="cancelled", finished_at=time.time()):
         _unqueue_chunks(redis, sim_id, settings)
+        notify.simulation_finished(owner(redis, sim_id), sim_id, "cancelled")
     return status(redis, sim_id)
 
 

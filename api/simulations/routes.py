@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from redis import Redis
 
+from api.apps import ownership
 from api.http import json_response
 from api.problems import ApiProblem, problem_response, validation_problem
 from api.simulations import jobs
@@ -43,8 +46,9 @@ def settings() -> jobs.Settings:
 
 
 def _found(read, sim_id: str, *args) -> dict:
-    """``read(redis, sim_id, *args)``, with an unknown simulation answered as 404."""
+    """``read(redis, sim_id, *args)``, with an unknown simulation, or another app's, answered as 404."""
     try:
+        ownership.require_owner(jobs.owner(redis(), sim_id), "simulation", hide=True)
         return read(redis(), sim_id, *args)
     except jobs.SimulationNotFound:
         raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
@@ -68,9 +72,13 @@ class Simulations(MethodView):
         the same statistics, however many workers share it.
         """
         try:
-            sim_id = jobs.submit(redis(), body, settings())
+            kept = settings()
+            kept = dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
+            sim_id = jobs.submit(redis(), body, kept, owner=ownership.current_app_id(),
+                                 admit=ownership.admit_simulation)
         except InvalidOptions as error:
             raise validation_problem(error.fields, error.message) from None
+        ownership.claim("sims", sim_id)
         location = url_for("simulations.Simulation", sim_id=sim_id)
         return json_response(jobs.status(redis(), sim_id), 202, headers={"Location": location})
 

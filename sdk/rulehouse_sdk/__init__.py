@@ -5,7 +5,7 @@
     game = client.create_game("monopoly-cars2", [{"name": "Ann"}, {"name": "Bot", "bot": "heuristic"}])
 """
 
-from rulehouse_sdk import errors
+from rulehouse_sdk import errors, webhooks
 from rulehouse_sdk._generated import OPERATIONS, Operations
 from rulehouse_sdk.client import Client
 from rulehouse_sdk.errors import (
@@ -18,6 +18,7 @@ from rulehouse_sdk.errors import (
     MethodNotAllowed,
     NotFound,
     PreconditionRequired,
+    QuotaExceeded,
     RateLimited,
     RulehouseError,
     ServerError,
@@ -41,6 +42,7 @@ __all__ = [
     "NotFound",
     "Operations",
     "PreconditionRequired",
+    "QuotaExceeded",
     "RateLimited",
     "RulehouseError",
     "ServerError",
@@ -50,4 +52,5 @@ __all__ = [
     "Unauthorized",
     "WaitTimeout",
     "errors",
+    "webhooks",
 ]

@@ -36,6 +36,16 @@ class Problem(TypedDict):
     """The game's current version (409, 412)."""
     errors: NotRequired[list[FieldError]]
     """One entry per invalid field (422)."""
+    scope: NotRequired[str]
+    """The scope the app key lacks (403 `scope_missing`)."""
+    quota: NotRequired[str]
+    """The quota that would be passed (403 `quota-exceeded`)."""
+    allowed: NotRequired[int]
+    """That quota's figure (403 `quota-exceeded`)."""
+    used: NotRequired[int]
+    """What the app uses of it now (403 `quota-exceeded`)."""
+    limit_class: NotRequired[str]
+    """The class of requests whose rate limit was passed (429): `moves`, `writes`, `reads` or `streams`."""
 
 
 class PaginationMetadata(TypedDict):
@@ -334,6 +344,81 @@ class Simulation(TypedDict):
     """Why it failed."""
 
 
+class Usage(TypedDict):
+    live_games: int
+    queued_chunks: int
+    simulation_work_today: int
+
+
+class App(TypedDict):
+    id: str
+    """The app's id (`local` in development mode)."""
+    name: str
+    key_kind: str
+    """`secret` or `publishable`."""
+    scopes: list[str]
+    rate_limits: dict[str, str | None]
+    """Per class (`moves`, `writes`, `reads`, `streams`), e.g. `600/minute`; null: unlimited."""
+    quotas: dict[str, int]
+    usage: Usage
+    retention: dict[str, int]
+    """Seconds games and simulations are kept (see docs/apps.md)."""
+
+
+class Owned(TypedDict):
+    id: str
+    created: float
+    """Unix time of creation."""
+
+
+class OwnedList(TypedDict):
+    items: list[Owned]
+    next_before: float | None
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: str
+
+
+class WebhookList(TypedDict):
+    webhooks: list[Webhook]
+
+
+class WebhookRequest(TypedDict):
+    url: str
+    """Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them."""
+    events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished']]
+    """Any of decision.waiting, deadline.near, game.finished, simulation.finished."""
+
+
+class CreatedWebhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: str
+    secret: str
+    """Signs every delivery (HMAC-SHA256). Shown only in this response."""
+
+
+class Delivery(TypedDict):
+    id: str
+    type: str
+    status: str
+    """`pending`, `delivered` or `failed`."""
+    attempts: int
+    last_status: int | None
+    last_error: str | None
+    created: str
+    delivered: str | None
+
+
+class DeliveryList(TypedDict):
+    deliveries: list[Delivery]
+
+
 class Health(TypedDict):
     status: str
     """`ok`"""
@@ -359,6 +444,14 @@ OPERATIONS: dict[str, Operation] = {
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
+    'get_app': Operation('get_app', 'GET', '/v1/apps/me', (200,), False, False),
+    'list_app_games': Operation('list_app_games', 'GET', '/v1/apps/me/games', (200,), False, False),
+    'list_app_simulations': Operation('list_app_simulations', 'GET', '/v1/apps/me/simulations', (200,), False, False),
+    'list_webhooks': Operation('list_webhooks', 'GET', '/v1/webhooks', (200,), False, False),
+    'create_webhook': Operation('create_webhook', 'POST', '/v1/webhooks', (201,), False, False),
+    'get_webhook': Operation('get_webhook', 'GET', '/v1/webhooks/{webhook_id}', (200,), False, False),
+    'delete_webhook': Operation('delete_webhook', 'DELETE', '/v1/webhooks/{webhook_id}', (204,), False, False),
+    'list_webhook_deliveries': Operation('list_webhook_deliveries', 'GET', '/v1/webhooks/{webhook_id}/deliveries', (200,), False, False),
     'health': Operation('health', 'GET', '/v1/health', (200,), False, False),
     'ready': Operation('ready', 'GET', '/v1/ready', (200,), False, False),
 }
@@ -544,6 +637,98 @@ class Operations:
         DELETE /v1/simulations/{sim_id}
         """
         return self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
+            headers=None, body=None)
+
+    def get_app(self) -> App:
+        """Read the calling app
+
+        The app the `X-Api-Key` names (or the `local` app of development mode): its
+        scopes, its rate limits per class, its quotas and what it uses of them now.
+
+        GET /v1/apps/me
+        """
+        return self._call(OPERATIONS['get_app'], path=None, query=None,
+            headers=None, body=None)
+
+    def list_app_games(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
+        """List the app's games
+
+        Newest first, finished ones included, until they expire (export their records
+        before then).
+
+        before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
+
+        GET /v1/apps/me/games
+        """
+        return self._call(OPERATIONS['list_app_games'], path=None, query={'limit': limit, 'before': before},
+            headers=None, body=None)
+
+    def list_app_simulations(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
+        """List the app's simulations
+
+        Newest first, until they expire.
+
+        before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
+
+        GET /v1/apps/me/simulations
+        """
+        return self._call(OPERATIONS['list_app_simulations'], path=None, query={'limit': limit, 'before': before},
+            headers=None, body=None)
+
+    def list_webhooks(self) -> WebhookList:
+        """List the app's webhooks
+
+        Every webhook this app registered, without their secrets.
+
+        GET /v1/webhooks
+        """
+        return self._call(OPERATIONS['list_webhooks'], path=None, query=None,
+            headers=None, body=None)
+
+    def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished']]) -> CreatedWebhook:
+        """Register a webhook
+
+        The service POSTs each chosen event of this app's games and simulations to the
+        URL, signed with the returned `secret` (header `Rulehouse-Signature`), retried
+        with backoff until the receiver answers 2xx. See docs/apps.md.
+
+        url: Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them.
+        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished.
+
+        POST /v1/webhooks
+        """
+        return self._call(OPERATIONS['create_webhook'], path=None, query=None,
+            headers=None, body={'url': url, 'events': events})
+
+    def get_webhook(self, webhook_id: str) -> Webhook:
+        """Read a webhook
+
+        Its URL and events, without its secret.
+
+        GET /v1/webhooks/{webhook_id}
+        """
+        return self._call(OPERATIONS['get_webhook'], path={'webhook_id': webhook_id}, query=None,
+            headers=None, body=None)
+
+    def delete_webhook(self, webhook_id: str) -> None:
+        """Delete a webhook
+
+        Deliveries still queued for it are dropped.
+
+        DELETE /v1/webhooks/{webhook_id}
+        """
+        return self._call(OPERATIONS['delete_webhook'], path={'webhook_id': webhook_id}, query=None,
+            headers=None, body=None)
+
+    def list_webhook_deliveries(self, webhook_id: str) -> DeliveryList:
+        """List a webhook's deliveries
+
+        Its newest 50 deliveries: status (`pending`, `delivered`, `failed`), attempts and
+        the last answer or error.
+
+        GET /v1/webhooks/{webhook_id}/deliveries
+        """
+        return self._call(OPERATIONS['list_webhook_deliveries'], path={'webhook_id': webhook_id}, query=None,
             headers=None, body=None)
 
     def health(self) -> Health:

@@ -43,10 +43,13 @@ class Client(Operations):
     """
 
     def __init__(self, base_url: str = DEFAULT_BASE_URL, token: str | None = None, *,
+                 api_key: str | None = None,
                  timeout: float | tuple[float, float] = (5.0, 30.0), retries: int = 3, backoff: float = 0.25,
                  max_wait: float = 30.0, session: requests.Session | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        #: the app key, sent as ``X-Api-Key`` with every request (the token still picks the seat)
+        self.api_key = api_key
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -56,8 +59,8 @@ class Client(Operations):
 
     def with_token(self, token: str | None) -> Client:
         """The same service (and connection pool) seen through another token."""
-        other = Client(self.base_url, token, timeout=self.timeout, retries=self.retries, backoff=self.backoff,
-                       max_wait=self.max_wait, session=self.session)
+        other = Client(self.base_url, token, api_key=self.api_key, timeout=self.timeout, retries=self.retries,
+                       backoff=self.backoff, max_wait=self.max_wait, session=self.session)
         other._owns_session = False
         return other
 
@@ -131,6 +134,8 @@ class Client(Operations):
             sent_headers["Accept"] = "application/x-ndjson, application/problem+json"
         if self.token:
             sent_headers["Authorization"] = f"Bearer {self.token}"
+        if self.api_key:
+            sent_headers["X-Api-Key"] = self.api_key
         for name, value in (headers or {}).items():
             if value is not None:
                 sent_headers[name] = f'"{value}"' if name == "If-Match" and isinstance(value, int) else str(value)

@@ -57,6 +57,10 @@ class NotFound(RulehouseError):
     """404: no such game, ruleset or simulation (or it expired)."""
 
 
+class QuotaExceeded(Forbidden):
+    """403: over one of the app's quotas (``reason`` names it, e.g. ``quota_live_games``)."""
+
+
 class MethodNotAllowed(RulehouseError):
     """405."""
 
@@ -112,6 +116,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "idempotency-key-reused": IdempotencyKeyReused,
     "precondition-required": PreconditionRequired,
     "too-many-requests": RateLimited,
+    "quota-exceeded": QuotaExceeded,
     "service-unavailable": ServiceUnavailable,
     "internal-error": ServerError,
 }

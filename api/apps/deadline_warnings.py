@@ -1,0 +1,35 @@
+"""``deadline.near``: the workers' sweep tells an app when a seat's decision deadline is close."""
+
+from __future__ import annotations
+
+import time
+
+from api.apps.notify import hooks
+from api.deadlines import DEADLINES_KEY, humans_pending
+from api.moves import load_state
+from api.store import GameStore
+from engine.core.registry import get_ruleset
+
+#: ``deadline.near`` is sent when a deadline is this close (at once, for shorter timeouts).
+DEADLINE_WARNING_SECONDS = 10.0
+
+
+def deadlines_near(store: GameStore, now: float | None = None) -> int:
+    """The worker's sweep: one ``deadline.near`` per game version whose deadline is close."""
+    now = time.time() if now is None else now
+    sent = 0
+    for member, due in store.redis.zrangebyscore(DEADLINES_KEY, now, now + DEADLINE_WARNING_SECONDS,
+                                                 withscores=True, start=0, num=200):
+        if not store.redis.set(f"deadline-near:{member}", 1, nx=True, ex=3600):
+            continue  # told already, by this worker or another
+        game_id, _, version = member.rpartition(":")
+        record = store.load(game_id)
+        if record is None or not record.app or record.version != int(version):
+            continue
+        ruleset = get_ruleset(record.ruleset)
+        seats = sorted({d.seat for d in humans_pending(record.seats, ruleset.pending(load_state(ruleset, record)))})
+        hooks().emit(record.app, "deadline.near", {"game": game_id, "version": int(version), "seats": seats,
+                                                  "deadline": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                            time.gmtime(due))})
+        sent += 1
+    return sent

@@ -1,0 +1,196 @@
+"""Per-app rate limits (flask-limiter on the service's Redis) and quotas.
+
+Rate limits count requests per app in four classes: ``moves`` (acting for a seat),
+``writes`` (creating, starting, deleting, cancelling), ``reads`` and ``streams``. Each
+app may have its own figures (``rulehouse apps update --limit``); publishable keys get the
+lower publishable defaults. The ``local`` app of development mode is not limited unless
+``LOCAL_RATE_LIMITS`` says otherwise. Over a limit: 429 problem+json with ``Retry-After``.
+
+Quotas bound what an app holds rather than how fast it asks: live (unfinished) games,
+simulation work per day (counted in bot cost: games x the cost per move of each seat's
+bot, so a search-bot simulation costs what it burns) and queued simulation chunks.
+Over a quota: 403 problem+json, ``reason`` naming the quota.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Flask, current_app, g, request
+from flask_limiter import ApplicationLimit, Limiter
+from flask_limiter.errors import RateLimitExceeded
+
+from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
+from api.apps.keys import LOCAL_APP_ID, App
+from api.problems import ApiProblem
+
+CLASSES = ("moves", "writes", "reads", "streams")
+STREAM_ENDPOINTS = {"games.Stream"}
+QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks")
+
+
+def rate_class() -> str:
+    endpoint = request.endpoint or ""
+    if endpoint in STREAM_ENDPOINTS:
+        return "streams"
+    if requirement(endpoint, request.method) == PLAY:
+        return "moves"
+    return "reads" if request.method in SAFE_METHODS else "writes"
+
+
+def limit_of(app: App, cls: str) -> str | None:
+    """The rate limit (e.g. ``"600/minute"``) of ``app`` for requests of class ``cls``; None: unlimited."""
+    config = current_app.config
+    if cls in app.limits:
+        return app.limits[cls]
+    if app.id == LOCAL_APP_ID:
+        return config["LOCAL_RATE_LIMITS"].get(cls)
+    defaults = config["PUBLISHABLE_RATE_LIMITS"] if app.publishable else config["RATE_LIMITS"]
+    return defaults.get(cls)
+
+
+def _limited(cls: str) -> bool:
+    app = g.get("app")
+    return app is not None and is_metered() and rate_class() == cls and limit_of(app, cls) is not None
+
+
+def _client_key() -> str:
+    app = g.get("app")
+    if app is None or app.id == LOCAL_APP_ID:
+        return f"{LOCAL_APP_ID}:{request.remote_addr}"
+    return app.id
+
+
+def _limit_provider(cls: str):
+    def provide() -> str:
+        # flask-limiter asks before it asks exempt_when: an unlimited request gets a bound it never meets.
+        app = g.get("app")
+        return (limit_of(app, cls) if app is not None else None) or "1000000/second"
+    return provide
+
+
+def init_limiter(app: Flask) -> Limiter:
+    limiter = Limiter(
+        key_func=_client_key,
+        application_limits=[
+            ApplicationLimit(limit_provider=_limit_provider(cls), scope=f"apps-{cls}",
+                             exempt_when=lambda cls=cls: not _limited(cls))
+            for cls in CLASSES
+        ],
+        storage_uri=app.config["REDIS_URL"],
+        strategy="fixed-window",
+        key_prefix="rl",
+        headers_enabled=True,
+        retry_after="delta-seconds",
+    )
+    limiter.init_app(app)
+    app.register_error_handler(RateLimitExceeded, _too_many)
+    return limiter
+
+
+def _too_many(error: RateLimitExceeded):
+    # The window's length bounds the wait; flask-limiter's own headers then give the exact reset.
+    retry_after = error.limit.limit.get_expiry()
+    cls = rate_class()
+    return ApiProblem("too-many-requests", f"over this app's rate limit for {cls} ({error.description})",
+                      reason="rate_limited", limit_class=cls,
+                      headers={"Retry-After": str(retry_after)}).response()
+
+
+# -- quotas ---------------------------------------------------------------------
+
+
+def quota_of(app: App, name: str) -> int:
+    if name in app.quotas:
+        return int(app.quotas[name])
+    defaults = current_app.config["PUBLISHABLE_QUOTAS"] if app.publishable else current_app.config["QUOTAS"]
+    return int(defaults[name])
+
+
+def over_quota(name: str, used: int, asked: int, allowed: int) -> ApiProblem:
+    return ApiProblem("quota-exceeded", f"this app's {name} quota is {allowed}; it uses {used} and asked for {asked}",
+                      reason=f"quota_{name}", quota=name, allowed=allowed, used=used)
+
+
+def check_live_games(app: App) -> None:
+    """Before a game is created: the app's unfinished games must stay within its quota."""
+    allowed = quota_of(app, "live_games")
+    used = live_games(app.id, allowed + 1)
+    if used + 1 > allowed:
+        raise over_quota("live_games", used, 1, allowed)
+
+
+def live_games(app_id: str, at_most: int) -> int:
+    """The app's games that still exist and are not finished (looks at its newest ``at_most``);
+    games that have ended or expired leave the app's set on the way."""
+    from api.apps.access import keys
+    from api.store import FINISHED, game_key
+
+    store = keys()
+    games = [game_id for game_id, _ in store.owned(app_id, "live-games", limit=at_most)]
+    if not games:
+        return 0
+    pipe = store.redis.pipeline(transaction=False)
+    for game_id in games:
+        pipe.hget(game_key(game_id), "status")
+    statuses = pipe.execute()
+    ended = [game_id for game_id, status in zip(games, statuses, strict=True) if status in (None, FINISHED)]
+    store.disown(app_id, "live-games", *ended)
+    return len(games) - len(ended)
+
+
+def simulation_cost(spec: dict) -> int:
+    """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
+    from engine.core.registry import get_ruleset
+
+    ruleset = get_ruleset(spec["ruleset"])
+    per_game = sum(getattr(type(ruleset.bot(name)), "cost_per_move", 1) for name in spec["bots"])
+    return spec["games"] * per_game
+
+
+def admit_simulation(app: App, spec: dict) -> None:
+    """Before a simulation is queued: its chunks and its work must fit the app's quotas.
+
+    The day's work is counted as it is admitted, so a refused simulation costs nothing.
+    """
+    from api.apps.access import keys
+
+    allowed_chunks = quota_of(app, "queued_chunks")
+    queued = queued_chunks(app.id)
+    if queued + spec["chunks"] > allowed_chunks:
+        raise over_quota("queued_chunks", queued, spec["chunks"], allowed_chunks)
+    cost = simulation_cost(spec)
+    allowed_work = quota_of(app, "simulation_work_per_day")
+    counter = f"app:{{{app.id}}}:simwork:{time.strftime('%Y%m%d', time.gmtime())}"
+    client = keys().redis
+    pipe = client.pipeline(transaction=True)
+    pipe.incrby(counter, cost)
+    pipe.expire(counter, 2 * 24 * 3600)
+    total, _ = pipe.execute()
+    if total > allowed_work:
+        client.decrby(counter, cost)
+        raise over_quota("simulation_work_per_day", total - cost, cost, allowed_work)
+
+
+def queued_chunks(app_id: str) -> int:
+    """Chunks of the app's simulations that are queued or running and not yet done."""
+    import json
+
+    from api.apps.access import keys
+    from api.simulations.jobs import ACTIVE, meta_key
+
+    store = keys()
+    sims = [sim_id for sim_id, _ in store.owned(app_id, "live-sims")]
+    if not sims:
+        return 0
+    pipe = store.redis.pipeline(transaction=False)
+    for sim_id in sims:
+        pipe.hmget(meta_key(sim_id), ["status", "spec", "chunks_done"])
+    waiting, ended = 0, []
+    for sim_id, (status, spec, done) in zip(sims, pipe.execute(), strict=True):
+        if status in ACTIVE:
+            waiting += json.loads(spec)["chunks"] - int(done or 0)
+        else:
+            ended.append(sim_id)
+    store.disown(app_id, "live-sims", *ended)
+    return waiting

@@ -1,0 +1,79 @@
+"""What the blueprints call: admit a new game or simulation under the caller's quotas, record
+that its app owns it, and check that only the owner (or an admin) manages it."""
+
+from __future__ import annotations
+
+from flask import current_app, g
+
+from api.apps import limits
+from api.apps.access import current_app_id, keys, owns
+from api.problems import ApiProblem
+
+__all__ = ["admit_game", "admit_simulation", "claim", "current_app_id", "game_retention", "release",
+           "require_owner", "retention", "simulation_ttl"]
+
+#: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
+RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
+                    "simulation_ttl": (60, 90 * 24 * 3600)}
+
+
+def admit_game() -> None:
+    if g.get("app") is not None:
+        limits.check_live_games(g.app)
+
+
+def admit_simulation(spec: dict) -> None:
+    if g.get("app") is not None:
+        limits.admit_simulation(g.app, spec)
+
+
+def claim(kind: str, resource_id: str) -> None:
+    """The calling app now owns game (``kind`` ``games``) or simulation (``sims``) ``resource_id``."""
+    config = current_app.config
+    keep = max(int(config["GAME_TTL_SECONDS"]), int(config.get("SIMULATION_TTL", 0) or 0), 7 * 24 * 3600)
+    keys().own(current_app_id(), kind, resource_id, keep)
+
+
+def require_owner(owner: str | None, what: str, *, hide: bool = False) -> None:
+    """403 (or 404 with ``hide``, so that ids of other apps' resources tell nothing) unless the
+    calling app owns it or is an admin."""
+    if owns(owner):
+        return
+    if hide:
+        raise ApiProblem("not-found", f"no such {what} (or it belongs to another app)")
+    raise ApiProblem("forbidden", f"this {what} belongs to another app", reason="not_owner")
+
+
+def release(owner: str | None, kind: str, resource_id: str) -> None:
+    if owner:
+        keys().disown(owner, kind, resource_id)
+        keys().disown(owner, f"live-{kind}", resource_id)
+
+
+def retention(app=None) -> dict:
+    """Seconds the app's games (unfinished, finished) and simulations are kept: its own settings
+    within ``RETENTION_BOUNDS``, else the service's."""
+    app = app or g.get("app")
+    config = current_app.config
+    defaults = {"game_ttl": config["GAME_TTL_SECONDS"], "finished_game_ttl": config["FINISHED_GAME_TTL_SECONDS"],
+                "simulation_ttl": config.get("SIMULATION_TTL") or 7 * 24 * 3600}
+    own = app.retention if app is not None else {}
+    kept = {}
+    for name, default in defaults.items():
+        low, high = RETENTION_BOUNDS[name]
+        kept[name] = min(max(int(own[name]), low), high) if name in own else int(default)
+    return kept
+
+
+def game_retention() -> dict | None:
+    """The store's per-game TTLs for the calling app, or None when it keeps the service's."""
+    app = g.get("app")
+    if app is None or not ({"game_ttl", "finished_game_ttl"} & set(app.retention)):
+        return None
+    kept = retention(app)
+    return {"ttl": kept["game_ttl"], "finished_ttl": kept["finished_game_ttl"]}
+
+
+def simulation_ttl(default: int) -> int:
+    app = g.get("app")
+    return retention(app)["simulation_ttl"] if app is not None and "simulation_ttl" in app.retention else default

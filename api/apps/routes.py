@@ -1,0 +1,178 @@
+"""``/v1/apps/me`` (who the caller's key is, its limits, quotas and what it owns) and ``/v1/webhooks``."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Response, current_app, g
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.apps import limits, ownership
+from api.apps.access import keys
+from api.apps.schemas import (
+    AppSchema,
+    CreatedWebhookSchema,
+    DeliveryListSchema,
+    OwnedListSchema,
+    OwnedQuerySchema,
+    WebhookListSchema,
+    WebhookRequestSchema,
+    WebhookSchema,
+)
+from api.apps.webhooks import EXTENSION_NAME, UnsafeUrl, Webhooks
+from api.http import json_response
+from api.problems import ApiProblem, problem_response, validation_problem
+
+APP_KEY_AUTH = [{"appKey": []}]
+
+blp = Blueprint("apps", __name__, url_prefix="/v1/apps",
+                description="The calling app: its key, rate limits, quotas and what it owns.")
+hooks_blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
+                      description="URLs the service calls when something happens to an app's games or simulations.")
+
+
+def webhooks() -> Webhooks:
+    return current_app.extensions[EXTENSION_NAME]
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.doc(security=APP_KEY_AUTH)
+    @blp.response(200, AppSchema)
+    @blp.alt_response(**problem_response(401, "No app key where one is required, or an unknown one."))
+    def get(self):
+        """Read the calling app
+
+        The app the `X-Api-Key` names (or the `local` app of development mode): its
+        scopes, its rate limits per class, its quotas and what it uses of them now.
+        """
+        app = g.app
+        work_key = f"app:{{{app.id}}}:simwork:{time.strftime('%Y%m%d', time.gmtime())}"
+        quotas = {name: limits.quota_of(app, name) for name in limits.QUOTAS}
+        return json_response({
+            "id": app.id, "name": app.name, "key_kind": app.key_kind, "scopes": list(app.scopes),
+            "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
+            "quotas": quotas,
+            "usage": {
+                "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
+                "queued_chunks": limits.queued_chunks(app.id),
+                "simulation_work_today": int(keys().redis.get(work_key) or 0),
+            },
+            "retention": ownership.retention(app),
+        })
+
+
+def _owned(kind: str, query: dict) -> Response:
+    rows = keys().owned(g.app.id, kind, limit=query["limit"], before=query["before"])
+    items = [{"id": resource_id, "created": created} for resource_id, created in rows]
+    next_before = items[-1]["created"] if len(items) == query["limit"] else None
+    return json_response({"items": items, "next_before": next_before})
+
+
+@blp.route("/me/games")
+class MyGames(MethodView):
+    @blp.doc(security=APP_KEY_AUTH)
+    @blp.arguments(OwnedQuerySchema, location="query")
+    @blp.response(200, OwnedListSchema)
+    def get(self, query: dict):
+        """List the app's games
+
+        Newest first, finished ones included, until they expire (export their records
+        before then).
+        """
+        return _owned("games", query)
+
+
+@blp.route("/me/simulations")
+class MySimulations(MethodView):
+    @blp.doc(security=APP_KEY_AUTH)
+    @blp.arguments(OwnedQuerySchema, location="query")
+    @blp.response(200, OwnedListSchema)
+    def get(self, query: dict):
+        """List the app's simulations
+
+        Newest first, until they expire.
+        """
+        return _owned("sims", query)
+
+
+@hooks_blp.route("")
+class WebhookList(MethodView):
+    @hooks_blp.doc(security=APP_KEY_AUTH)
+    @hooks_blp.arguments(WebhookRequestSchema)
+    @hooks_blp.response(201, CreatedWebhookSchema)
+    @hooks_blp.alt_response(**problem_response(403, "The app key lacks the `webhooks` scope."))
+    @hooks_blp.alt_response(**problem_response(422, "Not a URL the service will call, an unknown event, or too "
+                                                    "many webhooks."))
+    def post(self, body: dict):
+        """Register a webhook
+
+        The service POSTs each chosen event of this app's games and simulations to the
+        URL, signed with the returned `secret` (header `Rulehouse-Signature`), retried
+        with backoff until the receiver answers 2xx. See docs/apps.md.
+        """
+        try:
+            created = webhooks().register(g.app.id, body["url"], body["events"])
+        except UnsafeUrl as error:
+            raise validation_problem({"url": [f"refused: {error}"]}, f"the webhook URL is refused: {error}",
+                                     reason="webhook_url_refused") from None
+        except ValueError as error:
+            raise validation_problem({"url": [str(error)]}, str(error), reason="too_many_webhooks") from None
+        return json_response(created, 201)
+
+    @hooks_blp.doc(security=APP_KEY_AUTH)
+    @hooks_blp.response(200, WebhookListSchema)
+    def get(self):
+        """List the app's webhooks
+
+        Every webhook this app registered, without their secrets.
+        """
+        return json_response({"webhooks": webhooks().list(g.app.id)})
+
+
+def _webhook(webhook_id: str) -> dict:
+    found = webhooks().get(g.app.id, webhook_id)
+    if found is None:
+        raise ApiProblem("not-found", f"this app has no webhook {webhook_id!r}")
+    return found
+
+
+@hooks_blp.route("/<webhook_id>")
+class Webhook(MethodView):
+    @hooks_blp.doc(security=APP_KEY_AUTH)
+    @hooks_blp.response(200, WebhookSchema)
+    @hooks_blp.alt_response(**problem_response(404, "This app has no such webhook."))
+    def get(self, webhook_id: str):
+        """Read a webhook
+
+        Its URL and events, without its secret.
+        """
+        return json_response(_webhook(webhook_id))
+
+    @hooks_blp.doc(security=APP_KEY_AUTH)
+    @hooks_blp.response(204)
+    @hooks_blp.alt_response(**problem_response(404, "This app has no such webhook."))
+    def delete(self, webhook_id: str):
+        """Delete a webhook
+
+        Deliveries still queued for it are dropped.
+        """
+        _webhook(webhook_id)
+        webhooks().delete(g.app.id, webhook_id)
+        return Response(status=204)
+
+
+@hooks_blp.route("/<webhook_id>/deliveries")
+class Deliveries(MethodView):
+    @hooks_blp.doc(security=APP_KEY_AUTH)
+    @hooks_blp.response(200, DeliveryListSchema)
+    @hooks_blp.alt_response(**problem_response(404, "This app has no such webhook."))
+    def get(self, webhook_id: str):
+        """List a webhook's deliveries
+
+        Its newest 50 deliveries: status (`pending`, `delivered`, `failed`), attempts and
+        the last answer or error.
+        """
+        _webhook(webhook_id)
+        return json_response({"deliveries": webhooks().deliveries(webhook_id)})
