@@ -77,6 +77,9 @@ class Ruleset(ABC):
     state_class: ClassVar[type]
     #: bot name -> Bot subclass, beside the generic ``random`` bot
     bots: ClassVar[dict[str, type[Bot]]] = {}
+    #: True when no action body is a secret (no hidden or simultaneous choices), so a running
+    #: game's record may show every seat's actions; False withholds other seats' action bodies
+    actions_public: ClassVar[bool] = False
 
     # -- what a game implements ------------------------------------------------
 
@@ -117,6 +120,13 @@ class Ruleset(ABC):
         other = self.copy(state)
         other.rng = Rng(rng.next64())
         return other
+
+    def seat_changed(self, state, change: dict) -> list[Event]:
+        """A seat change the rules take part in (``engine.records.ENGINE_SEAT_CHANGES``: a player
+        joining a running game); ``change`` is its record log entry (seat, kind, name, bot).
+        Only games that take players mid-game implement it; replaying a record calls it.
+        """
+        raise IllegalAction("seat_change_not_supported", f"{self.title} takes no {change.get('kind')!r} mid-game")
 
     # -- the contract, built on the above --------------------------------------
 
