@@ -53,7 +53,9 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout")
+           "decision_timeout", "commitment")
+#: fields of the game hash that only the records room reads (api/records): how the game was made
+RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 
 
 def token_digest(token: str) -> str:
@@ -99,6 +101,8 @@ class GameRecord:
     updated: float
     #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
     decision_timeout: int | None = None
+    #: the seed commitment published at creation (api/records); None for games made before commitments
+    seed_commitment: str | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -152,9 +156,11 @@ class GameStore:
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
-               decision_timeout: int | None = None, now: float | None = None) -> list[str]:
+               decision_timeout: int | None = None, now: float | None = None,
+               provenance: dict[str, str] | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
-        to "<seat>" or "creator". Returns the events' cursors.
+        to "<seat>" or "creator"; ``provenance`` holds the records room's fields (``commitment`` and
+        ``RECORD_FIELDS``). Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
@@ -165,6 +171,7 @@ class GameStore:
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
+        mapping.update(provenance or {})
         ttl = self.ttl_for(status)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=mapping)
@@ -262,16 +269,28 @@ class GameStore:
                 log.append((entry["seat"], entry["action"]))
         return log
 
+    def log(self, game_id: str) -> list[tuple[str, int, dict]]:
+        """Every stream entry in order as (kind, version, data): ``a`` an accepted action
+        (``{"seat", "action"}``), ``e`` an event. What a game record is built from."""
+        return [(fields["k"], int(fields["v"]), json.loads(fields["d"]))
+                for _, fields in self.redis.xrange(events_key(game_id))]
+
+    def record_fields(self, game_id: str) -> dict[str, str]:
+        """The ``RECORD_FIELDS`` the game has (absent ones left out)."""
+        values = self.redis.hmget(game_key(game_id), RECORD_FIELDS)
+        return {name: value for name, value in zip(RECORD_FIELDS, values, strict=True) if value is not None}
+
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout, commitment = values[
+        : len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
-        decision_timeout=None if timeout is None else int(timeout),
+        decision_timeout=None if timeout is None else int(timeout), seed_commitment=commitment,
     )
     if with_token:
         record.token_role = values[-1] or ""

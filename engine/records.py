@@ -44,7 +44,7 @@ def rules_version(ruleset: Ruleset) -> int:
 # -- the format -----------------------------------------------------------------------------
 
 
-class SeatEntrySchema(Schema):
+class RecordSeatSchema(Schema):
     seat = fields.Integer(required=True, validate=validate.Range(min=0, max=63))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
@@ -60,7 +60,7 @@ class ForkOriginSchema(Schema):
                        "and the random generator re-seeded."})
 
 
-class StartSchema(Schema):
+class RecordStartSchema(Schema):
     state = fields.Dict(required=True, metadata={
         "description": "The engine state the game started from (`format`, `ruleset`, `state`), instead of a "
                        "setup from `players`, `options` and `seed`."})
@@ -103,13 +103,13 @@ class RecordSchema(Schema):
     fork = fields.Nested(ForkOriginSchema, load_default=None, allow_none=True)
     players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    seats = fields.List(fields.Nested(SeatEntrySchema), load_default=list, validate=validate.Length(max=64))
+    seats = fields.List(fields.Nested(RecordSeatSchema), load_default=list, validate=validate.Length(max=64))
     seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Null while the game runs (it would foretell every draw)."})
     salt = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
     seed_commitment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
     seed_source = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(SEED_SOURCES))
-    start = fields.Nested(StartSchema, load_default=None, allow_none=True)
+    start = fields.Nested(RecordStartSchema, load_default=None, allow_none=True)
     setup_events = fields.List(fields.Dict(), load_default=None, allow_none=True)
     log = fields.List(fields.Nested(LogEntrySchema), load_default=list,
                       validate=validate.Length(max=MAX_LOG_ENTRIES))

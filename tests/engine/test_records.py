@@ -17,8 +17,8 @@ from engine.records import (
     make_record,
     redact,
     replay,
-    seed_commitment,
     seat_change_entry,
+    seed_commitment,
 )
 
 SALT = "00112233445566778899aabbccddeeff"
