@@ -257,7 +257,7 @@ def test_a_fork_of_a_running_game_cannot_foretell_its_hidden_cards_or_next_draws
     version = drive(client, app, game, seed=3, until_version=4)
     fork = create(client, {"fork": {"game": game["id"], "version": version}}, token=game["creator_token"])
     draws = {game["id"]: [], fork["id"]: []}
-    for step in range(12):
+    for _ in range(12):
         stored = {g["id"]: store.load(g["id"]) for g in (game, fork)}
         pending = {g: dice.pending(load_state(dice, record)) for g, record in stored.items()}
         if not all(pending.values()):
