@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from engine.core.errors import IllegalAction, InvalidOptions
+from engine.core.errors import IllegalAction, InvalidOptions, ReasonedError
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
@@ -122,14 +122,8 @@ class RecordSchema(Schema):
 _RECORD_SCHEMA = RecordSchema()
 
 
-class RecordError(ValueError):
+class RecordError(ReasonedError):
     """A record that cannot be replayed at all (malformed, unknown ruleset, other rules, secrets withheld)."""
-
-    def __init__(self, reason: str, message: str, *, fields: dict | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.fields = fields or {}
 
 
 def load_record(data) -> dict:
@@ -260,8 +254,8 @@ def initial_state(ruleset: Ruleset, record: dict):
     if start is not None:
         try:
             state = ruleset.from_dict(start["state"])
-        except (ValueError, KeyError, TypeError) as error:
-            raise RecordError("invalid_record", f"start.state is not a {ruleset.id} state: {error}") from None
+        except Exception as error:  # any malformed JSON tree: the state classes check nothing themselves
+            raise RecordError("invalid_record", f"start.state is not a {ruleset.id} state: {error!r}") from None
         if record["seed"] is not None and getattr(state, "rng", None) is not None and state.rng.seed != record["seed"]:
             raise RecordError("seed_mismatch", "start.state's random generator does not come from the record's seed")
         return state
@@ -341,9 +335,14 @@ def evaluate(data, seat: int | None) -> dict:
     """Referee a record without storing anything: whether every logged action was legal (the first
     illegal one, with the engine's reason, stops the evaluation), then ``seat``'s view, its pending
     decisions, the events it may see, and the result if the game is over."""
-    outcome = replay(data, compare=False)
+    record = load_record(data)
+    if record["start"] is not None:
+        # A state from outside was never checked by the rules: it could break what they take for granted.
+        raise RecordError("start_not_accepted", "evaluation sets a game up from players, options and seed; "
+                          "it does not take a start state", fields={"start": ["not accepted here"]})
+    outcome = replay(record, compare=False)
     ruleset, state = outcome.ruleset, outcome.state
-    players = load_record(data)["players"]
+    players = record["players"]
     if seat is not None and not 0 <= seat < players:
         raise RecordError("invalid_seat", f"seat {seat} is not in this {players}-seat game",
                           fields={"seat": [f"must be between 0 and {players - 1}"]})

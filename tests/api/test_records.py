@@ -331,7 +331,8 @@ def test_evaluate_answers_bad_records_with_problems(no_redis_client):
     huge["record"]["options"] = {"padding": "x" * (1024 * 1024)}
     assert_problem(no_redis_client.post(url, json=huge), 413, "payload-too-large")
     for change, reason in (({"seed": None}, "seed_hidden"), ({"rules_version": 99}, "rules_version"),
-                           ({"players": 9}, "invalid_options"), ({"ruleset": "whipcash"}, None)):
+                           ({"players": 9}, "invalid_options"), ({"ruleset": "whipcash"}, None),
+                           ({"start": {"state": {"format": 1}}}, "start_not_accepted")):
         body = evaluate_body()
         body["record"].update(change)
         problem = assert_problem(no_redis_client.post(url, json=body), 422, "validation-error")
