@@ -28,8 +28,6 @@ MAX_LOG_ENTRIES = 4000
 MAX_SEED = 2**63 - 1
 #: ``kind`` of a log entry that is an engine action; every other kind is a seat change
 ACTION = "action"
-#: seat changes the engine takes part in (a player joining a running game); the others only change who plays a seat
-ENGINE_SEAT_CHANGES = frozenset({"seat_joined_midgame"})
 #: where a game's seed came from
 SEED_SOURCES = ("service", "client", "fork")
 #: derive_seed(fork seed, FORK_STREAM) re-deals what the forking caller could not see
@@ -174,8 +172,8 @@ def action_entry(version: int, seat: int, action: dict, events: list[dict], time
 
 def seat_change_entry(version: int, event: dict) -> dict:
     """A seat change the service logged as event ``event`` (type ``seat_joined``, ``seat_to_bot``...)."""
-    return {"version": version, "seat": event.get("seat", 0), "kind": event["type"], "name": event.get("name"),
-            "bot": event.get("bot"), "events": None}
+    return {"version": version, "seat": event.get("seat", 0), "kind": event["type"], "action": None,
+            "timed_out": False, "name": event.get("name"), "bot": event.get("bot"), "events": None}
 
 
 # -- provable dice -------------------------------------------------------------------------
@@ -307,25 +305,22 @@ def replay(data, *, compare: bool = True, until_version: int | None = None) -> R
 def _replay_entry(ruleset: Ruleset, state, index: int, entry: dict, outcome: Replay,
                   compare: bool) -> Divergence | None:
     seat, version = entry["seat"], entry["version"]
-    if entry["kind"] != ACTION and entry["kind"] not in ENGINE_SEAT_CHANGES:
-        outcome.entry_events.append([])  # who plays a seat is no concern of the rules
-        return None
     if entry["kind"] == ACTION and entry["action"] is None:
         raise RecordError("action_hidden", f"log entry {index} has no action body (it is withheld until the game "
                           "is finished)")
     try:
-        if entry["kind"] == ACTION:
+        if entry["kind"] != ACTION:
+            # Who plays a seat is no concern of the rules, except a player joining a running game.
+            played = ruleset.seat_changed(state, entry)
+        else:
             action = ruleset.parse_action(entry["action"])
             ruleset.check(state, seat, action)
-        else:
-            played = ruleset.seat_changed(state, entry)
+            played = ruleset.play(state, seat, action)
     except IllegalAction as error:
         return Divergence(index, version, error.reason, error.message, seat, entry["action"])
-    if entry["kind"] == ACTION:
-        played = ruleset.play(state, seat, action)
     events = [event.to_dict() for event in played]
     outcome.entry_events.append(events)
-    if compare and entry["events"] is not None and entry["events"] != events:
+    if compare and entry["kind"] == ACTION and entry["events"] is not None and entry["events"] != events:
         return Divergence(index, version, "events_differ", f"the events of log entry {index} differ from the "
                           "record's", seat, entry["action"], expected=entry["events"], actual=events)
     return None

@@ -122,11 +122,12 @@ class Ruleset(ABC):
         return other
 
     def seat_changed(self, state, change: dict) -> list[Event]:
-        """A seat change the rules take part in (``engine.records.ENGINE_SEAT_CHANGES``: a player
-        joining a running game); ``change`` is its record log entry (seat, kind, name, bot).
-        Only games that take players mid-game implement it; replaying a record calls it.
+        """A seat change the service logged (``change``: its record log entry, with ``seat``,
+        ``kind`` such as ``seat_joined`` or ``seat_to_bot``, ``name``, ``bot``). Who plays a seat
+        is no concern of the rules, so the default does nothing; a game that takes players
+        mid-game (Hitchiker) adds the joining player here, and replaying a record calls it.
         """
-        raise IllegalAction("seat_change_not_supported", f"{self.title} takes no {change.get('kind')!r} mid-game")
+        return []
 
     # -- the contract, built on the above --------------------------------------
 

@@ -12,6 +12,7 @@ from api.bot_seats import play_bot_turn
 from api.cli import main as cli_main
 from api.deadlines import apply_defaults
 from api.moves import load_state
+from api.store import events_key
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng
 from engine.records import MAX_LOG_ENTRIES, RecordError, replay
@@ -136,6 +137,22 @@ def test_a_running_game_record_shows_each_caller_only_what_it_may_see(client, ap
     public = create(client, {"ruleset": "monopoly-cars2", "seats": [{"name": "A"}, {"name": "B"}]})
     drive(client, app, public, seed=1, until_version=3)
     assert all(entry["action"] is not None for entry in record_of(client, public["id"])["log"])
+
+
+def test_seat_changes_in_the_game_log_are_record_entries_that_replay_skips(client, app):
+    game = create(client, {"ruleset": "monopoly-cars2", "seats": [{"name": "A"}, {"name": "B"}]})
+    drive(client, app, game, seed=2, until_version=3)
+    # A hand-over as the seats API logs it: an event of its own in the game's log.
+    handover = {"type": "seat_to_bot", "seat": 1, "bot": "random"}
+    app.extensions["rulehouse.store"].redis.xadd(events_key(game["id"]), {"k": "e", "v": "3",
+                                                                         "d": json.dumps(handover)})
+    drive(client, app, game, seed=2)
+    record = record_of(client, game["id"])
+    assert record["log"][3] == {"version": 3, "seat": 1, "kind": "seat_to_bot", "action": None, "timed_out": False,
+                                "name": None, "bot": "random", "events": None}
+    assert [entry["kind"] for entry in record["log"]].count("action") == record["version"]
+    replayed = replay(record)
+    assert replayed.ok and replayed.entry_events[3] == []
 
 
 def test_record_errors(client):
