@@ -24,8 +24,9 @@ from engine.core.ruleset import Ruleset
 RECORD_FORMAT = "rulehouse.record"
 RECORD_VERSION = 1
 #: the longest log a record may have (evaluation and replay work is bounded by it)
-MAX_LOG_ENTRIES = 4000
+MAX_LOG_ENTRIES = 2000
 MAX_SEED = 2**63 - 1
+MAX_SEAT = 63
 #: ``kind`` of a log entry that is an engine action; every other kind is a seat change
 ACTION = "action"
 #: where a game's seed came from
@@ -42,8 +43,14 @@ def rules_version(ruleset: Ruleset) -> int:
 # -- the format -----------------------------------------------------------------------------
 
 
+def _list_of_objects(value) -> None:
+    # Events are checked this cheaply: a nested marshmallow field per event costs more than replaying it.
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ValidationError("a list of JSON objects")
+
+
 class RecordSeatSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=63))
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
 
@@ -70,7 +77,7 @@ class LogEntrySchema(Schema):
 
     version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0), metadata={
         "description": "The game version this entry led to (each accepted action adds one)."})
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=63))
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     kind = fields.String(load_default=ACTION, validate=validate.Length(min=1, max=64), metadata={
         "description": "`action`, or the kind of a seat change (`seat_joined`, `seat_to_bot`, ...)."})
     action = fields.Dict(load_default=None, allow_none=True, metadata={
@@ -81,7 +88,8 @@ class LogEntrySchema(Schema):
                          metadata={"description": "Seat changes: the seat's new player name."})
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64),
                         metadata={"description": "Seat changes: the bot now playing the seat."})
-    events = fields.List(fields.Dict(), load_default=None, allow_none=True, metadata={
+    events = fields.Raw(load_default=None, allow_none=True, validate=_list_of_objects, metadata={
+        "type": "array", "items": {"type": "object"},
         "description": "The engine events this entry caused (as far as the caller may see them); replay "
                        "compares them when present."})
 
@@ -108,7 +116,8 @@ class RecordSchema(Schema):
     seed_commitment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
     seed_source = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(SEED_SOURCES))
     start = fields.Nested(RecordStartSchema, load_default=None, allow_none=True)
-    setup_events = fields.List(fields.Dict(), load_default=None, allow_none=True)
+    setup_events = fields.Raw(load_default=None, allow_none=True, validate=_list_of_objects,
+                              metadata={"type": "array", "items": {"type": "object"}})
     log = fields.List(fields.Nested(LogEntrySchema), load_default=list,
                       validate=validate.Length(max=MAX_LOG_ENTRIES))
     version = fields.Integer(load_default=None, allow_none=True)
@@ -128,6 +137,10 @@ def load_record(data) -> dict:
     """The record ``data`` checked against the format and defaulted; ``RecordError`` saying what is wrong."""
     if not isinstance(data, dict):
         raise RecordError("invalid_record", "a record is a JSON object")
+    if isinstance(data.get("log"), list) and len(data["log"]) > MAX_LOG_ENTRIES:
+        # Checked before loading: marshmallow would deserialize every entry before counting them.
+        raise RecordError("record_too_long", f"a record has at most {MAX_LOG_ENTRIES} log entries",
+                          fields={"log": [f"longer than {MAX_LOG_ENTRIES} entries"]})
     try:
         return _RECORD_SCHEMA.load(data, unknown="exclude")
     except ValidationError as error:
@@ -273,7 +286,10 @@ def replay(data, *, compare: bool = True, until_version: int | None = None) -> R
     the replay and is reported as ``divergence``. ``until_version``: stop after the entries of
     that version. Raises ``RecordError`` for a record that cannot be replayed at all.
     """
-    record = load_record(data)
+    return _replay(load_record(data), compare, until_version)
+
+
+def _replay(record: dict, compare: bool = True, until_version: int | None = None) -> Replay:
     ruleset = ruleset_of(record)
     state = initial_state(ruleset, record)
     setup = [] if record["start"] is not None else [event.to_dict() for event in ruleset.setup_events(state)]
@@ -335,7 +351,7 @@ def evaluate(data, seat: int | None) -> dict:
         # A state from outside was never checked by the rules: it could break what they take for granted.
         raise RecordError("start_not_accepted", "evaluation sets a game up from players, options and seed; "
                           "it does not take a start state", fields={"start": ["not accepted here"]})
-    outcome = replay(record, compare=False)
+    outcome = _replay(record, compare=False)
     ruleset, state = outcome.ruleset, outcome.state
     players = record["players"]
     if seat is not None and not 0 <= seat < players:

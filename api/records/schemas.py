@@ -6,14 +6,14 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.games.schemas import DecisionSchema
-from engine.records import RecordSchema
+from engine.records import MAX_SEAT, RecordSchema
 
 
 class EvaluateRequestSchema(Schema):
     record = fields.Nested(RecordSchema, required=True, metadata={
         "description": "Setup (players, options, seed or start) and the log of actions so far; `ruleset` may be "
                        "left out (the path names it). Recorded events are not needed (and not compared)."})
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=63), metadata={
+    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEAT), metadata={
         "description": "The seat whose view, decisions and events to answer with; null: a spectator's."})
 
 

@@ -344,6 +344,9 @@ def test_evaluate_answers_bad_records_with_problems(no_redis_client):
     body["record"]["log"] = body["record"]["log"] * (MAX_LOG_ENTRIES // 12 + 1)
     problem = assert_problem(no_redis_client.post(url, json=body), 422, "validation-error")
     assert "/record/log" in [error["pointer"] for error in problem["errors"]]
+    body["record"]["log"] = [{"seat": 0}] * 80_000  # under the body limit; refused before any entry is read
+    problem = assert_problem(no_redis_client.post(url, json=body), 422, "validation-error")
+    assert problem["reason"] == "record_too_long"
     huge = evaluate_body()
     huge["record"]["options"] = {"padding": "x" * (1024 * 1024)}
     assert_problem(no_redis_client.post(url, json=huge), 413, "payload-too-large")
