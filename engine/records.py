@@ -108,8 +108,8 @@ class RecordSchema(Schema):
     game = fields.String(load_default=None, allow_none=True, metadata={"description": "The game's id, if any."})
     fork = fields.Nested(ForkOriginSchema, load_default=None, allow_none=True)
     players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    seats = fields.List(fields.Nested(RecordSeatSchema), load_default=list, validate=validate.Length(max=64))
+    options = fields.Dict(load_default=dict)  # the ruleset's options schema checks the keys
+    seats = fields.List(fields.Nested(RecordSeatSchema), load_default=list, validate=validate.Length(max=MAX_SEAT + 1))
     seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Null while the game runs (it would foretell every draw)."})
     salt = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
@@ -137,10 +137,12 @@ def load_record(data) -> dict:
     """The record ``data`` checked against the format and defaulted; ``RecordError`` saying what is wrong."""
     if not isinstance(data, dict):
         raise RecordError("invalid_record", "a record is a JSON object")
+    # Lengths are checked before loading: marshmallow would deserialize every item before counting them.
     if isinstance(data.get("log"), list) and len(data["log"]) > MAX_LOG_ENTRIES:
-        # Checked before loading: marshmallow would deserialize every entry before counting them.
         raise RecordError("record_too_long", f"a record has at most {MAX_LOG_ENTRIES} log entries",
                           fields={"log": [f"longer than {MAX_LOG_ENTRIES} entries"]})
+    if isinstance(data.get("seats"), list) and len(data["seats"]) > MAX_SEAT + 1:
+        raise RecordError("invalid_record", "too many seats", fields={"seats": [f"at most {MAX_SEAT + 1}"]})
     try:
         return _RECORD_SCHEMA.load(data, unknown="exclude")
     except ValidationError as error:
