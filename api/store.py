@@ -285,8 +285,8 @@ class GameStore:
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout, commitment = values[
-        : len(_FIELDS)]
+    (ruleset, version, status, state, seats, players, seed, created, updated, timeout,
+     commitment) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
