@@ -8,7 +8,7 @@ import json
 import logging
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -23,6 +23,7 @@ from api.config import settings
 from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
+from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
 from api.system.routes import bench, pages
@@ -86,6 +87,10 @@ def _check_json_body() -> None:
         return
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
+    view = current_app.view_functions.get(request.endpoint)
+    limit = getattr(getattr(view, "view_class", view), "max_body_bytes", None)
+    if limit is not None:  # a view that takes more than MAX_CONTENT_LENGTH says so
+        request.max_content_length = limit
     try:
         g.json_body = json.loads(request.get_data(cache=True) or b"null", parse_constant=_no_constant)
     except ValueError as error:
@@ -122,7 +127,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     api = RulehouseApi(app)
     api.spec.components.schema("Action", schema=ActionSchema)
-    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), apps_blp, webhooks_blp, system_blp):
+    for blueprint in (rulesets_blp, games_blp, records_blp, *_optional_blueprints(), apps_blp, webhooks_blp,
+                      system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:

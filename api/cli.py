@@ -14,6 +14,7 @@ from pathlib import Path
 from api.apps.cli import add_parser as add_apps_parser
 from engine.core.errors import InvalidOptions
 from engine.core.registry import all_rulesets, get_ruleset
+from engine.records import RecordError, replay
 from engine.simulate import simulate
 
 #: Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``).
@@ -232,6 +233,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
             url_file.unlink(missing_ok=True)
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Check a record: 0 when it replays to its events and result and its seed commitment holds,
+    1 when it diverges (saying where), 2 when it cannot be replayed at all."""
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
+        data = json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+        return 2
+    try:
+        outcome = replay(data)
+    except RecordError as error:
+        print(f"cannot replay: {error.message} ({error.reason})", file=sys.stderr)
+        for field, problem in error.fields.items():
+            print(f"  {field}: {problem}", file=sys.stderr)
+        return 2
+    entries = len(outcome.entry_events)
+    if args.json:
+        print(json.dumps({"ok": outcome.ok, "entries": entries, "commitment_ok": outcome.commitment_ok,
+                          "divergence": None if outcome.divergence is None else outcome.divergence.to_dict(),
+                          "result": outcome.result}))
+    divergence = outcome.divergence
+    if divergence is not None:
+        where = "the setup" if divergence.index < 0 else f"log entry {divergence.index}"
+        if divergence.index >= 0 and divergence.version is not None:
+            where += f" (version {divergence.version}, seat {divergence.seat}, action {json.dumps(divergence.action)})"
+        print(f"diverged at {where}: {divergence.reason}: {divergence.message}", file=sys.stderr)
+    if outcome.commitment_ok is False:
+        print("the seed and salt do not match the seed commitment", file=sys.stderr)
+    if not outcome.ok:
+        return 1
+    if not args.json:
+        commitment = {True: "seed commitment checked", None: "no seed commitment to check"}[outcome.commitment_ok]
+        result = outcome.result
+        said = "game not over" if result is None else (
+            f"winners {result['winners']} ({result['reason']}), scores {result['scores']}")
+        print(f"ok: {data.get('ruleset')}, {entries} log entries replayed; {said}; {commitment}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulehouse", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -269,6 +310,11 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     worker.add_argument("--name", help="worker name (default: random)")
     worker.set_defaults(func=cmd_worker)
+
+    check = sub.add_parser("replay", help="check a game record (GET /v1/games/{id}/record): replay and commitment")
+    check.add_argument("record", help="the record's JSON file, or - for standard input")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(func=cmd_replay)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
     return parser

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from flask import Response, current_app, request
 
+from api import deadlines
 from api.problems import ApiProblem
 from api.store import GameRecord, GameStore
 
@@ -60,6 +61,14 @@ def load_game(game_id: str, token: str | None) -> GameRecord:
     record = store().load(game_id, token=token)
     if record is None:
         raise ApiProblem("not-found", f"no game {game_id!r}")
+    return record
+
+
+def load_current(game_id: str, token: str | None) -> GameRecord:
+    """The game as a reader should see it: with its overdue decision defaults played first."""
+    record = load_game(game_id, token)
+    if deadlines.apply_if_overdue(store(), record):
+        record = load_game(game_id, token)
     return record
 
 

@@ -57,7 +57,9 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout", "app")
+           "decision_timeout", "app", "commitment")
+#: fields of the game hash that only the records room reads (api/records): how the game was made
+RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 
 
 def token_digest(token: str) -> str:
@@ -105,6 +107,8 @@ class GameRecord:
     decision_timeout: int | None = None
     #: the id of the app that created the game (api/apps); None for games older than apps
     app: str | None = None
+    #: the seed commitment published at creation (api/records); None for games made before commitments
+    seed_commitment: str | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -159,10 +163,11 @@ class GameStore:
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
-               now: float | None = None) -> list[str]:
+               now: float | None = None, provenance: dict[str, str] | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator"; ``retention`` may set the game's own ``ttl`` and ``finished_ttl``
-        (seconds) in place of the store's. Returns the events' cursors.
+        (seconds) in place of the store's; ``provenance`` holds the records room's fields
+        (``commitment`` and ``RECORD_FIELDS``). Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
@@ -177,6 +182,7 @@ class GameStore:
         retention = retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
+        mapping.update(provenance or {})
         ttl = int(retention.get("finished_ttl" if status == FINISHED else "ttl", self.ttl_for(status)))
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=mapping)
@@ -274,16 +280,28 @@ class GameStore:
                 log.append((entry["seat"], entry["action"]))
         return log
 
+    def log(self, game_id: str) -> list[tuple[str, int, dict]]:
+        """Every stream entry in order as (kind, version, data): ``a`` an accepted action
+        (``{"seat", "action"}``), ``e`` an event. What a game record is built from."""
+        return [(fields["k"], int(fields["v"]), json.loads(fields["d"]))
+                for _, fields in self.redis.xrange(events_key(game_id))]
+
+    def record_fields(self, game_id: str) -> dict[str, str]:
+        """The ``RECORD_FIELDS`` the game has (absent ones left out)."""
+        values = self.redis.hmget(game_key(game_id), RECORD_FIELDS)
+        return {name: value for name, value in zip(RECORD_FIELDS, values, strict=True) if value is not None}
+
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout, app = values[: len(_FIELDS)]
+    (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app,
+     commitment) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
-        decision_timeout=None if timeout is None else int(timeout), app=app,
+        decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
     )
     if with_token:
         record.token_role = values[-1] or ""

@@ -34,6 +34,8 @@ METHOD_NAMES: dict[str, str] = {
     "POST /v1/games/{}/actions": "submit_action",
     "GET /v1/games/{}/events": "list_events",
     "GET /v1/games/{}/stream": "stream_events",
+    "GET /v1/games/{}/record": "get_record",
+    "POST /v1/rulesets/{}/evaluate": "evaluate",
     "GET /v1/simulations": "list_simulations",
     "POST /v1/simulations": "create_simulation",
     "GET /v1/simulations/{}": "get_simulation",
@@ -164,9 +166,11 @@ class Parameter:
     """One argument of a generated method and where it goes in the request."""
 
     def __init__(self, name: str, wire_name: str, location: str, annotation: str, required: bool,
-                 description: str = "") -> None:
+                 description: str = "", positional: bool = False) -> None:
         self.name, self.wire_name, self.location = name, wire_name, location
         self.annotation, self.required, self.description = annotation, required, description
+        #: an optional body field that stays a positional argument (``x-positional`` in the spec)
+        self.positional = (required and location in ("path", "body", "json")) or positional
 
     def signature(self) -> str:
         if self.required:
@@ -198,7 +202,8 @@ def operation_parameters(types: Types, path_item: dict, operation: dict) -> list
             required = set(resolved.get("required", ()))
             for field, field_schema in resolved["properties"].items():
                 parameters.append(Parameter(field, field, "body", types.annotation(field_schema), field in required,
-                                            field_schema.get("description", "")))
+                                            field_schema.get("description", ""),
+                                            bool(field_schema.get("x-positional"))))
         else:
             ref = types.ref_name(schema)
             annotation = f"{ref} | dict[str, Any]" if ref and types.is_typed_dict(resolved) else "dict[str, Any]"
@@ -208,7 +213,8 @@ def operation_parameters(types: Types, path_item: dict, operation: dict) -> list
     if len(set(names)) != len(names):
         raise SpecError(f"{operation.get('summary')}: two parameters share a Python name in {names}")
     order = {"path": 0, "json": 1, "body": 1, "query": 2, "header": 3}
-    parameters.sort(key=lambda p: (not p.required or p.location in ("query", "header"), order[p.location]))
+    parameters.sort(key=lambda p: (not p.positional, not p.required or p.location in ("query", "header"),
+                                   order[p.location]))
     return parameters
 
 
@@ -227,9 +233,8 @@ def success_response(types: Types, operation: dict) -> tuple[tuple[int, ...], st
 
 def render_method(name: str, method: str, path: str, operation: dict, parameters: list[Parameter],
                   returns: str, streamed: bool) -> list[str]:
-    positional = [p.signature() for p in parameters if p.required and p.location in ("path", "body", "json")]
-    keyword_only = [p.signature() for p in sorted(parameters, key=lambda p: not p.required)
-                    if not (p.required and p.location in ("path", "body", "json"))]
+    positional = [p.signature() for p in parameters if p.positional]
+    keyword_only = [p.signature() for p in sorted(parameters, key=lambda p: not p.required) if not p.positional]
     arguments = ["self", *positional, *(["*", *keyword_only] if keyword_only else [])]
     lines = [f"    def {name}({', '.join(arguments)}) -> {returns}:"]
     doc = operation.get("summary", "").strip()

@@ -29,13 +29,15 @@ from api.http import (
     expected_version,
     iso_time,
     json_response,
+    load_current,
     load_game,
     store,
     version_of,
 )
 from api.moves import load_state, submit_action
 from api.problems import ApiProblem, problem_response, validation_problem
-from api.store import ACTIVE, FINISHED, GameRecord, StoredEvent, token_digest
+from api.records.creation import NewGame, fork_game, sealed
+from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -92,27 +94,19 @@ def public_seats(seats: list[dict]) -> list[dict]:
     return [{"seat": number, "name": seat["name"], "bot": seat.get("bot")} for number, seat in enumerate(seats)]
 
 
-def _load_current(game_id: str, token: str | None) -> GameRecord:
-    """The game as a reader should see it: with its overdue decision defaults played first."""
-    record = load_game(game_id, token)
-    if deadlines.apply_if_overdue(store(), record):
-        record = load_game(game_id, token)
-    return record
-
-
 # -- create ---------------------------------------------------------------------
 
 
-def _new_game(body: dict) -> tuple[Ruleset, object, int]:
+def _new_game(body: dict) -> NewGame:
+    if body["fork"] is not None:
+        new = fork_game(store(), body, bearer_token())
+        _check_bots(new.ruleset, new.seats)
+        return new
     try:
         ruleset = get_ruleset(body["ruleset"])
     except KeyError:
         raise validation_problem({"ruleset": [f"unknown ruleset {body['ruleset']!r}; see GET /v1/rulesets"]}) from None
-    bots = ruleset.bot_names()
-    bad_bots = {str(i): {"bot": [f"must be one of {bots}"]}
-                for i, seat in enumerate(body["seats"]) if seat["bot"] is not None and seat["bot"] not in bots}
-    if bad_bots:
-        raise validation_problem({"seats": bad_bots})
+    _check_bots(ruleset, body["seats"])
     seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
     try:
         state = ruleset.new_game(len(body["seats"]), body["options"], seed)
@@ -122,14 +116,25 @@ def _new_game(body: dict) -> tuple[Ruleset, object, int]:
         if "players" in fields:
             messages = {"seats": fields.pop("players"), "options": fields}
         raise validation_problem(messages, error.message) from None
-    return ruleset, state, seed
+    return NewGame(ruleset, state, seed, body["seats"], body["options"],
+                   sealed(seed, "service" if body["seed"] is None else "client"))
+
+
+def _check_bots(ruleset: Ruleset, seats: list[dict]) -> None:
+    bots = ruleset.bot_names()
+    bad_bots = {str(i): {"bot": [f"must be one of {bots}"]}
+                for i, seat in enumerate(seats) if seat["bot"] is not None and seat["bot"] not in bots}
+    if bad_bots:
+        raise validation_problem({"seats": bad_bots})
 
 
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(CreateGameSchema)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
-    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
+    @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options; "
+                                     "a fork of a missing game or version."))
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
     @blp.alt_response(**problem_response(413, "The body is too large."))
     @blp.alt_response(**problem_response(415, "The body is not JSON."))
@@ -139,26 +144,31 @@ class Games(MethodView):
         Answers with the game id, its version (0) and one secret bearer token per human
         seat plus a creator token; only their SHA-256 digests are stored, so they are
         shown only here. Bot seats are played by workers from their own view. The event
-        log starts with a public `game_created` event, then whatever the setup resolved
-        by itself (e.g. who goes first).
+        log starts with a public `game_created` event (with the `seed_commitment`), then
+        whatever the setup resolved by itself (e.g. who goes first).
+
+        With `fork` the game starts at another game's position instead (see
+        docs/records.md): same ruleset, options and seat names unless `seats` is given.
         """
         ownership.admit_game()
-        ruleset, state, seed = _new_game(body)
+        new = _new_game(body)
+        ruleset, state = new.ruleset, new.state
         game_id = secrets.token_hex(8)
-        seats = [{"name": seat["name"], "bot": seat["bot"]} for seat in body["seats"]]
+        seats = [{"name": seat["name"], "bot": seat["bot"]} for seat in new.seats]
         tokens = [None if seat["bot"] else secrets.token_urlsafe(24) for seat in seats]
         creator_token = secrets.token_urlsafe(24)
         digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
         digests[token_digest(creator_token)] = "creator"
         status = ACTIVE if ruleset.result(state) is None else FINISHED
         first_event = {"type": "game_created", "ruleset": ruleset.id, "players": len(seats),
-                       "seats": public_seats(seats)}
+                       "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
         timeout, now, due = body["decision_timeout"], time.time(), None
         store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
-                       seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
-                       events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))],
+                       seats=seats, players=len(seats), seed=new.seed, options=new.options, tokens=digests,
+                       events=[first_event, *(event.to_dict() for event in
+                                              ([] if new.fork else ruleset.setup_events(state)))],
                        decision_timeout=timeout, app=ownership.current_app_id(),
-                       retention=ownership.game_retention(), now=now)
+                       retention=ownership.game_retention(), now=now, provenance=new.provenance)
         ownership.claim("games", game_id)
         if status == ACTIVE:
             pending = ruleset.pending(state)
@@ -169,7 +179,8 @@ class Games(MethodView):
             "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token, "decision_timeout": timeout,
-            "deadline": None if due is None else iso_time(due),
+            "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
+            "fork": new.fork,
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, headers={"Location": location})
@@ -195,7 +206,7 @@ class Game(MethodView):
         `result` is set once the game is over. Reading a game whose bot seat
         has a decision also queues that bot's job again if it was lost.
         """
-        record = _load_current(game_id, bearer_token())
+        record = load_current(game_id, bearer_token())
         role, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)
@@ -212,6 +223,7 @@ class Game(MethodView):
             "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
+            "seed_commitment": record.seed_commitment,
         }
         return json_response(body, version=record.version)
 
@@ -261,7 +273,7 @@ class Decisions(MethodView):
         seat never decides. Other seats' options are never shown; `waiting_for` says
         which seats have something to decide.
         """
-        record = _load_current(game_id, bearer_token())
+        record = load_current(game_id, bearer_token())
         _, seat = caller_seat(record)
         if not_modified(record.version):
             return not_modified_response(record.version)

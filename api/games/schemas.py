@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.http import CURSOR_PATTERN
@@ -18,11 +18,27 @@ class SeatRequestSchema(Schema):
                                   "is then played by a worker and gets no token."})
 
 
+class ForkRequestSchema(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "The id of the game to fork."})
+    version = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0),
+                             metadata={"description": "The version to start from; absent: its current one."})
+
+
 class CreateGameSchema(Schema):
-    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64),
-                            metadata={"description": "A ruleset id from `GET /v1/rulesets`."})
-    seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=1, max=16),
-                        metadata={"description": "One entry per seat, in turn order."})
+    # ``x-positional``: the SDK keeps these first positional arguments although a fork may leave them out.
+    ruleset = fields.String(load_default=None, validate=validate.Length(min=1, max=64), metadata={
+        "description": "A ruleset id from `GET /v1/rulesets`; required unless `fork` is given.",
+        "x-positional": True})
+    seats = fields.List(fields.Nested(SeatRequestSchema), load_default=None,
+                        validate=validate.Length(min=1, max=16), metadata={
+                            "description": "One entry per seat, in turn order; required unless `fork` is given "
+                                           "(a fork keeps the forked game's seat names and bots by default).",
+                            "x-positional": True})
+    fork = fields.Nested(ForkRequestSchema, load_default=None, allow_none=True, metadata={
+        "description": "Start at another game's position (docs/records.md, Forks): anyone may fork a finished "
+                       "game; a running one only with its creator token (`Authorization`), and then what its "
+                       "creator could not see is re-dealt and the dice re-seeded. Not with `options` or `seed`."})
     options = fields.Dict(keys=fields.String(), load_default=dict,
                           metadata={"description": "Game options (house rules, board or deck overrides, "
                                     "`turn_cap`); see the ruleset's `options_schema`."})
@@ -33,6 +49,25 @@ class CreateGameSchema(Schema):
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT),
         metadata={"description": "Seconds each human seat has for a decision; when they pass, the service plays "
                   "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
+
+    @validates_schema
+    def _fork_or_setup(self, data: dict, **_kwargs) -> None:
+        if data["fork"] is None:
+            missing = {name: ["required unless `fork` is given"] for name in ("ruleset", "seats")
+                       if data[name] is None}
+            if missing:
+                raise ValidationError(missing)
+        else:
+            taken = {name: ["a fork takes it from the forked game"] for name in ("options", "seed")
+                     if data[name] not in (None, {})}
+            if taken:
+                raise ValidationError(taken)
+
+
+def seed_commitment_field() -> fields.String:
+    return fields.String(required=True, allow_none=True, metadata={
+        "description": "`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; "
+                       "the finished game's record reveals both (docs/records.md, Provable dice)."})
 
 
 def decision_timeout_field() -> fields.Integer:
@@ -80,6 +115,9 @@ class CreatedGameSchema(Schema):
         "description": "Secret bearer token of the game's creator: spectator view, and may delete the game."})
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
+    seed_commitment = seed_commitment_field()
+    fork = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "For a fork: `{game, version, hidden_redealt}` of the game it started from."})
 
 
 class GameSchema(Schema):
@@ -100,6 +138,7 @@ class GameSchema(Schema):
     updated = fields.String(required=True, metadata={"description": "ISO 8601 UTC time of the last action."})
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
+    seed_commitment = seed_commitment_field()
 
 
 class DecisionSchema(Schema):

@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 
-class IllegalAction(Exception):
-    """An action the rules forbid now. Nothing was changed in the state.
-
-    Stable reason codes used by the core (games add their own, documented in
-    ``docs/rules/<id>.md``): ``game_over``, ``not_your_turn``, ``invalid_action``
-    (the body does not fit any action schema), ``action_not_allowed`` (a known action
-    type that is not among this seat's choices now), ``option_not_allowed`` (right
-    type, but parameters outside the offered options or bounds).
-    """
+class ReasonedError(Exception):
+    """An error with a stable machine-readable ``reason``, a message, and per-field details."""
 
     def __init__(self, reason: str, message: str, *, fields: dict | None = None) -> None:
         super().__init__(message)
@@ -24,6 +17,17 @@ class IllegalAction(Exception):
         if self.fields:
             body["fields"] = self.fields
         return body
+
+
+class IllegalAction(ReasonedError):
+    """An action the rules forbid now. Nothing was changed in the state.
+
+    Stable reason codes used by the core (games add their own, documented in
+    ``docs/rules/<id>.md``): ``game_over``, ``not_your_turn``, ``invalid_action``
+    (the body does not fit any action schema), ``action_not_allowed`` (a known action
+    type that is not among this seat's choices now), ``option_not_allowed`` (right
+    type, but parameters outside the offered options or bounds).
+    """
 
 
 class InvalidOptions(Exception):

@@ -77,6 +77,9 @@ class Ruleset(ABC):
     state_class: ClassVar[type]
     #: bot name -> Bot subclass, beside the generic ``random`` bot
     bots: ClassVar[dict[str, type[Bot]]] = {}
+    #: True when no action body is a secret (no hidden or simultaneous choices), so a running
+    #: game's record may show every seat's actions; False withholds other seats' action bodies
+    actions_public: ClassVar[bool] = False
 
     # -- what a game implements ------------------------------------------------
 
@@ -117,6 +120,14 @@ class Ruleset(ABC):
         other = self.copy(state)
         other.rng = Rng(rng.next64())
         return other
+
+    def seat_changed(self, state, change: dict) -> list[Event]:
+        """A seat change the service logged (``change``: its record log entry, with ``seat``,
+        ``kind`` such as ``seat_joined`` or ``seat_to_bot``, ``name``, ``bot``). Who plays a seat
+        is no concern of the rules, so the default does nothing; a game that takes players
+        mid-game (Hitchiker) adds the joining player here, and replaying a record calls it.
+        """
+        return []
 
     # -- the contract, built on the above --------------------------------------
 

@@ -116,11 +116,20 @@ class SeatRequest(TypedDict):
     """A bot name from the ruleset's `bots` (e.g. `random`): the seat is then played by a worker and gets no token."""
 
 
+class ForkRequest(TypedDict):
+    game: str
+    """The id of the game to fork."""
+    version: NotRequired[int | None]
+    """The version to start from; absent: its current one."""
+
+
 class CreateGame(TypedDict):
-    ruleset: str
-    """A ruleset id from `GET /v1/rulesets`."""
-    seats: list[SeatRequest]
-    """One entry per seat, in turn order."""
+    ruleset: NotRequired[str | None]
+    """A ruleset id from `GET /v1/rulesets`; required unless `fork` is given."""
+    seats: NotRequired[list[SeatRequest] | None]
+    """One entry per seat, in turn order; required unless `fork` is given (a fork keeps the forked game's seat names and bots by default)."""
+    fork: NotRequired[ForkRequest | None]
+    """Start at another game's position (docs/records.md, Forks): anyone may fork a finished game; a running one only with its creator token (`Authorization`), and then what its creator could not see is re-dealt and the dice re-seeded. Not with `options` or `seed`."""
     options: NotRequired[dict[str, Any]]
     """Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`."""
     seed: NotRequired[int | None]
@@ -151,6 +160,10 @@ class CreatedGame(TypedDict):
     """Seconds per human decision; null: no limit."""
     deadline: str | None
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
+    seed_commitment: str | None
+    """`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; the finished game's record reveals both (docs/records.md, Provable dice)."""
+    fork: dict[str, Any] | None
+    """For a fork: `{game, version, hidden_redealt}` of the game it started from."""
 
 
 class Seat(TypedDict):
@@ -193,6 +206,8 @@ class Game(TypedDict):
     """Seconds per human decision; null: no limit."""
     deadline: str | None
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
+    seed_commitment: str | None
+    """`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; the finished game's record reveals both (docs/records.md, Provable dice)."""
 
 
 class Decision(TypedDict):
@@ -242,6 +257,109 @@ class EventPage(TypedDict):
     events: list[EventEntry]
     next: str
     """The cursor to pass as `after` next time (unchanged when there was nothing new)."""
+
+
+class ForkOrigin(TypedDict):
+    game: str
+    """The id of the game this one was forked from."""
+    version: int
+    """The version of that game the fork starts from."""
+    hidden_redealt: NotRequired[bool]
+    """True when the origin was still running: what its creator could not see was re-dealt and the random generator re-seeded."""
+
+
+class RecordSeat(TypedDict):
+    seat: int
+    name: NotRequired[str | None]
+    bot: NotRequired[str | None]
+
+
+class RecordStart(TypedDict):
+    state: dict[str, Any]
+    """The engine state the game started from (`format`, `ruleset`, `state`), instead of a setup from `players`, `options` and `seed`."""
+
+
+class LogEntry(TypedDict):
+    version: NotRequired[int | None]
+    """The game version this entry led to (each accepted action adds one)."""
+    seat: int
+    kind: NotRequired[str]
+    """`action`, or the kind of a seat change (`seat_joined`, `seat_to_bot`, ...)."""
+    action: NotRequired[dict[str, Any] | None]
+    """The action body (kind `action`); null where the caller may not see it yet."""
+    timed_out: NotRequired[bool]
+    """The service played this decision's default because its deadline passed."""
+    name: NotRequired[str | None]
+    """Seat changes: the seat's new player name."""
+    bot: NotRequired[str | None]
+    """Seat changes: the bot now playing the seat."""
+    events: NotRequired[list[dict[str, Any]] | None]
+    """The engine events this entry caused (as far as the caller may see them); replay compares them when present."""
+
+
+class Record(TypedDict):
+    format: NotRequired[Literal['rulehouse.record']]
+    format_version: NotRequired[Literal[1]]
+    ruleset: NotRequired[str | None]
+    rules_version: NotRequired[int | None]
+    """The rules version the game was played by; absent: the service's current one."""
+    game: NotRequired[str | None]
+    """The game's id, if any."""
+    fork: NotRequired[ForkOrigin | None]
+    players: int
+    options: NotRequired[dict[str, Any]]
+    seats: NotRequired[list[RecordSeat]]
+    seed: NotRequired[int | None]
+    """Null while the game runs (it would foretell every draw)."""
+    salt: NotRequired[str | None]
+    seed_commitment: NotRequired[str | None]
+    seed_source: NotRequired[Literal['service', 'client', 'fork', None] | None]
+    start: NotRequired[RecordStart | None]
+    setup_events: NotRequired[list[dict[str, Any]] | None]
+    log: NotRequired[list[LogEntry]]
+    version: NotRequired[int | None]
+    status: NotRequired[Literal['active', 'finished', None] | None]
+    complete: NotRequired[bool | None]
+    result: NotRequired[dict[str, Any] | None]
+
+
+class EvaluateRequest(TypedDict):
+    record: dict[str, Any]
+    """Setup (players, options, seed or start) and the log of actions so far; `ruleset` may be left out (the path names it). Recorded events are not needed (and not compared)."""
+    seat: NotRequired[int | None]
+    """The seat whose view, decisions and events to answer with; null: a spectator's."""
+
+
+class IllegalEntry(TypedDict):
+    index: int
+    """Position in `log` of the first illegal action."""
+    version: int | None
+    reason: str
+    """The engine's reason code (as in a 409)."""
+    message: str
+    seat: int | None
+    action: dict[str, Any] | None
+
+
+class Evaluation(TypedDict):
+    legal: bool
+    """Every action of the log was legal."""
+    illegal: IllegalEntry | None
+    """The first illegal action; the answer describes the position just before it."""
+    applied: int
+    """Log entries applied."""
+    seat: int | None
+    status: Literal['active', 'finished']
+    view: dict[str, Any]
+    """The seat's view (a spectator's for null)."""
+    decisions: list[Decision]
+    """The seat's pending decisions."""
+    waiting_for: list[int]
+    setup_events: list[dict[str, Any]]
+    """What the setup resolved."""
+    events: list[list[dict[str, Any]]]
+    """Per applied log entry, the events the seat may see."""
+    result: dict[str, Any] | None
 
 
 class SimulationRequest(TypedDict):
@@ -441,6 +559,8 @@ OPERATIONS: dict[str, Operation] = {
     'submit_action': Operation('submit_action', 'POST', '/v1/games/{game_id}/actions', (200,), False, True),
     'list_events': Operation('list_events', 'GET', '/v1/games/{game_id}/events', (200,), False, False),
     'stream_events': Operation('stream_events', 'GET', '/v1/games/{game_id}/stream', (200,), True, False),
+    'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
+    'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
@@ -490,17 +610,21 @@ class Operations:
         return self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
-    def create_game(self, ruleset: str, seats: list[SeatRequest], *, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per human
         seat plus a creator token; only their SHA-256 digests are stored, so they are
         shown only here. Bot seats are played by workers from their own view. The event
-        log starts with a public `game_created` event, then whatever the setup resolved
-        by itself (e.g. who goes first).
+        log starts with a public `game_created` event (with the `seed_commitment`), then
+        whatever the setup resolved by itself (e.g. who goes first).
 
-        ruleset: A ruleset id from `GET /v1/rulesets`.
-        seats: One entry per seat, in turn order.
+        With `fork` the game starts at another game's position instead (see
+        docs/records.md): same ruleset, options and seat names unless `seats` is given.
+
+        ruleset: A ruleset id from `GET /v1/rulesets`; required unless `fork` is given.
+        seats: One entry per seat, in turn order; required unless `fork` is given (a fork keeps the forked game's seat names and bots by default).
+        fork: Start at another game's position (docs/records.md, Forks): anyone may fork a finished game; a running one only with its creator token (`Authorization`), and then what its creator could not see is re-dealt and the dice re-seeded. Not with `options` or `seed`.
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
@@ -508,7 +632,7 @@ class Operations:
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'seats': seats, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
+            headers=None, body={'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -593,6 +717,38 @@ class Operations:
         """
         return self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
+
+    def get_record(self, game_id: str) -> Record:
+        """The game's record
+
+        A self-contained record (docs/records.md) that `rulehouse replay` checks. Once the
+        game is finished, everyone gets all of it: seed and salt (to check the
+        `seed_commitment`), every action and every event. While it runs, a seat token gets
+        what that seat may see (its own actions and secrets, public events, other seats'
+        actions where the ruleset has no secret choices) and no seed; the creator token or no
+        token the spectator's part.
+
+        GET /v1/games/{game_id}/record
+        """
+        return self._call(OPERATIONS['get_record'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    def evaluate(self, ruleset_id: str, record: dict[str, Any], *, seat: int | None = None) -> Evaluation:
+        """Evaluate a record without storing it
+
+        Replays the record's setup and log on the engine (nothing is read from or written
+        to Redis) and answers whether every action was legal (the first illegal one stops
+        the evaluation, with the engine's reason), then the seat's view, its pending
+        decisions, the events it may see, and the result if the game is over. Apps that
+        keep their own storage referee with it.
+
+        record: Setup (players, options, seed or start) and the log of actions so far; `ruleset` may be left out (the path names it). Recorded events are not needed (and not compared).
+        seat: The seat whose view, decisions and events to answer with; null: a spectator's.
+
+        POST /v1/rulesets/{ruleset_id}/evaluate
+        """
+        return self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body={'record': record, 'seat': seat})
 
     def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation

@@ -88,6 +88,17 @@ class Client(Operations):
                 return
             after = page["next"]
 
+    def fork_game(self, game_id: str, version: int | None = None, *, seats: list[dict[str, Any]] | None = None,
+                  decision_timeout: int | None = None) -> dict[str, Any]:
+        """A new game starting at ``game_id``'s position at ``version`` (default: its current one).
+
+        Anyone may fork a finished game; a running one only through its creator token (this
+        client's), and then what the creator could not see is re-dealt and the dice re-seeded.
+        ``seats`` gives new names or bots (default: the game's own). See docs/records.md.
+        """
+        return self.create_game(fork={"game": game_id, "version": version}, seats=seats,
+                                decision_timeout=decision_timeout)
+
     def wait_for_simulation(self, simulation_id: str, *, poll_interval: float = 0.5, timeout: float | None = None,
                             progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Poll until the simulation is finished (or cancelled) and return it.

@@ -22,3 +22,15 @@ def test_play_game_plays_a_whole_monopoly_game(base_url, checker, capsys):
     assert final["waiting_for"] == []
     assert "winners" in capsys.readouterr().out
     assert ("POST", "/v1/games/{game_id}/actions", 200) in checker.checked
+
+
+def test_records_example_checks_the_dice_forks_and_evaluates(base_url, checker, capsys):
+    found = load_example("records").main(base_url, seed=3, session=checker.session())
+    record, fork, answer = found["record"], found["fork"], found["evaluation"]
+    assert record["status"] == "finished" and record["seed"] is not None
+    assert fork["fork"] == {"game": record["game"], "version": record["version"] // 2, "hidden_redealt": False}
+    assert answer["legal"] and answer["applied"] == record["version"] // 2
+    assert "matches the commitment" in capsys.readouterr().out
+    for operation in (("GET", "/v1/games/{game_id}/record", 200), ("POST", "/v1/rulesets/{ruleset_id}/evaluate", 200),
+                      ("POST", "/v1/games", 201)):
+        assert operation in checker.checked

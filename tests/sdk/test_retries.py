@@ -102,7 +102,8 @@ def test_a_429_with_an_http_date_is_retried(stub_client):
 
 def test_without_retry_after_the_client_backs_off_and_gives_up(stub_client):
     with ScriptedServer(unavailable()) as server, pytest.raises(ServiceUnavailable) as raised:
-        stub_client(server, retries=3).ready()
+        # Waits of 0.1-0.2 s, then 0.4-0.8 s (jitter halves at most): apart by more than a busy machine's noise.
+        stub_client(server, retries=3, backoff=0.2).ready()
     assert len(server.requests) == 4
     assert raised.value.detail == "Redis does not answer" and raised.value.status == 503
     assert server.gap(3) > server.gap(1)  # exponential

@@ -46,6 +46,7 @@ def _amount() -> fields.Integer:
 class HitchikerRuleset(Ruleset):
     id = "hitchiker"
     title = "Hitchiker"
+    actions_public = True  # no hidden or simultaneous choices
     min_players = 2
     max_players = 6
     options_schema = HitchikerOptions

@@ -88,6 +88,7 @@ def _roll_decision(seat: int, in_jail: bool) -> Decision:
 class MonopolyCars2(Ruleset):
     id = "monopoly-cars2"
     title = "Monopoly: Cars 2 Edition"
+    actions_public = True  # no hidden or simultaneous choices
     min_players = 2
     max_players = 4
     options_schema = Cars2Options

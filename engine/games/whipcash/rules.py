@@ -55,6 +55,7 @@ def whipcash_terms(state: WhipcashState) -> tuple[int, int, int]:
 class WhipcashRuleset(Ruleset):
     id = "whipcash"
     title = "Whipca$h"
+    actions_public = True  # no hidden or simultaneous choices
     min_players = 2
     max_players = 6
     options_schema = WhipcashOptions
