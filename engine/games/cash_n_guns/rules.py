@@ -70,24 +70,32 @@ RETARGET_TO = [{"type": "retarget", "target": seat} for seat in range(MAX_SEATS)
 TAKE_CARD = {card_id: {"type": "take_loot", "card": card_id} for card_id in CATALOG}
 
 
+#: Cards in the loot deck (8 piles of 8), the most paintings a set can hold.
+DECK_SIZE = DECK.piles * DECK.pile_size
+#: The most a painting set or the diamond bonus may be worth (the published values top out at 500,000).
+MAX_LOOT_VALUE = 10_000_000
+
+
 class CashNGunsOptions(OptionsSchema):
     deck = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
+        keys=fields.String(validate=validate.Length(max=64)),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=DECK_SIZE)),
         load_default=None,
         allow_none=True,
         metadata={"description": "Loot card id -> count (64 cards in all); the default is the published deck."},
     )
     painting_set_values = fields.List(
-        fields.Integer(),
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_LOOT_VALUE)),
         load_default=None,
         allow_none=True,
+        validate=validate.Length(min=1, max=DECK_SIZE),
         metadata={"description": "Value of a set of 1, 2, 3... paintings."},
     )
     diamond_bonus = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_LOOT_VALUE),
         metadata={"description": "Bonus to the single player with the most diamond cards (default 60,000)."},
     )
 
