@@ -61,3 +61,64 @@ def replaced(options: dict, path: tuple, value) -> dict:
         target = target[key]
     target[path[-1]] = value
     return result
+
+
+# -- hypothesis: the full options, bent in a few places -----------------------------------------
+
+def _strategies():
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+        st.sampled_from([0, -1, 1, 2**63, 2**64, -(2**64), 10**9]),
+        st.floats(allow_nan=False, allow_infinity=False, width=32),
+        st.text(max_size=12), st.sampled_from(["", "²", "\x00", "hometown", "pay_bank", "move", "casino"]),
+    )
+    junk = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)), max_leaves=8)
+    return st, junk
+
+
+def bent_options(ruleset_id: str):
+    """A hypothesis strategy: the full options of ``ruleset_id`` with one to three values replaced by
+    JSON of any type or size, keys removed, or unknown keys added (anywhere, nested or top level)."""
+    st, junk = _strategies()
+
+    @st.composite
+    def strategy(draw) -> dict:
+        options = full_options(ruleset_id)
+        for _ in range(draw(st.integers(min_value=1, max_value=3))):
+            paths = [path for path, _ in _all_nodes(options)]
+            path = draw(st.sampled_from(paths))
+            parent = _at(options, path[:-1]) if path else None
+            operation = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
+            if not path or operation == "add":
+                target = _at(options, path)
+                if isinstance(target, dict):
+                    target[draw(st.text(max_size=8))] = draw(junk)
+                    continue
+                if not path:
+                    continue
+            if operation == "delete" and (isinstance(parent, dict) or len(parent) > 1):
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = draw(junk)
+        return options
+
+    return strategy()
+
+
+def _all_nodes(value, path: tuple = ()):
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _all_nodes(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _all_nodes(item, (*path, index))
+
+
+def _at(value, path: tuple):
+    for key in path:
+        value = value[key]
+    return value
