@@ -20,7 +20,7 @@ ENDLESS = {"goal": 10**9, "step_seconds": 0.001}
 def client(redis_db_url, redis):
     from api.app import create_app
 
-    app = create_app({"REDIS_URL": redis_db_url, "SIMULATION_JOB_TIMEOUT": 20})
+    app = create_app({"REDIS_URL": redis_db_url, "SIMULATION_JOB_TIMEOUT": 300})
     app.testing = True
     return app.test_client()
 
