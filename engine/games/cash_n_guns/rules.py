@@ -185,7 +185,7 @@ class CashNGuns(Ruleset):
             living = _living(state)
             return [self._aim_decision(seat, living) for seat in living if not gangsters[seat].aimed]
         if phase == COURAGE:
-            return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND)
+            return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND, secret=True)
                     for seat, g in enumerate(gangsters) if g.alive and not g.decided]
         if phase == PRIVILEGE:
             options = [PASS_PRIVILEGE] + [ORDER[s] for s in self._can_be_ordered(state)]
@@ -196,7 +196,7 @@ class CashNGuns(Ruleset):
             return [self._loot_decision(state)]
         if phase == CLIP_PHASE:
             options = [CLIP_DISCARD_OPTIONS[CLICK], CLIP_DISCARD_OPTIONS[BANG]]
-            return [Decision(state.picker, "clip_discard", options, default=CLIP_DISCARD_OPTIONS[CLICK])]
+            return [Decision(state.picker, "clip_discard", options, default=CLIP_DISCARD_OPTIONS[CLICK], secret=True)]
         return []
 
     @staticmethod
@@ -207,7 +207,7 @@ class CashNGuns(Ruleset):
         if gangster.bangs:
             options.append(BULLET_OPTIONS[BANG])
         # Too slow to choose: the harmless Click if there is one left.
-        return Decision(seat, "choose_bullet", options, default=options[0])
+        return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
 
     @staticmethod
     def _aim_decision(seat: int, living: list[int]) -> Decision:
