@@ -21,6 +21,12 @@ def test_every_ruleset_has_its_full_options_example():
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_full_options_name_every_option_of_the_schema(ruleset_id):
+    # So the bound checks below reach every option, including ones added later.
+    assert set(full_options(ruleset_id)) == set(all_rulesets()[ruleset_id].options_schema().fields)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_the_full_options_of_the_published_game_are_accepted(ruleset_id):
     ruleset = all_rulesets()[ruleset_id]
     assert ruleset.new_game(ruleset.min_players, full_options(ruleset_id), seed=1) is not None
