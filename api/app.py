@@ -91,12 +91,27 @@ def _check_json_body() -> None:
     limit = getattr(getattr(view, "view_class", view), "max_body_bytes", None)
     if limit is not None:  # a view that takes more than MAX_CONTENT_LENGTH says so
         request.max_content_length = limit
+    data = request.get_data(cache=True)
+    _check_chunked_size(data)
     try:
-        g.json_body = json.loads(request.get_data(cache=True) or b"null", parse_constant=_no_constant)
+        g.json_body = json.loads(data or b"null", parse_constant=_no_constant)
     except ValueError as error:
         raise ApiProblem("malformed-json", f"the body is not valid JSON: {error}") from None
     except RecursionError:
         raise ApiProblem("malformed-json", "the body is nested too deeply") from None
+
+
+def _check_chunked_size(data: bytes) -> None:
+    """413 for a chunked body longer than ``MAX_CONTENT_LENGTH``.
+
+    A body without ``Content-Length`` is read only up to the limit (Werkzeug stops there without
+    complaint), so a body that filled it is checked for one byte more in the server's stream.
+    """
+    limit = request.max_content_length
+    if request.content_length is not None or limit is None or len(data) < limit:
+        return
+    if request.environ["wsgi.input"].read(1):
+        raise ApiProblem("payload-too-large", f"the body is longer than {limit} bytes")
 
 
 def _no_constant(name: str):

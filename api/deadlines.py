@@ -8,8 +8,9 @@ removes its predecessor's member, which is how a move made in time cancels the d
 
 ``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
 members, each by one ``ZREM`` so that only one worker applies it, and plays every human
-seat still pending at that version its ``Decision.default_action()`` through
-``api.moves.submit_action``, the compare-and-set path of any move; a member whose game
+seat still pending at that version its ``timeout_action`` (the decision's default, or for a
+secret decision a legal option drawn at random) through ``api.moves.submit_action``, the
+compare-and-set path of any move; a member whose game
 moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
 deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals.
 Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
@@ -19,6 +20,8 @@ Bot seats are never defaulted: their jobs answer for them.
 from __future__ import annotations
 
 import logging
+import random
+import secrets
 import time
 
 from api.problems import ApiProblem
@@ -32,6 +35,14 @@ DEADLINES_KEY = "deadlines"
 MIN_TIMEOUT, MAX_TIMEOUT = 1, 86400
 
 log = logging.getLogger("rulehouse.deadlines")
+
+
+def timeout_action(decision: Decision, rng: random.Random = secrets.SystemRandom()) -> dict:  # noqa: B008
+    """What a seat too slow to decide plays: the decision's default, or for a secret choice one of its
+    options drawn at random, so the public ``timed_out`` event does not tell the others what was played."""
+    if decision.secret:
+        return rng.choice(decision.options)
+    return decision.default_action()
 
 
 def timed_out_event(seat: int) -> dict:
@@ -104,7 +115,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
                 continue
             overdue = still[overdue.seat]
         try:
-            submit_action(store, game_id, overdue.seat, overdue.default_action(), record.version, record=record,
+            submit_action(store, game_id, overdue.seat, timeout_action(overdue), record.version, record=record,
                           timed_out=True)
         except ApiProblem as problem:
             if problem.kind == "version-mismatch":

@@ -21,3 +21,10 @@ worker_connections = threads
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn's own error answers (414, 400 for a bad header...) become problem+json like the app's."""
+    from api.server_errors import install
+
+    install(worker)

@@ -22,14 +22,17 @@ KINDS: dict[str, tuple[int, str]] = {
     "illegal-action": (409, "The rules forbid this action now"),
     "version-mismatch": (412, "The game has moved on since that version"),
     "payload-too-large": (413, "The body is too large"),
+    "uri-too-long": (414, "The request line is too long"),
     "unsupported-media-type": (415, "The body must be JSON"),
     "validation-error": (422, "The request does not fit its schema"),
     "idempotency-key-reused": (422, "This Idempotency-Key was used with another request"),
     "precondition-required": (428, "If-Match is required"),
     "too-many-requests": (429, "Over this app's rate limit"),
     "quota-exceeded": (403, "Over one of this app's quotas"),
+    "headers-too-large": (431, "The request headers are too large"),
     "service-unavailable": (503, "A backing service is unavailable"),
     "internal-error": (500, "Internal error"),
+    "not-implemented": (501, "The server does not support this request"),
 }
 
 _KIND_BY_STATUS = {
@@ -42,10 +45,13 @@ _KIND_BY_STATUS = {
     409: "illegal-action",
     412: "version-mismatch",
     413: "payload-too-large",
+    414: "uri-too-long",
     415: "unsupported-media-type",
     422: "validation-error",
     428: "precondition-required",
     429: "too-many-requests",
+    431: "headers-too-large",
+    501: "not-implemented",
     503: "service-unavailable",
 }
 

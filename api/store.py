@@ -24,12 +24,14 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 #: Check the version, write the state, append the action and its events, remember the
-#: idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing.
+#: idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A stored
+#: outcome for the Idempotency-Key wins over the version check: a retry racing its own
+#: first attempt is a replay of it, not a stale write.
 COMMIT_SCRIPT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing'} end
-if current ~= ARGV[1] then return {'stale', current} end
 if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
+if current ~= ARGV[1] then return {'stale', current} end
 local version = tostring(tonumber(current) + 1)
 redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4])
 local ttl = ARGV[5]

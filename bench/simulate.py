@@ -119,7 +119,8 @@ def bot_reply_latencies(redis_url: str, moves: int, fork: bool) -> list[float]:
                     time.sleep(0.005)  # the bot is still on the move
                 continue
             began = time.perf_counter()
-            reply = client.post(f"/v1/games/{game_id}/actions", json=listed["decisions"][0]["default"],
+            decision = listed["decisions"][0]
+            reply = client.post(f"/v1/games/{game_id}/actions", json=decision["default"] or decision["options"][0],
                                 headers={**auth, "If-Match": f'"{listed["version"]}"'}).get_json()
             if reply.get("status") != "active" or 1 not in client.get(
                     f"/v1/games/{game_id}", headers=auth).get_json()["waiting_for"]:

@@ -7,8 +7,10 @@ the numbers of one run (``simulate``), however many workers shared it.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.core.errors import InvalidOptions
@@ -19,6 +21,8 @@ from engine.core.ruleset import Ruleset
 
 #: A game that takes more steps than this has a bug (a loop with no progress).
 MAX_STEPS = 1_000_000
+#: A game calls its ``check`` before its first step and then every this many steps.
+CHECK_EVERY = 64
 
 
 @dataclass(slots=True)
@@ -31,12 +35,19 @@ def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, index)
 
 
-def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | None, seed: int) -> GameOutcome:
-    """Play one game to the end with one bot per seat."""
+def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | None, seed: int,
+              check: Callable[[], None] | None = None) -> GameOutcome:
+    """Play one game to the end with one bot per seat.
+
+    ``check`` is called now and then during the game (see ``CHECK_EVERY``); whatever it raises
+    stops the game, so a caller can cancel it or hold it to a time budget.
+    """
     state = ruleset.new_game(players, options, seed)
     seat_bots = [ruleset.bot(name) for name in bots]
     rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(players)]
-    for _ in range(MAX_STEPS):
+    for step in range(MAX_STEPS):
+        if check is not None and step % CHECK_EVERY == 0:
+            check()
         decisions = ruleset.pending(state)
         if not decisions:
             break
@@ -132,15 +143,20 @@ def seat_bots(bots: list[str], players: int) -> list[str]:
 
 
 def play_chunk(
-    ruleset_id: str, players: int, bots: list[str], options: dict | None, seed: int, start: int, count: int
+    ruleset_id: str, players: int, bots: list[str], options: dict | None, seed: int, start: int, count: int,
+    check: Callable[[int], None] | None = None,
 ) -> Tally:
-    """Games ``start`` .. ``start + count - 1`` of the simulation with this seed."""
+    """Games ``start`` .. ``start + count - 1`` of the simulation with this seed.
+
+    ``check(index)`` is each game's ``check`` (see ``play_game``), told which game is playing.
+    """
     ruleset = get_ruleset(ruleset_id)
     bots = seat_bots(bots, players)
     tally = Tally(players, bots)
     began = time.perf_counter()
     for index in range(start, start + count):
-        tally.add(play_game(ruleset, players, bots, options, game_seed(seed, index)))
+        game_check = None if check is None else functools.partial(check, index)
+        tally.add(play_game(ruleset, players, bots, options, game_seed(seed, index), game_check))
     tally.seconds = time.perf_counter() - began
     return tally
 

@@ -50,3 +50,13 @@ def workers(redis_db_url):
     pool = Workers(redis_db_url)
     yield pool
     pool.stop()
+
+
+@pytest.fixture
+def api_server(redis_db_url):
+    """The API under real gunicorn (deployed settings) on a free port; its base URL. No bot queue."""
+    from tests.processes import ApiServer
+
+    server = ApiServer(redis_db_url, RULEHOUSE_BOT_QUEUE="")
+    yield server.start()
+    server.stop()

@@ -10,10 +10,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import redis as redis_lib
+import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Short leases so a killed worker's chunk is taken over within seconds.
@@ -81,3 +83,55 @@ def run_cli(*args: str, redis_url: str, timeout: float = 60, **env_vars: str) ->
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+class ApiServer:
+    """The API under real gunicorn with the deployed settings (api/gunicorn_conf.py), on a free port.
+
+    gunicorn binds port 0 and logs the port it got, so no port is guessed.
+    """
+
+    def __init__(self, redis_url: str, **settings: str) -> None:
+        self.redis_url = redis_url
+        self.settings = settings
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self, web_workers: int = 1, threads: int = 4) -> str:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": self.redis_url,
+               "RULEHOUSE_BIND": "127.0.0.1:0", "RULEHOUSE_WEB_WORKERS": str(web_workers),
+               "RULEHOUSE_THREADS": str(threads), **self.settings}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "info",
+             "api.app:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        deadline = time.monotonic() + 90
+        for line in self.process.stderr:
+            if "Listening at: " in line:
+                self.url = line.split("Listening at: ", 1)[1].split()[0]
+            if "Booting worker" in line and self.url:
+                break
+            assert time.monotonic() < deadline, "gunicorn did not start"
+        assert self.url, "gunicorn exited before listening"
+        # Keep reading its log so a full pipe never blocks it.
+        self.log: list[str] = []
+        threading.Thread(target=lambda: self.log.extend(self.process.stderr), daemon=True).start()
+        wait_for(lambda: _answers(self.url + "/v1/health"), timeout=90, interval=0.2)
+        return self.url
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=10).status_code < 500
+    except requests.RequestException:  # not listening yet, or its worker still booting on a busy machine
+        return False

@@ -46,6 +46,8 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games re
 
 AUTH = [{"bearerAuth": []}, {}]
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+#: ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses), and few of them
+_SEAT_NUMBER = re.compile(r"^[0-9]{1,3}\Z")
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
             "description": "The game version the action answers (the `ETag` of the game), e.g. `\"3\"`."}
@@ -55,7 +57,8 @@ IDEMPOTENCY_KEY = {
     "description": "Any unique string (e.g. a UUID). A repeat with the same key and body within 24 h returns the "
                    "first outcome without applying the action again; the same key with another body is 422.",
 }
-SEAT_QUERY = {"in": "query", "name": "seat", "required": False, "schema": {"type": "integer", "minimum": 0},
+SEAT_QUERY = {"in": "query", "name": "seat", "required": False,
+              "schema": {"type": "integer", "minimum": 0, "maximum": 999},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
 
@@ -329,7 +332,7 @@ class Actions(MethodView):
             raise ApiProblem("forbidden", "the creator token has no seat; act with a seat token")
         wanted = request.args.get("seat")
         if wanted is not None:
-            if not wanted.isdigit():
+            if not _SEAT_NUMBER.match(wanted):
                 raise validation_problem({"seat": ["a seat number"]})
             if int(wanted) != seat:
                 raise ApiProblem("forbidden", f"this token acts for seat {seat} only")

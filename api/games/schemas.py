@@ -148,7 +148,12 @@ class DecisionSchema(Schema):
         "description": "Complete legal action bodies; a numeric parameter is given by its extremes."})
     ranges = fields.Dict(metadata={"description": "action type -> parameter -> [min, max] (inclusive): any value "
                                    "in between is legal too."})
-    default = fields.Dict(required=True, metadata={"description": "What is played if the seat never decides."})
+    default = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "What is played if the seat never decides (see `decision_timeout`); null for a secret "
+                       "choice, where the service plays one of `options` drawn at random."})
+    secret = fields.Boolean(metadata={
+        "description": "Present and true for a secret (face-down) choice: the other seats learn only that it "
+                       "was made, and a timeout plays a random option, so they cannot tell what was played."})
 
 
 class DecisionsSchema(Schema):

@@ -40,8 +40,6 @@ QUEUE = "simulations"
 ACTIVE_KEY = "sims:active"
 ACTIVE = ("queued", "running")
 TERMINAL = ("finished", "failed", "cancelled")
-#: Games played between two looks at the lease and the cancel flag.
-SLICE_GAMES = 20
 #: RQ job states in which a chunk will still run without help.
 WAITING_JOB_STATES = {b"queued", b"deferred", b"scheduled"}
 
@@ -57,8 +55,10 @@ class Settings:
     ttl: int
     #: A chunk whose worker stopped refreshing its lease this long ago is given to another worker.
     lease_seconds: int
-    #: RQ's hard limit on one chunk job.
+    #: RQ's hard limit on one chunk job: the worker stops a job still running after it.
     job_timeout: int
+    #: The most one game may take: a game still playing after it fails its simulation.
+    game_seconds: int = 60
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -66,11 +66,20 @@ class Settings:
             ttl=_env_seconds("RULEHOUSE_SIMULATION_TTL", 7 * 24 * 3600),
             lease_seconds=_env_seconds("RULEHOUSE_SIMULATION_LEASE", 10),
             job_timeout=_env_seconds("RULEHOUSE_SIMULATION_JOB_TIMEOUT", 3600),
+            game_seconds=_env_seconds("RULEHOUSE_SIMULATION_GAME_SECONDS", 60),
         )
 
 
 class SimulationNotFound(KeyError):
     pass
+
+
+class Cancelled(Exception):
+    """The simulation of a running chunk ended meanwhile (cancelled, or failed elsewhere)."""
+
+
+class GameOverran(Exception):
+    """A game of a chunk took longer than ``Settings.game_seconds``."""
 
 
 def meta_key(sim_id: str) -> str:
@@ -198,6 +207,8 @@ class ChunkRun:
         self.index = index
         self.settings = settings
         self.lease = lease_key(sim_id, index)
+        self.last_beat = self.game_began = time.perf_counter()
+        self.game = -1
 
     def still_wanted(self) -> bool:
         status = _text(self.redis.hget(meta_key(self.sim_id), "status"))
@@ -232,20 +243,27 @@ class ChunkRun:
     def play(self, spec: dict) -> Tally | None:
         """The chunk's tally, or ``None`` if the simulation was cancelled meanwhile."""
         first, count = chunk_bounds(spec, self.index)
-        tally = Tally(spec["players"], spec["bots"])
-        began = last_beat = time.perf_counter()
-        beat_every = self.settings.lease_seconds / 4
-        for start in range(first, first + count, SLICE_GAMES):
-            size = min(SLICE_GAMES, first + count - start)
-            tally.merge(play_chunk(spec["ruleset"], spec["players"], spec["bots"], spec["options"], spec["seed"],
-                                   start, size))
-            if time.perf_counter() - last_beat > beat_every:
-                if not self.still_wanted():
-                    return None
-                self.redis.set(self.lease, os.getpid(), ex=self.settings.lease_seconds)
-                last_beat = time.perf_counter()
-        tally.seconds = time.perf_counter() - began
-        return tally
+        self.last_beat = time.perf_counter()
+        try:
+            return play_chunk(spec["ruleset"], spec["players"], spec["bots"], spec["options"], spec["seed"],
+                              first, count, check=self.check)
+        except Cancelled:
+            return None
+
+    def check(self, game: int) -> None:
+        """Called inside each game every few steps: hold it to its time budget, keep the lease
+        alive, and stop at once when the simulation was cancelled."""
+        now = time.perf_counter()
+        if game != self.game:
+            self.game, self.game_began = game, now
+        elif now - self.game_began > self.settings.game_seconds:
+            raise GameOverran(f"game {game} took longer than {self.settings.game_seconds} s; with these options "
+                              "a game does not end (or not in reasonable time)")
+        if now - self.last_beat > self.settings.lease_seconds / 4:
+            if not self.still_wanted():
+                raise Cancelled(self.sim_id)
+            self.redis.set(self.lease, os.getpid(), ex=self.settings.lease_seconds)
+            self.last_beat = now
 
     def record(self, spec: dict, tally: Tally) -> None:
         chunks_done = self.redis.eval(

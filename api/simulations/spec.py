@@ -96,7 +96,9 @@ def normalize_spec(body: dict) -> dict:
             fields={"bots": [f"each must be one of {ruleset.bot_names()}"]},
         )
     try:
-        ruleset.load_options(spec["options"])
+        # A game's setup checks what the options schema cannot (a custom board against the players,
+        # a deck against the board): set one up, as POST /v1/games does, so both accept the same options.
+        ruleset.new_game(players, spec["options"], 0)
     except InvalidOptions as error:
         raise InvalidOptions(error.message, fields={"options": error.fields}) from None
     games = spec["games"]

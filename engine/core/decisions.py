@@ -13,7 +13,11 @@ class Decision:
     A numeric parameter is offered by its extremes in ``options`` and its inclusive
     bounds in ``ranges``: ``{"deposit": {"amount": [0, 20000]}}`` means any
     ``{"type": "deposit", "amount": n}`` with ``0 <= n <= 20000`` is legal.
-    ``default`` is what the service plays when the seat does not decide in time.
+    ``default`` is what the service plays when the seat does not decide in time, and what
+    a bot plays when it has no better idea. A ``secret`` decision (a face-down choice, hidden
+    from the other seats until its reveal) has no fixed default for the service: a known
+    default would tell everyone what a timed-out seat played, so the service draws one of
+    ``options`` at random instead (``api/deadlines.py``), and ``to_dict`` shows no default.
     """
 
     seat: int
@@ -21,6 +25,7 @@ class Decision:
     options: list[dict]
     ranges: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     default: dict | None = None
+    secret: bool = False
 
     def allows(self, action: dict) -> bool:
         if action in self.options:
@@ -50,5 +55,7 @@ class Decision:
         body = {"seat": self.seat, "kind": self.kind, "options": self.options}
         if self.ranges:
             body["ranges"] = self.ranges
-        body["default"] = self.default_action()
+        body["default"] = None if self.secret else self.default_action()
+        if self.secret:
+            body["secret"] = True
         return body

@@ -217,8 +217,10 @@ class Decision(TypedDict):
     """Complete legal action bodies; a numeric parameter is given by its extremes."""
     ranges: NotRequired[dict[str, Any]]
     """action type -> parameter -> [min, max] (inclusive): any value in between is legal too."""
-    default: dict[str, Any]
-    """What is played if the seat never decides."""
+    default: dict[str, Any] | None
+    """What is played if the seat never decides (see `decision_timeout`); null for a secret choice, where the service plays one of `options` drawn at random."""
+    secret: NotRequired[bool]
+    """Present and true for a secret (face-down) choice: the other seats learn only that it was made, and a timeout plays a random option, so they cannot tell what was played."""
 
 
 class Decisions(TypedDict):

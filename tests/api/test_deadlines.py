@@ -34,7 +34,7 @@ def game_of(client, game: dict, seat: int = 3) -> dict:
     return client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][seat]["token"])).get_json()
 
 
-def test_a_seat_too_slow_to_choose_its_bullet_gets_a_click_and_the_game_moves_on(client, app):
+def test_a_seat_too_slow_to_choose_its_bullet_gets_a_random_card_and_the_game_moves_on(client, app):
     store = app.extensions["rulehouse.store"]
     game = new_game(client)
     assert game["decision_timeout"] == 1 and game["deadline"] is not None
@@ -50,9 +50,9 @@ def test_a_seat_too_slow_to_choose_its_bullet_gets_a_click_and_the_game_moves_on
     seen = game_of(client, game)
     assert seen["version"] == version + 1
     assert seen["view"]["phase"] == "aim" and seen["waiting_for"] == [0, 1, 2, 3]
-    assert seen["view"]["bullet"] == "click"
+    assert seen["view"]["bullet"] in ("click", "bang")
     assert seen["deadline"] is not None
-    assert store.action_log(game["id"])[-1] == (3, {"type": "choose_bullet", "card": "click"})
+    assert store.action_log(game["id"])[-1] == (3, {"type": "choose_bullet", "card": seen["view"]["bullet"]})
     page = client.get(f"/v1/games/{game['id']}/events?after=0&limit=1000",
                       headers=auth(game["seats"][0]["token"])).get_json()
     last = [entry["event"] for entry in page["events"] if entry["version"] == version + 1]
@@ -140,4 +140,41 @@ def test_a_worker_plays_the_default_of_an_overdue_seat(redis_db_url, workers):
     store = app.extensions["rulehouse.store"]
     workers.start(1)
     wait_for(lambda: store.load(game["id"]).version > version, timeout=20)
-    assert store.action_log(game["id"])[-1] == (3, {"type": "choose_bullet", "card": "click"})
+    seat, action = store.action_log(game["id"])[-1]
+    assert seat == 3 and action["type"] == "choose_bullet" and action["card"] in ("click", "bang")
+
+
+TRIALS = 24
+
+
+def test_what_a_timed_out_secret_choice_played_cannot_be_told_from_what_the_others_see(client, app):
+    """A fixed default (Click when too slow) plus the public timed_out event would tell the table the
+    slow seat's face-down card: the service draws it at random from the legal cards instead."""
+    store = app.extensions["rulehouse.store"]
+    played = set()
+    for _ in range(TRIALS):
+        game = new_game(client)
+        version = everyone_but_last_chooses(client, game)
+        listed = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(game["seats"][3]["token"])).get_json()
+        assert listed["decisions"][0]["secret"] is True and listed["decisions"][0]["default"] is None
+        assert apply_defaults(store, game["id"], version, now=time.time() + 2) == "defaulted seats [3]"
+        seat, action = store.action_log(game["id"])[-1]
+        assert seat == 3 and action["type"] == "choose_bullet"
+        played.add(action["card"])
+        seen_by_others = client.get(f"/v1/games/{game['id']}/events?after=0&limit=1000",
+                                    headers=auth(game["seats"][0]["token"])).get_json()
+        timed_out = [entry["event"] for entry in seen_by_others["events"] if entry["version"] == version + 1]
+        assert timed_out[:2] == [{"type": "timed_out", "seat": 3}, {"type": "bullet_chosen", "seat": 3}]
+    assert played == {"click", "bang"}  # 2 in 2^23 to fail by chance
+
+
+def test_the_aim_of_a_slow_seat_is_still_nobody(client, app):
+    store = app.extensions["rulehouse.store"]
+    game = new_game(client)
+    for version, seat in enumerate(game["seats"]):
+        assert act(client, game["id"], seat["token"], BULLET, version).status_code == 200
+    listed = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(game["seats"][0]["token"])).get_json()
+    assert listed["decisions"][0]["default"] == {"type": "aim", "target": None}
+    assert "secret" not in listed["decisions"][0]
+    assert sweep(store, now=time.time() + 2) == 1
+    assert {action["target"] for _, action in store.action_log(game["id"])[-4:]} == {None}

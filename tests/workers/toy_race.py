@@ -1,11 +1,13 @@
 """A throwaway dice race for the worker tests only: each turn the seat rolls a die and
-moves; the first to reach the goal wins. ``crash_at_game`` makes a game blow up, to
-test how a failing chunk fails its simulation. ``register()`` adds it to the registry
+moves; the first to reach the goal wins. ``crash`` makes a game blow up, to test how a
+failing chunk fails its simulation; ``step_seconds`` makes each roll take that long (a game
+that runs away, or one step that never returns). ``register()`` adds it to the registry
 of this process (subprocesses run the CLI through ``cli_main``)."""
 
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass, field
 
 from marshmallow import fields
@@ -21,6 +23,7 @@ from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 class RaceOptions(OptionsSchema):
     goal = fields.Integer(load_default=30)
     crash = fields.Boolean(load_default=False)
+    step_seconds = fields.Float(load_default=0.0)
 
 
 @dataclass(slots=True)
@@ -29,6 +32,7 @@ class RaceState:
     rng: Rng
     goal: int
     crash: bool
+    step_seconds: float = 0.0
     turn: int = 0
     positions: list[int] = field(default_factory=list)
 
@@ -43,7 +47,8 @@ class ToyRace(Ruleset):
     state_class = RaceState
 
     def setup(self, players, options, rng):
-        return RaceState(players, rng, options["goal"], options["crash"], positions=[0] * players)
+        return RaceState(players, rng, options["goal"], options["crash"], options["step_seconds"],
+                         positions=[0] * players)
 
     def _winner(self, state):
         return next((s for s, p in enumerate(state.positions) if p >= state.goal), None)
@@ -54,6 +59,8 @@ class ToyRace(Ruleset):
         return [Decision(state.turn % state.players, "roll", [{"type": "roll"}])]
 
     def play(self, state, seat, action):
+        if state.step_seconds:
+            time.sleep(state.step_seconds)
         roll = state.rng.die()
         if state.crash and roll == 6 and state.turn > 5:
             raise RuntimeError("toy race crashed on purpose")

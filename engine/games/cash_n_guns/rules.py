@@ -70,24 +70,32 @@ RETARGET_TO = [{"type": "retarget", "target": seat} for seat in range(MAX_SEATS)
 TAKE_CARD = {card_id: {"type": "take_loot", "card": card_id} for card_id in CATALOG}
 
 
+#: Cards in the loot deck (8 piles of 8), the most paintings a set can hold.
+DECK_SIZE = DECK.piles * DECK.pile_size
+#: The most a painting set or the diamond bonus may be worth (the published values top out at 500,000).
+MAX_LOOT_VALUE = 10_000_000
+
+
 class CashNGunsOptions(OptionsSchema):
     deck = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
+        keys=fields.String(validate=validate.Length(max=64)),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=DECK_SIZE)),
         load_default=None,
         allow_none=True,
         metadata={"description": "Loot card id -> count (64 cards in all); the default is the published deck."},
     )
     painting_set_values = fields.List(
-        fields.Integer(),
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_LOOT_VALUE)),
         load_default=None,
         allow_none=True,
+        validate=validate.Length(min=1, max=DECK_SIZE),
         metadata={"description": "Value of a set of 1, 2, 3... paintings."},
     )
     diamond_bonus = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_LOOT_VALUE),
         metadata={"description": "Bonus to the single player with the most diamond cards (default 60,000)."},
     )
 
@@ -177,7 +185,7 @@ class CashNGuns(Ruleset):
             living = _living(state)
             return [self._aim_decision(seat, living) for seat in living if not gangsters[seat].aimed]
         if phase == COURAGE:
-            return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND)
+            return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND, secret=True)
                     for seat, g in enumerate(gangsters) if g.alive and not g.decided]
         if phase == PRIVILEGE:
             options = [PASS_PRIVILEGE] + [ORDER[s] for s in self._can_be_ordered(state)]
@@ -188,7 +196,7 @@ class CashNGuns(Ruleset):
             return [self._loot_decision(state)]
         if phase == CLIP_PHASE:
             options = [CLIP_DISCARD_OPTIONS[CLICK], CLIP_DISCARD_OPTIONS[BANG]]
-            return [Decision(state.picker, "clip_discard", options, default=CLIP_DISCARD_OPTIONS[CLICK])]
+            return [Decision(state.picker, "clip_discard", options, default=CLIP_DISCARD_OPTIONS[CLICK], secret=True)]
         return []
 
     @staticmethod
@@ -199,7 +207,7 @@ class CashNGuns(Ruleset):
         if gangster.bangs:
             options.append(BULLET_OPTIONS[BANG])
         # Too slow to choose: the harmless Click if there is one left.
-        return Decision(seat, "choose_bullet", options, default=options[0])
+        return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
 
     @staticmethod
     def _aim_decision(seat: int, living: list[int]) -> Decision:

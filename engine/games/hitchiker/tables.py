@@ -59,8 +59,27 @@ CARD_PARAMS: dict[str, tuple[str, ...]] = {
 }
 CARD_TEXT_PARAMS = {"kind"}
 
+#: Bounds of the integer parameters, wide enough for any house rule a table plays (the cash
+#: goal is $50,000,000) and narrow enough that no value makes a move or a payment run away.
+MAX_AMOUNT = 10_000_000
+MAX_UNITS = 1_000
+PARAM_RANGES: dict[str, tuple[int, int]] = {
+    "price": (1, MAX_AMOUNT),
+    "amount": (1, MAX_AMOUNT),
+    "per_pip": (1, MAX_AMOUNT),
+    "units": (1, MAX_UNITS),
+    "units_per_pip": (1, MAX_UNITS),
+    "percent": (1, 100),
+}
+#: A Bad Ride ``move`` goes at most this many laps of the board, either way.
+MAX_LAPS = 2
+
 DICE_ROLLS = range(2, 13)
 MIN_CITIES = 12
+MAX_CITIES = 100
+MAX_CARDS = 100
+MAX_NAME = 64
+MAX_TEXT = 300
 
 
 class City:
@@ -109,7 +128,7 @@ class Tables:
         self.hometowns = [c.index for c in self.cities if c.kind == "hometown"]
         self.index_by_name = {c.name: c.index for c in self.cities}
         self.chart = _parse_chart(chart)
-        self.deck = _parse_deck(deck, {c.kind for c in self.cities})
+        self.deck = _parse_deck(deck, {c.kind for c in self.cities}, len(self.cities))
         self.board_public = board["cities"]
         self.chart_public = {str(roll): self.chart[roll].label() for roll in DICE_ROLLS}
 
@@ -118,14 +137,28 @@ def _fail(field: str, where: str, message: str):
     raise InvalidOptions(f"invalid {field}: {where}: {message}", fields={field: {where: [message]}})
 
 
-def _positive_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+def _int_within(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _param_ok(name: str, value) -> bool:
+    return _int_within(value, *PARAM_RANGES[name])
+
+
+def _param_rule(name: str) -> str:
+    low, high = PARAM_RANGES[name]
+    return f"an integer {name!r} from {low} to {high:,}"
+
+
+def _one_of(value, table) -> bool:
+    """``value in table`` for JSON of any type (a list or an object is in no table)."""
+    return isinstance(value, str) and value in table
 
 
 def _parse_board(board) -> list[City]:
     cities = board.get("cities") if isinstance(board, dict) else None
-    if not isinstance(cities, list) or len(cities) < MIN_CITIES:
-        _fail("board", "cities", f"a list of at least {MIN_CITIES} cities")
+    if not isinstance(cities, list) or not MIN_CITIES <= len(cities) <= MAX_CITIES:
+        _fail("board", "cities", f"a list of {MIN_CITIES} to {MAX_CITIES} cities")
     parsed: list[City] = []
     seen: set[str] = set()
     for index, entry in enumerate(cities):
@@ -133,21 +166,22 @@ def _parse_board(board) -> list[City]:
         if not isinstance(entry, dict):
             _fail("board", where, "a city is an object with a name and a kind")
         name, kind = entry.get("name"), entry.get("kind")
-        if not isinstance(name, str) or not name or name in seen:
-            _fail("board", where, "needs a unique non-empty name")
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or name in seen:
+            _fail("board", where, f"needs a unique name of 1 to {MAX_NAME} characters")
         seen.add(name)
-        if kind not in CITY_PARAMS:
+        if not _one_of(kind, CITY_PARAMS):
             _fail("board", where, f"kind must be one of {sorted(CITY_PARAMS)}")
         value = 0
         for param in CITY_PARAMS[kind]:
-            if not _positive_int(entry.get(param)):
-                _fail("board", where, f"{kind} needs a positive integer {param!r}")
+            if not _param_ok(param, entry.get(param)):
+                _fail("board", where, f"{kind} needs {_param_rule(param)}")
             value = entry[param]
         deadly: frozenset[int] = frozenset()
         if kind == "shark_attack":
             rolls = entry.get("deadly_rolls")
-            if not isinstance(rolls, list) or not rolls or not all(r in DICE_ROLLS for r in rolls):
-                _fail("board", where, "shark_attack needs 'deadly_rolls', a list of dice totals 2..12")
+            if (not isinstance(rolls, list) or not 1 <= len(rolls) <= len(DICE_ROLLS)
+                    or not all(_int_within(r, 2, 12) for r in rolls)):
+                _fail("board", where, "shark_attack needs 'deadly_rolls', a list of up to 11 dice totals 2..12")
             deadly = frozenset(rolls)
         parsed.append(City(index, name, kind, value, deadly))
     if sum(1 for c in parsed if c.kind == "hometown") < 2:
@@ -162,40 +196,43 @@ def _parse_chart(chart) -> list[DealOutcome]:
     outcomes: list[DealOutcome] = [DealOutcome("ripped_off", 0)] * 13
     for roll in DICE_ROLLS:
         entry = rolls.get(str(roll))
-        if not isinstance(entry, dict) or entry.get("kind") not in DEAL_PARAMS:
+        if not isinstance(entry, dict) or not _one_of(entry.get("kind"), DEAL_PARAMS):
             _fail("deal_chart", str(roll), f"needs an outcome whose kind is one of {sorted(DEAL_PARAMS)}")
         value = 0
         for param in DEAL_PARAMS[entry["kind"]]:
-            if not _positive_int(entry.get(param)):
-                _fail("deal_chart", str(roll), f"{entry['kind']} needs a positive integer {param!r}")
+            if not _param_ok(param, entry.get(param)):
+                _fail("deal_chart", str(roll), f"{entry['kind']} needs {_param_rule(param)}")
             value = entry[param]
         outcomes[roll] = DealOutcome(entry["kind"], value)
     return outcomes
 
 
-def _parse_deck(deck, city_kinds: set[str]) -> list[Card]:
+def _parse_deck(deck, city_kinds: set[str], city_count: int) -> list[Card]:
     cards = deck.get("cards") if isinstance(deck, dict) else None
-    if not isinstance(cards, list) or not cards:
-        _fail("bad_ride_deck", "cards", "a non-empty list of cards")
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_CARDS:
+        _fail("bad_ride_deck", "cards", f"a list of 1 to {MAX_CARDS} cards")
+    max_steps = MAX_LAPS * city_count
     parsed: list[Card] = []
     for index, entry in enumerate(cards):
         where = str(index)
-        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
-            _fail("bad_ride_deck", where, "a card is an object with a 'text' and an 'effect'")
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or len(entry["text"]) > MAX_TEXT:
+            _fail("bad_ride_deck", where, f"a card is an object with a 'text' (up to {MAX_TEXT} characters) "
+                                          "and an 'effect'")
         effect = entry.get("effect")
-        if effect not in CARD_PARAMS:
+        if not _one_of(effect, CARD_PARAMS):
             _fail("bad_ride_deck", where, f"effect must be one of {sorted(CARD_PARAMS)}")
         param = None
         for name in CARD_PARAMS[effect]:
             param = entry.get(name)
             if name in CARD_TEXT_PARAMS:
-                if param not in city_kinds:
+                if not _one_of(param, city_kinds):
                     _fail("bad_ride_deck", where, f"{name!r} must be a city kind on this board")
             elif name == "steps":
-                if not isinstance(param, int) or isinstance(param, bool) or param == 0:
-                    _fail("bad_ride_deck", where, "'steps' must be a non-zero integer")
-            elif not _positive_int(param) or (name == "percent" and param > 100):
-                _fail("bad_ride_deck", where, f"{effect} needs a positive integer {name!r}")
+                if not _int_within(param, -max_steps, max_steps) or param == 0:
+                    _fail("bad_ride_deck", where, f"'steps' must be a non-zero integer from {-max_steps} to "
+                                                  f"{max_steps} ({MAX_LAPS} laps of this board)")
+            elif not _param_ok(name, param):
+                _fail("bad_ride_deck", where, f"{effect} needs {_param_rule(name)}")
         parsed.append(Card(entry["text"], effect, param))
     return parsed
 

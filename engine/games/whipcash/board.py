@@ -46,6 +46,7 @@ MAX_AMOUNT = 1_000_000
 MIN_LOOP = 8
 MAX_LOOP = 200
 MAX_LANES = 50
+MAX_TEXT = 80
 
 DEFAULT_BOARD_PATH = Path(__file__).parent / "data" / "board.json"
 
@@ -90,6 +91,10 @@ def _check_amount(space: dict, where: str, errors: dict) -> None:
         errors[f"{where}.amount"] = [f"must be an integer from 1 to {MAX_AMOUNT}"]
 
 
+def _short_text(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_TEXT
+
+
 def validate_board(data: object) -> None:
     """Raise ``InvalidOptions`` naming every bad field (keys like ``board.loop.3.amount``)."""
     errors: dict[str, list[str]] = {}
@@ -98,6 +103,9 @@ def validate_board(data: object) -> None:
     unknown = set(data) - {"id", "name", "loop", "freeway"}
     if unknown:
         errors["board"] = [f"unknown keys: {sorted(unknown)}"]
+    for key in ("id", "name"):
+        if key in data and not _short_text(data[key]):
+            errors[f"board.{key}"] = [f"must be a string of up to {MAX_TEXT} characters"]
     loop = data.get("loop")
     if not isinstance(loop, list) or not MIN_LOOP <= len(loop) <= MAX_LOOP:
         errors["board.loop"] = [f"must be a list of {MIN_LOOP} to {MAX_LOOP} spaces"]
@@ -106,7 +114,7 @@ def validate_board(data: object) -> None:
     onramps: list[int] = []
     for index, space in enumerate(loop):
         where = f"board.loop.{index}"
-        if not isinstance(space, dict) or space.get("kind") not in KIND_FIELDS:
+        if not isinstance(space, dict) or not isinstance(space.get("kind"), str) or space["kind"] not in KIND_FIELDS:
             errors[f"{where}.kind"] = [f"must be one of {sorted(KIND_FIELDS)}"]
             continue
         kind = space["kind"]
@@ -114,8 +122,8 @@ def validate_board(data: object) -> None:
         extra = set(space) - {"kind", "label", *needed}
         if extra:
             errors[where] = [f"unknown keys for a {kind!r} space: {sorted(extra)}"]
-        if "label" in space and not isinstance(space["label"], str):
-            errors[f"{where}.label"] = ["must be a string"]
+        if "label" in space and not _short_text(space["label"]):
+            errors[f"{where}.label"] = [f"must be a string of up to {MAX_TEXT} characters"]
         if "pro" in needed and space.get("pro") not in PROS:
             errors[f"{where}.pro"] = [f"must be one of {list(PROS)}"]
         if "amount" in needed:
