@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from api.config import settings
 from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
+from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
@@ -110,7 +111,7 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.json.sort_keys = False
-    api = RulehouseApi(app)
+    api = RulehouseApi(app, spec_kwargs={"extra_plugins": [OperationIdPlugin()]})
     api.spec.components.schema("Action", schema=ActionSchema)
     for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)

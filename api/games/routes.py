@@ -54,6 +54,11 @@ IDEMPOTENCY_KEY = {
 }
 SEAT_QUERY = {"in": "query", "name": "seat", "required": False, "schema": {"type": "integer", "minimum": 0},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
+#: The request examples of the spec (the docs page offers them; tests/api/test_spec_examples.py sends
+#: them). With seed 7 Ann (seat 0) moves first, so the action example is hers to send.
+CREATE_GAME_EXAMPLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Bob"},
+                                                              {"name": "Robo", "bot": "heuristic"}],
+                       "options": {}, "seed": 7}
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
 
 
@@ -126,7 +131,7 @@ def _new_game(body: dict) -> tuple[Ruleset, object, int]:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CreateGameSchema, example=CREATE_GAME_EXAMPLE)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -240,7 +245,7 @@ def _required_token() -> str:
 
 @blp.route("/<game_id>/decisions")
 class Decisions(MethodView):
-    @blp.doc(security=AUTH)
+    @blp.doc(security=AUTH, operationId="get_decisions")
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
@@ -271,12 +276,15 @@ class Decisions(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
+    @blp.doc(operationId="submit_action", security=[{"bearerAuth": []}],
+             parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
         "required": True,
         "description": "An action body, e.g. `{\"type\": \"roll\"}`: one of the options of a decision of yours, "
                        "or within its `ranges`. It is checked against the ruleset's action schemas "
                        "(`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"},
+                                         # the first decision of the create_game example's game
+                                         "example": {"type": "roll"}}},
     })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -350,7 +358,7 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(security=AUTH, responses={"200": {
+    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": {
         "description": "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
                        "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
                        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
