@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.config import settings
 from api.games.routes import blp as games_blp
-from api.games.schemas import ActionSchema
+from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
@@ -112,7 +112,9 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.json.sort_keys = False
     api = RulehouseApi(app, spec_kwargs={"extra_plugins": [OperationIdPlugin()]})
-    api.spec.components.schema("Action", schema=ActionSchema)
+    for name, schema in SPEC_SCHEMAS.items():
+        api.spec.components.schema(name, schema=schema)
+    api.spec.components.schema("StreamLine", component=STREAM_LINE)
     for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)

@@ -21,7 +21,7 @@ def snake(name: str) -> str:
 
 
 def derived_operation_id(method: str, view_name: str, path: str) -> str:
-    """``GET /v1/games`` of ``Games`` -> ``list_games``; ``POST`` -> ``create_game``; ``GET`` of ``Game`` -> ``get_game``."""
+    """`GET /v1/games` of `Games` -> `list_games`, `POST` -> `create_game`; `GET` of `Game` -> `get_game`."""
     resource = snake(view_name)
     collection = resource.endswith("s") and not path.rstrip("/").endswith("}")
     if method == "get":

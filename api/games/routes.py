@@ -364,7 +364,9 @@ class Stream(MethodView):
                        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
                        "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
                        "when the game is over (or the connection reached its time limit: resume with `after`).",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
+        "content": {"application/x-ndjson": {"schema": {"type": "string"},
+                                             "x-itemSchema": {"$ref": "#/components/schemas/StreamLine"}}},
     }})
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))

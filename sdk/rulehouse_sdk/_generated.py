@@ -2,8 +2,6 @@
 # change the API, regenerate openapi.yaml, then run `python sdk/generate.py`.
 """Typed shapes and one method per operation of the Rulehouse HTTP API."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
@@ -19,331 +17,409 @@ class Operation(NamedTuple):
 
 
 class FieldError(TypedDict):
-    pointer: str
+    pointer: "str"
     """JSON Pointer (RFC 6901) into the body, or the parameter name for a query or header parameter."""
-    detail: str
+    detail: "str"
 
 
 class Problem(TypedDict):
-    type: str
+    type: "str"
     """Stable URI of the kind of error, e.g. `https://rulehouse.dev/problems/illegal-action`."""
-    title: str
-    status: int
-    detail: NotRequired[str]
-    reason: NotRequired[str]
+    title: "str"
+    status: "int"
+    detail: NotRequired["str"]
+    reason: NotRequired["str"]
     """The engine's machine-readable reason (409, and 422 for an action body)."""
-    version: NotRequired[int]
+    version: NotRequired["int"]
     """The game's current version (409, 412)."""
-    errors: NotRequired[list[FieldError]]
+    errors: NotRequired["list[FieldError]"]
     """One entry per invalid field (422)."""
 
 
 class PaginationMetadata(TypedDict):
-    total: NotRequired[int]
+    total: NotRequired["int"]
     """Total number of items."""
-    total_pages: NotRequired[int]
+    total_pages: NotRequired["int"]
     """Total number of pages."""
-    first_page: NotRequired[int]
+    first_page: NotRequired["int"]
     """First available page number."""
-    last_page: NotRequired[int]
+    last_page: NotRequired["int"]
     """Last available page number."""
-    page: NotRequired[int]
+    page: NotRequired["int"]
     """Current page number."""
-    previous_page: NotRequired[int]
+    previous_page: NotRequired["int"]
     """Previous page number."""
-    next_page: NotRequired[int]
+    next_page: NotRequired["int"]
     """Next page number."""
 
 
 class Action(TypedDict):
-    type: str
+    type: "str"
     """An action type of the game's ruleset."""
     # more keys may be present (additionalProperties)
 
 
+class Result(TypedDict):
+    winners: "list[int]"
+    """Several seats: a shared win."""
+    ranking: "list[int]"
+    scores: "list[int]"
+    reason: "str"
+    turn_cap_hit: "bool"
+    details: "dict[str, Any]"
+
+
+class StreamState(TypedDict):
+    kind: "Literal['state']"
+    cursor: "str"
+    """The last event's cursor at this moment."""
+    id: "str"
+    ruleset: "str"
+    version: "int"
+    status: "Literal['active', 'finished']"
+    role: "Literal['seat', 'creator', 'spectator']"
+    seat: "int | None"
+    waiting_for: "list[int]"
+    view: "dict[str, Any]"
+    result: "Result | None"
+    deadline: "str | None"
+    """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
+
+
+class StreamEvent(TypedDict):
+    cursor: "str"
+    """Pass as `after` to read what follows."""
+    version: "int"
+    """The game version this event led to."""
+    event: "dict[str, Any]"
+    """`type` plus the event's data; `visible_to` lists the seats of a private event."""
+    kind: "Literal['event']"
+
+
+class StreamKeepalive(TypedDict):
+    kind: "Literal['keepalive']"
+
+
+class StreamEnd(TypedDict):
+    kind: "Literal['end']"
+    reason: "Literal['finished', 'gone', 'time_limit']"
+    """`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS` (resume with `after` = the last cursor)."""
+    version: "int"
+    result: "Result | None"
+
+
 class RulesetSummary(TypedDict):
-    id: str
+    id: "str"
     """Stable ruleset id, used in `POST /v1/games`."""
-    title: str
-    min_players: int
-    max_players: int
-    bots: list[str]
+    title: "str"
+    min_players: "int"
+    max_players: "int"
+    bots: "list[str]"
     """Bot names a seat may use."""
-    action_types: list[str]
-    rules_doc: str
+    action_types: "list[str]"
+    rules_doc: "str"
     """The rules as implemented, every reading of the rulebook included (a path in the repository)."""
-    links: dict[str, str]
+    links: "dict[str, str]"
 
 
 class RulesetList(TypedDict):
-    rulesets: list[RulesetSummary]
+    rulesets: "list[RulesetSummary]"
 
 
 class Ruleset(TypedDict):
-    id: str
+    id: "str"
     """Stable ruleset id, used in `POST /v1/games`."""
-    title: str
-    min_players: int
-    max_players: int
-    bots: list[str]
+    title: "str"
+    min_players: "int"
+    max_players: "int"
+    bots: "list[str]"
     """Bot names a seat may use."""
-    action_types: list[str]
-    rules_doc: str
+    action_types: "list[str]"
+    rules_doc: "str"
     """The rules as implemented, every reading of the rulebook included (a path in the repository)."""
-    links: dict[str, str]
-    options_schema: dict[str, Any]
+    links: "dict[str, str]"
+    options_schema: "dict[str, Any]"
     """JSON Schema of the game options (`options` of `POST /v1/games`)."""
-    action_schemas: dict[str, dict[str, Any]]
+    action_schemas: "dict[str, dict[str, Any]]"
     """action type -> JSON Schema of its body."""
-    data: dict[str, Any]
+    data: "dict[str, Any]"
     """Whatever else the ruleset publishes, e.g. its default board, charts and decks (the shapes are the ruleset's; see its rules document)."""
 
 
 class SeatRequest(TypedDict):
-    name: str
+    name: "str"
     """The player's display name."""
-    bot: NotRequired[str | None]
+    bot: NotRequired["str | None"]
     """A bot name from the ruleset's `bots` (e.g. `random`): the seat is then played by a worker and gets no token."""
 
 
 class CreateGame(TypedDict):
-    ruleset: str
+    ruleset: "str"
     """A ruleset id from `GET /v1/rulesets`."""
-    seats: list[SeatRequest]
+    seats: "list[SeatRequest]"
     """One entry per seat, in turn order."""
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired["dict[str, Any]"]
     """Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`."""
-    seed: NotRequired[int | None]
+    seed: NotRequired["int | None"]
     """Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game."""
-    decision_timeout: NotRequired[int | None]
+    decision_timeout: NotRequired["int | None"]
     """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
 
 
 class CreatedSeat(TypedDict):
-    seat: int
-    name: str
-    bot: str | None
-    token: str | None
+    seat: "int"
+    name: "str"
+    bot: "str | None"
+    token: "str | None"
     """The seat's secret bearer token (null for a bot seat). Shown only in this response."""
 
 
 class CreatedGame(TypedDict):
-    id: str
-    ruleset: str
-    version: int
-    status: Literal['active', 'finished']
-    seed: int | None
+    id: "str"
+    ruleset: "str"
+    version: "int"
+    status: "Literal['active', 'finished']"
+    seed: "int | None"
     """The seed you sent; null when the service drew one, which stays secret (it would foretell every die and deck of the game)."""
-    seats: list[CreatedSeat]
-    creator_token: str
+    seats: "list[CreatedSeat]"
+    creator_token: "str"
     """Secret bearer token of the game's creator: spectator view, and may delete the game."""
-    decision_timeout: int | None
+    decision_timeout: "int | None"
     """Seconds per human decision; null: no limit."""
-    deadline: str | None
+    deadline: "str | None"
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class Seat(TypedDict):
-    seat: int
-    name: str
-    bot: str | None
-
-
-class Result(TypedDict):
-    winners: list[int]
-    """Several seats: a shared win."""
-    ranking: list[int]
-    scores: list[int]
-    reason: str
-    turn_cap_hit: bool
-    details: dict[str, Any]
+    seat: "int"
+    name: "str"
+    bot: "str | None"
 
 
 class Game(TypedDict):
-    id: str
-    ruleset: str
-    version: int
+    id: "str"
+    ruleset: "str"
+    version: "int"
     """Increases by one per accepted action."""
-    status: Literal['active', 'finished']
-    role: Literal['seat', 'creator', 'spectator']
+    status: "Literal['active', 'finished']"
+    role: "Literal['seat', 'creator', 'spectator']"
     """What the bearer token names."""
-    seat: int | None
+    seat: "int | None"
     """The caller's seat, if any."""
-    seats: list[Seat]
-    waiting_for: list[int]
+    seats: "list[Seat]"
+    waiting_for: "list[int]"
     """Seats that have a decision pending."""
-    view: dict[str, Any]
+    view: "dict[str, Any]"
     """What the caller's seat may see (the spectator view for the creator and for no token)."""
-    result: Result | None
-    created: str
+    result: "Result | None"
+    created: "str"
     """ISO 8601 UTC time."""
-    updated: str
+    updated: "str"
     """ISO 8601 UTC time of the last action."""
-    decision_timeout: int | None
+    decision_timeout: "int | None"
     """Seconds per human decision; null: no limit."""
-    deadline: str | None
+    deadline: "str | None"
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class Decision(TypedDict):
-    seat: int
-    kind: str
-    options: list[dict[str, Any]]
+    seat: "int"
+    kind: "str"
+    options: "list[dict[str, Any]]"
     """Complete legal action bodies; a numeric parameter is given by its extremes."""
-    ranges: NotRequired[dict[str, Any]]
+    ranges: NotRequired["dict[str, Any]"]
     """action type -> parameter -> [min, max] (inclusive): any value in between is legal too."""
-    default: dict[str, Any]
+    default: "dict[str, Any]"
     """What is played if the seat never decides."""
 
 
 class Decisions(TypedDict):
-    version: int
-    seat: int | None
-    decisions: list[Decision]
+    version: "int"
+    seat: "int | None"
+    decisions: "list[Decision]"
     """The caller's own pending decisions (empty for others)."""
-    waiting_for: list[int]
-    deadline: str | None
+    waiting_for: "list[int]"
+    deadline: "str | None"
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
 
 
 class EventEntry(TypedDict):
-    cursor: str
+    cursor: "str"
     """Pass as `after` to read what follows."""
-    version: int
+    version: "int"
     """The game version this event led to."""
-    event: dict[str, Any]
+    event: "dict[str, Any]"
     """`type` plus the event's data; `visible_to` lists the seats of a private event."""
 
 
 class ActionResult(TypedDict):
-    game_id: str
-    seat: int
-    version: int
-    status: Literal['active', 'finished']
-    events: list[EventEntry]
+    game_id: "str"
+    seat: "int"
+    version: "int"
+    status: "Literal['active', 'finished']"
+    events: "list[EventEntry]"
     """What the action caused, as far as the caller may see."""
-    result: Result | None
-    replayed: bool
+    result: "Result | None"
+    replayed: "bool"
     """True when this answers a repeated Idempotency-Key: nothing was applied again."""
 
 
 class EventPage(TypedDict):
-    version: int
-    events: list[EventEntry]
-    next: str
+    version: "int"
+    events: "list[EventEntry]"
+    next: "str"
     """The cursor to pass as `after` next time (unchanged when there was nothing new)."""
 
 
 class SimulationRequest(TypedDict):
-    ruleset: str
+    ruleset: "str"
     """A ruleset id, e.g. `monopoly-cars2`."""
-    players: NotRequired[int | None]
+    players: NotRequired["int | None"]
     """Number of seats; default: the ruleset's minimum."""
-    bots: NotRequired[list[str]]
+    bots: NotRequired["list[str]"]
     """One bot name per seat; a shorter list repeats its last name."""
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired["dict[str, Any]"]
     """Game options (house rules, turn cap), as for a single game."""
-    games: int
+    games: "int"
     """Number of games to play, 1 to 1000000."""
-    seed: NotRequired[int | None]
+    seed: NotRequired["int | None"]
     """Game i depends only on (seed, i); default: a random seed, reported back."""
-    chunk_size: NotRequired[int | None]
+    chunk_size: NotRequired["int | None"]
     """Games per worker job; default: about 1/32 of the games, 250 to 5000."""
 
 
 class Progress(TypedDict):
-    games_done: int
+    games_done: "int"
     """Games played and counted so far."""
-    games: int
+    games: "int"
     """Games asked."""
-    chunks_done: int
-    chunks: int
+    chunks_done: "int"
+    chunks: "int"
     """Worker jobs the games are cut into."""
 
 
 class BotStats(TypedDict):
-    seats: int
+    seats: "int"
     """Seats this bot played in each game."""
-    games: int
+    games: "int"
     """Seat-games played (seats x games)."""
-    wins: int
-    win_rate: float
-    win_rate_ci95: NotRequired[list[float]]
+    wins: "int"
+    win_rate: "float"
+    win_rate_ci95: NotRequired["list[float]"]
     """95% Wilson score interval [low, high]."""
 
 
 class Turns(TypedDict):
-    mean: float
-    median: int
-    p90: int
-    max: int
-    histogram: dict[str, int]
+    mean: "float"
+    median: "int"
+    p90: "int"
+    max: "int"
+    histogram: "dict[str, int]"
     """Game length in turns -> number of games."""
 
 
 class Statistics(TypedDict):
-    ruleset: str
-    games: int
-    players: int
-    bots: list[str]
-    seed: int
-    wins: list[int]
+    ruleset: "str"
+    games: "int"
+    players: "int"
+    bots: "list[str]"
+    seed: "int"
+    wins: "list[int]"
     """Outright wins per seat."""
-    win_rates: list[float]
-    win_rate_ci95: list[list[float]]
+    win_rates: "list[float]"
+    win_rate_ci95: "list[list[float]]"
     """Per seat."""
-    bot_stats: dict[str, BotStats]
+    bot_stats: "dict[str, BotStats]"
     """Per bot name, over every seat it played."""
-    draws: int
+    draws: "int"
     """Games with a shared win."""
-    turn_cap_hits: int
-    turns: Turns
-    mean_scores: list[float]
+    turn_cap_hits: "int"
+    turns: "Turns"
+    mean_scores: "list[float]"
     """Per seat."""
-    seconds: float
+    seconds: "float"
     """Wall time from the first chunk's start to the last chunk's end."""
-    games_per_s: float | None
+    games_per_s: "float | None"
 
 
 class Simulation(TypedDict):
-    id: str
-    status: Literal['queued', 'running', 'finished', 'failed', 'cancelled']
-    ruleset: str
-    players: int
-    bots: list[str]
+    id: "str"
+    status: "Literal['queued', 'running', 'finished', 'failed', 'cancelled']"
+    ruleset: "str"
+    players: "int"
+    bots: "list[str]"
     """One bot per seat."""
-    options: dict[str, Any]
-    games: int
-    seed: int
-    chunk_size: int
-    chunks: int
-    progress: Progress
-    created_at: str
+    options: "dict[str, Any]"
+    games: "int"
+    seed: "int"
+    chunk_size: "int"
+    chunks: "int"
+    progress: "Progress"
+    created_at: "str"
     """ISO 8601, UTC."""
-    started_at: str | None
+    started_at: "str | None"
     """First chunk's start."""
-    finished_at: str | None
+    finished_at: "str | None"
     """When it finished, failed or was cancelled."""
-    elapsed: float
+    elapsed: "float"
     """Seconds since creation (until it ended)."""
-    cpu_seconds: float | None
+    cpu_seconds: "float | None"
     """Time the workers spent playing, summed over chunks."""
-    result: Statistics | None
+    result: "Statistics | None"
     """The statistics, once finished; else null."""
-    error: str | None
+    error: "str | None"
     """Why it failed."""
 
 
 class Health(TypedDict):
-    status: str
+    status: "str"
     """`ok`"""
 
 
 class Ready(TypedDict):
-    status: str
+    status: "str"
     """`ok`"""
-    redis: str
+    redis: "str"
     """`ok` when Redis answered a PING."""
+
+
+StreamLine = StreamState | StreamEvent | StreamKeepalive | StreamEnd
+
+#: The response and request shapes, re-exported by ``rulehouse_sdk.types``.
+__all__ = [
+    'FieldError',
+    'Problem',
+    'PaginationMetadata',
+    'Action',
+    'Result',
+    'StreamState',
+    'StreamEvent',
+    'StreamKeepalive',
+    'StreamEnd',
+    'StreamLine',
+    'RulesetSummary',
+    'RulesetList',
+    'Ruleset',
+    'SeatRequest',
+    'CreateGame',
+    'CreatedSeat',
+    'CreatedGame',
+    'Seat',
+    'Game',
+    'Decision',
+    'Decisions',
+    'EventEntry',
+    'ActionResult',
+    'EventPage',
+    'SimulationRequest',
+    'Progress',
+    'BotStats',
+    'Turns',
+    'Statistics',
+    'Simulation',
+    'Health',
+    'Ready',
+]
 
 
 OPERATIONS: dict[str, Operation] = {
@@ -487,7 +563,7 @@ class Operations:
         return self._call(OPERATIONS['list_events'], path={'game_id': game_id}, query={'after': after, 'limit': limit},
             headers=None, body=None)
 
-    def stream_events(self, game_id: str, *, after: str | None = None) -> Iterator[dict[str, Any]]:
+    def stream_events(self, game_id: str, *, after: str | None = None) -> Iterator[StreamLine]:
         """Follow a game live
 
         The caller-visible event log as it happens (newline-delimited JSON). Without

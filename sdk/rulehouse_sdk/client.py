@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import requests
 
-from rulehouse_sdk._generated import EventEntry, Operation, Operations
+from rulehouse_sdk._generated import EventEntry, Operation, Operations, Simulation, StreamLine
 from rulehouse_sdk.errors import ConnectionFailed, RulehouseError, SimulationFailed, WaitTimeout, from_problem
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -40,24 +40,28 @@ class Client(Operations):
     at most ``max_wait`` seconds. GET and DELETE are always safe to retry; a POST only where
     the server honours ``Idempotency-Key``, which the client then adds itself (one fresh key
     per call, the same one on each retry of that call).
+
+    ``resume_streams``: when the server ends a live stream at its time limit, reconnect from the
+    last cursor, so ``stream_events`` follows a game to its end (False: yield that ``end`` line).
     """
 
     def __init__(self, base_url: str = DEFAULT_BASE_URL, token: str | None = None, *,
                  timeout: float | tuple[float, float] = (5.0, 30.0), retries: int = 3, backoff: float = 0.25,
-                 max_wait: float = 30.0, session: requests.Session | None = None) -> None:
+                 max_wait: float = 30.0, session: requests.Session | None = None, resume_streams: bool = True) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self.max_wait = max_wait
+        self.resume_streams = resume_streams
         self._owns_session = session is None
         self.session = session or requests.Session()
 
     def with_token(self, token: str | None) -> Client:
         """The same service (and connection pool) seen through another token."""
         other = Client(self.base_url, token, timeout=self.timeout, retries=self.retries, backoff=self.backoff,
-                       max_wait=self.max_wait, session=self.session)
+                       max_wait=self.max_wait, session=self.session, resume_streams=self.resume_streams)
         other._owns_session = False
         return other
 
@@ -86,7 +90,7 @@ class Client(Operations):
             after = page["next"]
 
     def wait_for_simulation(self, simulation_id: str, *, poll_interval: float = 0.5, timeout: float | None = None,
-                            progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                            progress: Callable[[Simulation], None] | None = None) -> Simulation:
         """Poll until the simulation is finished (or cancelled) and return it.
 
         ``progress`` is called with the simulation after each poll. Raises ``SimulationFailed``
@@ -120,7 +124,37 @@ class Client(Operations):
                 headers: dict[str, Any] | None, body: Any) -> Iterator[dict[str, Any]]:
         # The request is sent now, so a missing game or a bad token raises here, not on first iteration.
         response = self._send(operation, path, query, headers, body, stream=True)
-        return _ndjson_lines(response)
+        lines = _ndjson_lines(response)
+        if not self.resume_streams or query is None or "after" not in query:
+            return lines
+        return self._resumed(lines, operation, path, query, headers)
+
+    def _resumed(self, lines: Iterator[StreamLine], operation: Operation, path: dict[str, Any] | None,
+                 query: dict[str, Any], headers: dict[str, Any] | None) -> Iterator[StreamLine]:
+        """The stream's lines across reconnections: a ``time_limit`` end reconnects after the last cursor.
+
+        The caller sees one stream: the reconnection's own ``state`` line and the ``time_limit``
+        line are left out, and no event comes twice (the server resumes after the cursor).
+        """
+        cursor: str | None = query.get("after")
+        resumed = False
+        while True:
+            for line in lines:
+                kind = line.get("kind")
+                if kind == "end" and line.get("reason") == "time_limit" and cursor is not None:
+                    break
+                if kind == "state":
+                    if resumed:
+                        continue
+                    cursor = cursor or line.get("cursor")
+                elif kind == "event":
+                    cursor = line.get("cursor", cursor)
+                yield line
+            else:
+                return
+            resumed = True
+            response = self._send(operation, path, {**query, "after": cursor}, headers, None, stream=True)
+            lines = _ndjson_lines(response)
 
     def _send(self, operation: Operation, path: dict[str, Any] | None, query: dict[str, Any] | None,
               headers: dict[str, Any] | None, body: Any, *, stream: bool) -> requests.Response:
@@ -197,7 +231,7 @@ def _error(response: requests.Response) -> RulehouseError:
     return from_problem(response.status_code, problem, response)
 
 
-def _ndjson_lines(response: requests.Response) -> Iterator[dict[str, Any]]:
+def _ndjson_lines(response: requests.Response) -> Iterator[StreamLine]:
     with response:
         for line in response.iter_lines():
             if line:

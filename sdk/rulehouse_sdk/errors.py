@@ -14,8 +14,7 @@ class RulehouseError(Exception):
                  detail: str | None = None, reason: str | None = None, version: int | None = None,
                  errors: list[dict[str, Any]] | None = None, problem: dict[str, Any] | None = None,
                  response: Any = None) -> None:
-        message = f"{status} {title}" if status else title
-        super().__init__(f"{message}: {detail}" if detail else message)
+        super().__init__(_message(title, status, detail, errors))
         self.status, self.type, self.title, self.detail = status, type, title, detail
         #: the engine's machine-readable reason code (illegal actions, invalid action bodies)
         self.reason = reason
@@ -31,6 +30,18 @@ class RulehouseError(Exception):
     def kind(self) -> str | None:
         """The last part of ``type``, e.g. ``illegal-action``."""
         return self.type.rsplit("/", 1)[-1] if self.type else None
+
+
+def _message(title: str, status: int | None, detail: str | None, errors: list[dict[str, Any]] | None) -> str:
+    """``422 The request does not fit its schema: /seats/1/bot: must be one of [...]; /seed: ...``."""
+    parts = [f"{status} {title}" if status else title]
+    if detail and detail.strip().lower() != title.strip().lower():
+        parts.append(detail)
+    fields = "; ".join(f"{error.get('pointer', '/')}: {error.get('detail', '')}" for error in errors or []
+                       if isinstance(error, dict))
+    if fields:
+        parts.append(fields)
+    return ": ".join(parts)
 
 
 class BadRequest(RulehouseError):
