@@ -209,6 +209,8 @@ def success_response(types: Types, operation: dict) -> tuple[tuple[int, ...], st
             return tuple(statuses), f"Iterator[{types.annotation(item) if item else 'dict[str, Any]'}]", True
     if "application/json" in content:
         return tuple(statuses), types.annotation(content["application/json"].get("schema")), False
+    if any(media.startswith("text/") for media in content):
+        return tuple(statuses), "str", False
     return tuple(statuses), "None", False
 
 

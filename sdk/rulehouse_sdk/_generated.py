@@ -118,7 +118,7 @@ class RulesetSummary(TypedDict):
     """Bot names a seat may use."""
     action_types: "list[str]"
     rules_doc: "str"
-    """The rules as implemented, every reading of the rulebook included (a path in the repository)."""
+    """The rules as implemented, every reading of the rulebook included: a URL of this service (Markdown)."""
     links: "dict[str, str]"
 
 
@@ -136,14 +136,14 @@ class Ruleset(TypedDict):
     """Bot names a seat may use."""
     action_types: "list[str]"
     rules_doc: "str"
-    """The rules as implemented, every reading of the rulebook included (a path in the repository)."""
+    """The rules as implemented, every reading of the rulebook included: a URL of this service (Markdown)."""
     links: "dict[str, str]"
     options_schema: "dict[str, Any]"
     """JSON Schema of the game options (`options` of `POST /v1/games`)."""
     action_schemas: "dict[str, dict[str, Any]]"
     """action type -> JSON Schema of its body."""
     data: "dict[str, Any]"
-    """Whatever else the ruleset publishes, e.g. its default board, charts and decks (the shapes are the ruleset's; see its rules document)."""
+    """The published data a game starts from (board, decks, charts...), keyed by the option that overrides it and in the format that option accepts: edit a copy and send it as `options` to play a house rule (see the rules document)."""
 
 
 class SeatRequest(TypedDict):
@@ -425,6 +425,7 @@ __all__ = [
 OPERATIONS: dict[str, Operation] = {
     'list_rulesets': Operation('list_rulesets', 'GET', '/v1/rulesets', (200,), False, False),
     'get_ruleset': Operation('get_ruleset', 'GET', '/v1/rulesets/{ruleset_id}', (200,), False, False),
+    'get_rules_doc': Operation('get_rules_doc', 'GET', '/v1/rulesets/{ruleset_id}/rules', (200,), False, False),
     'create_game': Operation('create_game', 'POST', '/v1/games', (201,), False, False),
     'get_game': Operation('get_game', 'GET', '/v1/games/{game_id}', (200,), False, False),
     'delete_game': Operation('delete_game', 'DELETE', '/v1/games/{game_id}', (204,), False, False),
@@ -471,6 +472,17 @@ class Operations:
         GET /v1/rulesets/{ruleset_id}
         """
         return self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body=None)
+
+    def get_rules_doc(self, ruleset_id: str) -> str:
+        """The rules as implemented
+
+        The ruleset's rules document in Markdown: every reading of the rulebook, space by
+        space and card by card, its house-rule options and its reason codes.
+
+        GET /v1/rulesets/{ruleset_id}/rules
+        """
+        return self._call(OPERATIONS['get_rules_doc'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
     def create_game(self, ruleset: str, seats: list[SeatRequest], *, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:

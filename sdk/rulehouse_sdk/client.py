@@ -118,6 +118,8 @@ class Client(Operations):
         response = self._send(operation, path, query, headers, body, stream=False)
         if response.status_code == 204 or not response.content:
             return None
+        if response.headers.get("Content-Type", "").startswith("text/"):
+            return response.text
         return response.json()
 
     def _stream(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
@@ -160,7 +162,7 @@ class Client(Operations):
               headers: dict[str, Any] | None, body: Any, *, stream: bool) -> requests.Response:
         url = self.base_url + operation.path.format(**{k: quote(str(v), safe="") for k, v in (path or {}).items()})
         params = {name: value for name, value in (query or {}).items() if value is not None}
-        sent_headers = {"User-Agent": USER_AGENT, "Accept": "application/json, application/problem+json"}
+        sent_headers = {"User-Agent": USER_AGENT, "Accept": "application/json, text/markdown, application/problem+json"}
         if operation.streamed:
             sent_headers["Accept"] = "application/x-ndjson, application/problem+json"
         if self.token:
