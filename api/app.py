@@ -111,6 +111,9 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.json.sort_keys = False
+    # An empty path segment (/v1/games//decisions) is a 404 like any unknown path, not a redirect
+    # to the merged path, which would name another resource (a game called "decisions").
+    app.url_map.merge_slashes = False
     api = RulehouseApi(app, spec_kwargs={"extra_plugins": [OperationIdPlugin()]})
     for name, schema in SPEC_SCHEMAS.items():
         api.spec.components.schema(name, schema=schema)

@@ -160,6 +160,9 @@ class Client(Operations):
 
     def _send(self, operation: Operation, path: dict[str, Any] | None, query: dict[str, Any] | None,
               headers: dict[str, Any] | None, body: Any, *, stream: bool) -> requests.Response:
+        empty = [name for name, value in (path or {}).items() if value is None or str(value) == ""]
+        if empty:
+            raise ValueError(f"{operation.name}: {', '.join(empty)} must not be empty")
         url = self.base_url + operation.path.format(**{k: quote(str(v), safe="") for k, v in (path or {}).items()})
         params = {name: value for name, value in (query or {}).items() if value is not None}
         sent_headers = {"User-Agent": USER_AGENT, "Accept": "application/json, text/markdown, application/problem+json"}

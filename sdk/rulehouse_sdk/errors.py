@@ -45,7 +45,7 @@ def _message(title: str, status: int | None, detail: str | None, errors: list[di
 
 
 class BadRequest(RulehouseError):
-    """400, 413, 415: the request could not be read."""
+    """400, 406, 413, 415 (and another 4xx of the HTTP layer): the request could not be read."""
 
 
 class InvalidRequest(RulehouseError):
@@ -117,6 +117,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "forbidden": Forbidden,
     "not-found": NotFound,
     "method-not-allowed": MethodNotAllowed,
+    "not-acceptable": BadRequest,
     "illegal-action": IllegalAction,
     "version-mismatch": StaleVersion,
     "validation-error": InvalidRequest,
@@ -128,7 +129,8 @@ BY_KIND: dict[str, type[RulehouseError]] = {
 }
 
 BY_STATUS: dict[int, type[RulehouseError]] = {
-    400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 409: IllegalAction,
+    400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 406: BadRequest,
+    409: IllegalAction,
     412: StaleVersion, 413: BadRequest, 415: BadRequest, 422: InvalidRequest, 428: PreconditionRequired,
     429: RateLimited, 503: ServiceUnavailable,
 }
