@@ -337,6 +337,8 @@ class Statistics(TypedDict):
     turns: "Turns"
     mean_scores: "list[float]"
     """Per seat."""
+    score_histogram: "dict[str, int]"
+    """Final score -> number of seat-games, over every seat; a score of three digits or more is rounded down to two significant digits (1234 counts as 1200)."""
     seconds: "float"
     """Wall time from the first chunk's start to the last chunk's end."""
     games_per_s: "float | None"
