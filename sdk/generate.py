@@ -215,12 +215,16 @@ def success_response(types: Types, operation: dict) -> tuple[tuple[int, ...], st
 
 
 def render_method(name: str, method: str, path: str, operation: dict, parameters: list[Parameter],
-                  returns: str, streamed: bool) -> list[str]:
+                  returns: str, streamed: bool, asynchronous: bool = False) -> list[str]:
     positional = [p.signature() for p in parameters if p.required and p.location in ("path", "body", "json")]
     keyword_only = [p.signature() for p in sorted(parameters, key=lambda p: not p.required)
                     if not (p.required and p.location in ("path", "body", "json"))]
     arguments = ["self", *positional, *(["*", *keyword_only] if keyword_only else [])]
-    lines = [f"    def {name}({', '.join(arguments)}) -> {returns}:"]
+    if asynchronous:
+        returns = returns.replace("Iterator[", "AsyncIterator[", 1) if streamed else returns
+        lines = [f"    async def {name}({', '.join(arguments)}) -> {returns}:"]
+    else:
+        lines = [f"    def {name}({', '.join(arguments)}) -> {returns}:"]
     doc = operation.get("summary", "").strip()
     if operation.get("description"):
         doc += "\n\n" + operation["description"].strip()
@@ -236,8 +240,8 @@ def render_method(name: str, method: str, path: str, operation: dict, parameters
 
     json_parameter = next((p.name for p in parameters if p.location == "json"), None)
     body = json_parameter or mapping("body")
-    call = "_stream" if streamed else "_call"
-    lines.append(f"        return self.{call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
+    call = ("await self." if asynchronous else "self.") + ("_stream" if streamed else "_call")
+    lines.append(f"        return {call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
     lines.append(f"            headers={mapping('header')}, body={body})")
     return lines
 
@@ -247,7 +251,7 @@ HEADER = '''\
 # change the API, regenerate openapi.yaml, then run `python sdk/generate.py`.
 """Typed shapes and one method per operation of the Rulehouse HTTP API."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 
@@ -275,6 +279,23 @@ class Operations:
         raise NotImplementedError'''
 
 
+ASYNC_OPERATIONS_CLASS = '''\
+class AsyncOperations:
+    """The same operations as coroutines; a subclass sends the requests (see ``rulehouse_sdk.aio``).
+
+    A streamed operation is awaited for its answer's status (errors raise there), then iterated
+    with ``async for``.
+    """
+
+    async def _call(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                    headers: dict[str, Any] | None, body: Any) -> Any:
+        raise NotImplementedError
+
+    async def _stream(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                      headers: dict[str, Any] | None, body: Any) -> AsyncIterator[dict[str, Any]]:
+        raise NotImplementedError'''
+
+
 def render(spec: dict) -> str:
     types = Types(spec)
     out = [HEADER.format(title=spec["info"]["title"], version=spec["info"]["version"])]
@@ -299,6 +320,7 @@ def render(spec: dict) -> str:
     out.append("")
     operations: list[str] = []
     methods: list[str] = []
+    async_methods: list[str] = []
     seen: set[str] = set()
     for path, path_item in spec["paths"].items():
         for method in HTTP_METHODS:
@@ -316,6 +338,9 @@ def render(spec: dict) -> str:
                               f"{streamed!r}, {idempotency!r}),")
             methods.append("")
             methods.extend(render_method(name, method, path, operation, parameters, returns, streamed))
+            async_methods.append("")
+            async_methods.extend(render_method(name, method, path, operation, parameters, returns, streamed,
+                                               asynchronous=True))
     out.append("")
     out.append("OPERATIONS: dict[str, Operation] = {")
     out.extend(operations)
@@ -324,6 +349,10 @@ def render(spec: dict) -> str:
     out.append("")
     out.append(OPERATIONS_CLASS)
     out.extend(methods)
+    out.append("")
+    out.append("")
+    out.append(ASYNC_OPERATIONS_CLASS)
+    out.extend(async_methods)
     return "\n".join(out) + "\n"
 
 

@@ -2,7 +2,7 @@
 # change the API, regenerate openapi.yaml, then run `python sdk/generate.py`.
 """Typed shapes and one method per operation of the Rulehouse HTTP API."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 
@@ -654,4 +654,222 @@ class Operations:
         GET /v1/ready
         """
         return self._call(OPERATIONS['ready'], path=None, query=None,
+            headers=None, body=None)
+
+
+class AsyncOperations:
+    """The same operations as coroutines; a subclass sends the requests (see ``rulehouse_sdk.aio``).
+
+    A streamed operation is awaited for its answer's status (errors raise there), then iterated
+    with ``async for``.
+    """
+
+    async def _call(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                    headers: dict[str, Any] | None, body: Any) -> Any:
+        raise NotImplementedError
+
+    async def _stream(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                      headers: dict[str, Any] | None, body: Any) -> AsyncIterator[dict[str, Any]]:
+        raise NotImplementedError
+
+    async def list_rulesets(self) -> RulesetList:
+        """List the rulesets
+
+        Every ruleset the engine has registered: id, title, player range, bots and
+        action types. The details (options and action schemas) are under each id.
+
+        GET /v1/rulesets
+        """
+        return await self._call(OPERATIONS['list_rulesets'], path=None, query=None,
+            headers=None, body=None)
+
+    async def get_ruleset(self, ruleset_id: str) -> Ruleset:
+        """Describe a ruleset
+
+        Metadata, player range, bots, the JSON Schema of the game options and of every
+        action body, and a link to the rules as implemented.
+
+        GET /v1/rulesets/{ruleset_id}
+        """
+        return await self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body=None)
+
+    async def get_rules_doc(self, ruleset_id: str) -> str:
+        """The rules as implemented
+
+        The ruleset's rules document in Markdown: every reading of the rulebook, space by
+        space and card by card, its house-rule options and its reason codes.
+
+        GET /v1/rulesets/{ruleset_id}/rules
+        """
+        return await self._call(OPERATIONS['get_rules_doc'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body=None)
+
+    async def create_game(self, ruleset: str, seats: list[SeatRequest], *, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
+        """Create a game
+
+        Answers with the game id, its version (0) and one secret bearer token per human
+        seat plus a creator token; only their SHA-256 digests are stored, so they are
+        shown only here. Bot seats are played by workers from their own view. The event
+        log starts with a public `game_created` event, then whatever the setup resolved
+        by itself (e.g. who goes first).
+
+        ruleset: A ruleset id from `GET /v1/rulesets`.
+        seats: One entry per seat, in turn order.
+        options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
+        seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
+        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
+
+        POST /v1/games
+        """
+        return await self._call(OPERATIONS['create_game'], path=None, query=None,
+            headers=None, body={'ruleset': ruleset, 'seats': seats, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
+
+    async def get_game(self, game_id: str) -> Game:
+        """Read a game
+
+        The caller's view: a seat token gives that seat's view (its own secrets
+        included), the creator token or no token the spectator view. `ETag` is the
+        version (send it back as `If-None-Match` to get 304 while nothing changed);
+        `result` is set once the game is over. Reading a game whose bot seat
+        has a decision also queues that bot's job again if it was lost.
+
+        GET /v1/games/{game_id}
+        """
+        return await self._call(OPERATIONS['get_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    async def delete_game(self, game_id: str) -> None:
+        """Delete a game
+
+        The creator token removes the game and its event log at once (games also
+        expire by themselves: see the service's TTL settings).
+
+        DELETE /v1/games/{game_id}
+        """
+        return await self._call(OPERATIONS['delete_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    async def get_decisions(self, game_id: str) -> Decisions:
+        """The caller's pending decisions
+
+        Each decision lists complete legal action bodies in `options` (numeric
+        parameters by their extremes plus `ranges`) and the `default` played if the
+        seat never decides. Other seats' options are never shown; `waiting_for` says
+        which seats have something to decide.
+
+        GET /v1/games/{game_id}/decisions
+        """
+        return await self._call(OPERATIONS['get_decisions'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    async def submit_action(self, game_id: str, action: Action | dict[str, Any], *, if_match: str | int, seat: int | None = None, idempotency_key: str | None = None) -> ActionResult:
+        """Act
+
+        Sends one action for the token's seat. The action is checked against the game
+        at the `If-Match` version: two clients racing on one version get one 200 and
+        one 412. The answer carries the new version and the events the action caused,
+        as far as the caller may see them.
+
+        action: An action body, e.g. `{"type": "roll"}`: one of the options of a decision of yours, or within its `ranges`. It is checked against the ruleset's action schemas (`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.
+        seat: The seat the caller means to act for; 403 unless it is the token's own seat.
+        if_match: The game version the action answers (the `ETag` of the game), e.g. `"3"`.
+        idempotency_key: Any unique string (e.g. a UUID). A repeat with the same key and body within 24 h returns the first outcome without applying the action again; the same key with another body is 422.
+
+        POST /v1/games/{game_id}/actions
+        """
+        return await self._call(OPERATIONS['submit_action'], path={'game_id': game_id}, query={'seat': seat},
+            headers={'If-Match': if_match, 'Idempotency-Key': idempotency_key}, body=action)
+
+    async def list_events(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> EventPage:
+        """The event log, paged
+
+        Events after the cursor `after`, oldest first, as far as the caller may see
+        them (a private event reaches only the seats in its `visible_to`). Pass `next`
+        as `after` to read on.
+
+        after: Cursor: return events after this one (`0`: from the start).
+
+        GET /v1/games/{game_id}/events
+        """
+        return await self._call(OPERATIONS['list_events'], path={'game_id': game_id}, query={'after': after, 'limit': limit},
+            headers=None, body=None)
+
+    async def stream_events(self, game_id: str, *, after: str | None = None) -> AsyncIterator[StreamLine]:
+        """Follow a game live
+
+        The caller-visible event log as it happens (newline-delimited JSON). Without
+        `after`, events start after the state of the first line; with `after`, every
+        event after that cursor comes first.
+
+        after: Resume after this cursor: events after it are sent before the live ones.
+
+        GET /v1/games/{game_id}/stream
+        """
+        return await self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
+            headers=None, body=None)
+
+    async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
+        """Start a simulation
+
+        Queues the games in chunks on the workers and answers at once with `Location`;
+        poll that resource for progress and, when `status` is `finished`, the statistics
+        (win rate per seat and per bot with 95% intervals, game lengths, draws, turn-cap
+        hits). Game i depends only on (seed, i): the same request with the same seed gives
+        the same statistics, however many workers share it.
+
+        ruleset: A ruleset id, e.g. `monopoly-cars2`.
+        games: Number of games to play, 1 to 1000000.
+        players: Number of seats; default: the ruleset's minimum.
+        bots: One bot name per seat; a shorter list repeats its last name.
+        options: Game options (house rules, turn cap), as for a single game.
+        seed: Game i depends only on (seed, i); default: a random seed, reported back.
+        chunk_size: Games per worker job; default: about 1/32 of the games, 250 to 5000.
+
+        POST /v1/simulations
+        """
+        return await self._call(OPERATIONS['create_simulation'], path=None, query=None,
+            headers=None, body={'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size})
+
+    async def get_simulation(self, sim_id: str) -> Simulation:
+        """Read a simulation
+
+        Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
+        elapsed seconds, and once finished the statistics in `result`.
+
+        GET /v1/simulations/{sim_id}
+        """
+        return await self._call(OPERATIONS['get_simulation'], path={'sim_id': sim_id}, query=None,
+            headers=None, body=None)
+
+    async def cancel_simulation(self, sim_id: str) -> Simulation:
+        """Cancel a simulation
+
+        A queued or running simulation becomes `cancelled`: its queued chunks leave the
+        queue and a running chunk stops within seconds; the games counted so far stay in
+        `progress`. A simulation that has already ended is left as it is.
+
+        DELETE /v1/simulations/{sim_id}
+        """
+        return await self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
+            headers=None, body=None)
+
+    async def health(self) -> Health:
+        """Liveness
+
+        Answers as long as the process serves requests; touches nothing else.
+
+        GET /v1/health
+        """
+        return await self._call(OPERATIONS['health'], path=None, query=None,
+            headers=None, body=None)
+
+    async def ready(self) -> Ready:
+        """Readiness
+
+        200 when Redis answers, 503 when it does not.
+
+        GET /v1/ready
+        """
+        return await self._call(OPERATIONS['ready'], path=None, query=None,
             headers=None, body=None)
