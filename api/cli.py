@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import signal
@@ -185,6 +186,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except KeyError:
         print(f"unknown ruleset {args.ruleset!r}; try `rulehouse rulesets`", file=sys.stderr)
         return 2
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+        return 1
     players = args.players or ruleset.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     options = _parse_options(args.options)

@@ -56,6 +56,8 @@ def test_results_have_the_shape_of_their_types(client):
     done = ann.submit_action(created["id"], {"type": "roll"}, if_match=decisions["version"])
     assert fits(done, types.ActionResult) and all(fits(e, types.EventEntry) for e in done["events"])
     assert fits(client.get_ruleset(RULESET), types.Ruleset)
+    rules = client.get_rules_doc(RULESET)
+    assert isinstance(rules, str) and rules.startswith("# Monopoly")
     lines = client.stream_events(created["id"])
     state = next(lines)
     assert state["kind"] == "state" and fits(state, types.StreamState)

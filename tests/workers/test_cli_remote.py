@@ -70,3 +70,26 @@ def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
     lengths = varied.axes[1]
     assert lengths.get_xlabel() == "game length (turns)"
     assert all(float(tick).is_integer() for tick in lengths.get_xticks())
+
+
+def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys, tmp_path):
+    import importlib.util
+
+    from api.cli import main
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name == "matplotlib" else find_spec(name, *args))
+    assert main(["simulate", "cash-n-guns", "--games", "5", "--players", "4", "--plot", str(tmp_path / "p.png")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'\n"
+
+
+def test_plot_reports_its_file_on_a_line_of_its_own(capsys, tmp_path):
+    from api.cli import main
+
+    plot = tmp_path / "scores.png"
+    assert main(["simulate", "cash-n-guns", "--games", "20", "--players", "4", "--json", "--plot", str(plot)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.endswith("}\n") and captured.err == f"plot written to {plot}\n"
+    assert plot.read_bytes()[:4] == b"\x89PNG"
