@@ -3,20 +3,32 @@ against a live server."""
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 import typing
+from pathlib import Path
 
 import pytest
 import rulehouse_sdk
+import yaml
+from openapi_schema_validator import OAS30Validator
 from rulehouse_sdk import Client, InvalidRequest, Operations, types
 
 from tests.sdk.conftest import serving
 from tests.sdk.test_games import play_until_finished
 
 RULESET = "monopoly-cars2"
+SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 LINE_TYPES = {"state": types.StreamState, "event": types.StreamEvent, "keepalive": types.StreamKeepalive,
               "end": types.StreamEnd}
+
+
+@functools.cache
+def stream_line_validator() -> OAS30Validator:
+    """Checks a line against the spec's ``StreamLine`` (the ``x-itemSchema`` of the stream)."""
+    spec = yaml.safe_load(SPEC.read_text())
+    return OAS30Validator({**spec["components"]["schemas"]["StreamLine"], "components": spec["components"]})
 
 
 def fits(body: dict, shape: type) -> bool:
@@ -113,6 +125,8 @@ def test_a_stream_cut_by_the_time_limit_resumes_from_its_cursor(short_streams_ur
     streamed = [{key: line[key] for key in ("cursor", "version", "event")} for line in rest if line["kind"] == "event"]
     assert streamed == list(client.iter_events(game["id"], after=first["cursor"]))
     assert all(fits(line, LINE_TYPES[line["kind"]]) for line in [first, *rest])
+    for line in [first, *rest]:
+        stream_line_validator().validate(line)
     session.close()
 
 
