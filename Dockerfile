@@ -18,6 +18,8 @@ RUN mkdir -p api engine && touch api/__init__.py engine/__init__.py \
 
 COPY api ./api
 COPY engine ./engine
+# api/rulesets/rules links to docs/rules: the rules documents the API serves
+COPY docs/rules ./docs/rules
 # Editable: the code runs from /app as copied, with every data and page file beside it.
 RUN pip install --no-cache-dir --no-deps -e . \
     && useradd --create-home --uid 1000 rulehouse

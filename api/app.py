@@ -21,7 +21,8 @@ from api.apps.webhooks import EXTENSION_NAME as WEBHOOKS_EXTENSION
 from api.apps.webhooks import Webhooks
 from api.config import settings
 from api.games.routes import blp as games_blp
-from api.games.schemas import ActionSchema
+from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
+from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
@@ -123,7 +124,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(settings(config))
     app.config.update(
         API_TITLE="Rulehouse",
-        API_VERSION="1.0.0",
+        API_VERSION="1.1.0",  # see the API change policy in docs/http-api.md and CHANGELOG.md
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
@@ -140,8 +141,13 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.json.sort_keys = False
-    api = RulehouseApi(app)
-    api.spec.components.schema("Action", schema=ActionSchema)
+    # An empty path segment (/v1/games//decisions) is a 404 like any unknown path, not a redirect
+    # to the merged path, which would name another resource (a game called "decisions").
+    app.url_map.merge_slashes = False
+    api = RulehouseApi(app, spec_kwargs={"extra_plugins": [OperationIdPlugin()]})
+    for name, schema in SPEC_SCHEMAS.items():
+        api.spec.components.schema(name, schema=schema)
+    api.spec.components.schema("StreamLine", component=STREAM_LINE)
     for blueprint in (rulesets_blp, games_blp, records_blp, *_optional_blueprints(), apps_blp, webhooks_blp,
                       system_blp):
         api.register_blueprint(blueprint)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import signal
@@ -78,32 +79,104 @@ def _draw_progress(progress: dict, elapsed: float) -> None:
     sys.stderr.flush()
 
 
-def run_queued(body: dict, redis_url: str, show_progress: bool) -> dict:
+class Unreachable(Exception):
+    """The Redis server or the service does not answer (the message says which, and why)."""
+
+
+class RequestRefused(Exception):
+    """The service answered the request with a problem (its ``detail`` and field ``errors``)."""
+
+    def __init__(self, problem: dict) -> None:
+        fields = {error.get("pointer"): error.get("detail") for error in problem.get("errors") or []}
+        super().__init__(f"{problem.get('detail') or problem.get('title')} {fields or ''}".rstrip())
+
+
+class RedisSimulations:
+    """Simulations queued straight into a Redis server that workers listen on."""
+
+    def __init__(self, redis_url: str) -> None:
+        from redis import Redis
+
+        self.url = redis_url
+        self.redis = Redis.from_url(redis_url)
+
+    def submit(self, body: dict) -> str:
+        from rq import Queue, Worker
+
+        from api.simulations import jobs
+
+        sim_id = jobs.submit(self.redis, body)
+        if not Worker.count(connection=self.redis, queue=Queue(jobs.QUEUE, connection=self.redis)):
+            print(f"warning: no worker listens on {jobs.QUEUE!r}; start `rulehouse worker`", file=sys.stderr)
+        return sim_id
+
+    def status(self, sim_id: str) -> dict:
+        from api.simulations import jobs
+
+        return jobs.status(self.redis, sim_id)
+
+    def cancel(self, sim_id: str) -> None:
+        from api.simulations import jobs
+
+        jobs.cancel(self.redis, sim_id)
+
+
+class HttpSimulations:
+    """Simulations of a running service, through ``/v1/simulations`` (the service's own workers play them)."""
+
+    def __init__(self, base_url: str, timeout: float = 30.0) -> None:
+        self.url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def _request(self, method: str, path: str, body: dict | None = None) -> dict:
+        import urllib.error
+        import urllib.request
+
+        request = urllib.request.Request(
+            self.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Accept": "application/json, application/problem+json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            try:
+                problem = json.loads(error.read())
+            except ValueError:
+                problem = {"title": f"HTTP {error.code} {error.reason}"}
+            raise RequestRefused(problem if isinstance(problem, dict) else {"title": str(problem)}) from None
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            reason = getattr(error, "reason", error)
+            raise Unreachable(f"cannot reach the service at {self.url}: {reason}") from None
+
+    def submit(self, body: dict) -> str:
+        return self._request("POST", "/v1/simulations", body)["id"]
+
+    def status(self, sim_id: str) -> dict:
+        return self._request("GET", f"/v1/simulations/{sim_id}")
+
+    def cancel(self, sim_id: str) -> None:
+        self._request("DELETE", f"/v1/simulations/{sim_id}")
+
+
+def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show_progress: bool) -> dict:
     """Submit to the workers and wait; the finished statistics. Ctrl+C cancels the simulation."""
-    from redis import Redis
-    from rq import Queue, Worker
-
-    from api.simulations import jobs
-
-    redis = Redis.from_url(redis_url)
-    sim_id = jobs.submit(redis, body)
-    if not Worker.count(connection=redis, queue=Queue(jobs.QUEUE, connection=redis)):
-        print(f"warning: no worker listens on {jobs.QUEUE!r}; start `rulehouse worker`", file=sys.stderr)
+    sim_id = simulations.submit(body)
     began = time.monotonic()
     try:
         while True:
-            state = jobs.status(redis, sim_id)
+            state = simulations.status(sim_id)
             if show_progress:
                 _draw_progress(state["progress"], time.monotonic() - began)
-            if state["status"] not in jobs.ACTIVE:
+            if state["status"] not in ("queued", "running"):
                 break
             time.sleep(0.2)
     except KeyboardInterrupt:
-        jobs.cancel(redis, sim_id)
+        simulations.cancel(sim_id)
         raise SystemExit(f"\nsimulation {sim_id} cancelled") from None
     finally:
         if show_progress:
-            sys.stderr.write("\n")
+            sys.stderr.write("\n")  # end the progress line before anything else is written
+            sys.stderr.flush()
     if state["status"] != "finished":
         raise SystemExit(f"simulation {sim_id} {state['status']}: {state.get('error') or ''}".rstrip(": "))
     return state["result"]
@@ -115,18 +188,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except KeyError:
         print(f"unknown ruleset {args.ruleset!r}; try `rulehouse rulesets`", file=sys.stderr)
         return 2
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+        return 1
     players = args.players or ruleset.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     options = _parse_options(args.options)
     try:
-        if args.queue:
+        if args.queue or args.url:
             body = {"ruleset": ruleset.id, "players": players, "bots": bots or ["random"], "options": options,
                     "games": args.games, "seed": args.seed, "chunk_size": args.chunk_size}
-            stats = run_queued(body, resolve_redis_url(args.redis_url), show_progress=sys.stdout.isatty())
+            simulations = (HttpSimulations(args.url) if args.url
+                           else RedisSimulations(resolve_redis_url(args.redis_url)))
+            stats = run_queued(body, simulations, show_progress=sys.stdout.isatty())
         else:
             stats = simulate(ruleset.id, args.games, players, bots, options, args.seed)
     except InvalidOptions as error:
         print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
+        return 2
+    except RequestRefused as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(stats))
@@ -290,6 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--queue", action="store_true", help="run on the workers (`rulehouse worker`) through Redis")
     sim.add_argument("--chunk-size", type=int, help="with --queue: games per worker job (default: automatic)")
     sim.add_argument("--redis-url", help="with --queue: default $REDIS_URL, else the local `rulehouse serve`")
+    sim.add_argument("--url", type=_http_url, metavar="http://HOST:PORT",
+                     help="run on the workers of the service at this URL, over HTTP (implies --queue)")
     sim.add_argument("--plot", metavar="FILE.png", help="also draw win rates with 95%% CIs and game lengths")
     sim.set_defaults(func=cmd_simulate)
 
@@ -326,9 +409,24 @@ def cmd_apps(args: argparse.Namespace) -> int:
     return run(args, resolve_redis_url(args.redis_url))
 
 
+def _http_url(text: str) -> str:
+    if not text.startswith(("http://", "https://")) or len(text.split("://", 1)[1].strip("/")) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// URL")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except Unreachable as error:
+        print(f"rulehouse: {error}", file=sys.stderr)
+    except (RedisConnectionError, RedisTimeoutError) as error:
+        print(f"rulehouse: cannot reach Redis: {error}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -31,6 +31,16 @@ class GameOutcome:
     turns: int
 
 
+def score_bucket(score: int) -> int:
+    """``score`` rounded down to two significant digits (57 -> 57, 1234 -> 1200, 123456 -> 120000), so
+    a distribution of scores stays small whatever their range, and chunks still merge exactly."""
+    digits = len(str(abs(score)))
+    if digits <= 2:
+        return score
+    step = 10 ** (digits - 2)
+    return score // step * step
+
+
 def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, index)
 
@@ -77,6 +87,8 @@ class Tally:
     #: game length (turns) -> number of games, so chunks merge exactly
     turns: dict[int, int] = field(default_factory=dict)
     score_sums: list[int] = field(default_factory=list)
+    #: final score (every seat's, by ``score_bucket``) -> number of seat-games
+    scores: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
@@ -94,6 +106,8 @@ class Tally:
         self.turns[outcome.turns] = self.turns.get(outcome.turns, 0) + 1
         for seat, score in enumerate(result.scores):
             self.score_sums[seat] += score
+            bucket = score_bucket(score)
+            self.scores[bucket] = self.scores.get(bucket, 0) + 1
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
@@ -103,6 +117,8 @@ class Tally:
         for length, count in other.turns.items():
             self.turns[length] = self.turns.get(length, 0) + count
         self.score_sums = [a + b for a, b in zip(self.score_sums, other.score_sums, strict=True)]
+        for bucket, count in other.scores.items():
+            self.scores[bucket] = self.scores.get(bucket, 0) + count
         self.seconds += other.seconds
 
     def to_dict(self) -> dict:
@@ -115,6 +131,7 @@ class Tally:
             "turn_cap_hits": self.turn_cap_hits,
             "turns": {str(k): v for k, v in sorted(self.turns.items())},
             "score_sums": self.score_sums,
+            "scores": {str(k): v for k, v in sorted(self.scores.items())},
             "seconds": self.seconds,
         }
 
@@ -129,6 +146,7 @@ class Tally:
             turn_cap_hits=data["turn_cap_hits"],
             turns={int(k): v for k, v in data["turns"].items()},
             score_sums=list(data["score_sums"]),
+            scores={int(k): v for k, v in data.get("scores", {}).items()},  # absent in older records
             seconds=data["seconds"],
         )
 
@@ -218,6 +236,7 @@ def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | No
             "histogram": {str(k): v for k, v in sorted(lengths.items())},
         },
         "mean_scores": [round(s / games, 3) if games else 0.0 for s in tally.score_sums],
+        "score_histogram": {str(k): v for k, v in sorted(tally.scores.items())},
         "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 2) if seconds > 0 else None,
     }

@@ -22,35 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SPEC_PATH = ROOT / "openapi.yaml"
 OUTPUT_PATH = ROOT / "sdk" / "rulehouse_sdk" / "_generated.py"
 
-#: Method names for operations without an ``operationId``, keyed by method and path with its
-#: parameters blanked out (so a renamed path parameter does not rename the method).
-METHOD_NAMES: dict[str, str] = {
-    "GET /v1/rulesets": "list_rulesets",
-    "GET /v1/rulesets/{}": "get_ruleset",
-    "POST /v1/games": "create_game",
-    "GET /v1/games/{}": "get_game",
-    "DELETE /v1/games/{}": "delete_game",
-    "GET /v1/games/{}/decisions": "get_decisions",
-    "POST /v1/games/{}/actions": "submit_action",
-    "GET /v1/games/{}/events": "list_events",
-    "GET /v1/games/{}/stream": "stream_events",
-    "GET /v1/games/{}/record": "get_record",
-    "POST /v1/rulesets/{}/evaluate": "evaluate",
-    "GET /v1/simulations": "list_simulations",
-    "POST /v1/simulations": "create_simulation",
-    "GET /v1/simulations/{}": "get_simulation",
-    "DELETE /v1/simulations/{}": "cancel_simulation",
-    "GET /v1/apps/me": "get_app",
-    "GET /v1/apps/me/games": "list_app_games",
-    "GET /v1/apps/me/simulations": "list_app_simulations",
-    "POST /v1/webhooks": "create_webhook",
-    "GET /v1/webhooks": "list_webhooks",
-    "GET /v1/webhooks/{}": "get_webhook",
-    "DELETE /v1/webhooks/{}": "delete_webhook",
-    "GET /v1/webhooks/{}/deliveries": "list_webhook_deliveries",
-    "GET /v1/health": "health",
-    "GET /v1/ready": "ready",
-}
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 #: Headers the client manages itself; the generated method only lets a caller override them.
 CLIENT_HEADERS = {"Idempotency-Key"}
@@ -68,12 +39,10 @@ def snake(name: str) -> str:
 
 
 def method_name(method: str, path: str, operation: dict) -> str:
-    if operation.get("operationId"):
-        return snake(operation["operationId"])
-    key = f"{method.upper()} {re.sub(r'{[^}]+}', '{}', path)}"
-    if key not in METHOD_NAMES:
-        raise SpecError(f"no method name for {key}: give it an operationId or add it to METHOD_NAMES")
-    return METHOD_NAMES[key]
+    """The operation's ``operationId`` (the service gives every operation one: api/operation_ids.py)."""
+    if not operation.get("operationId"):
+        raise SpecError(f"{method.upper()} {path} has no operationId")
+    return snake(operation["operationId"])
 
 
 class Types:
@@ -95,7 +64,9 @@ class Types:
             return "Any"
         name = self.ref_name(schema)
         if name:
-            return name if self.is_typed_dict(self.schemas[name]) else self.annotation(self.schemas[name])
+            target = self.schemas[name]
+            named = self.is_typed_dict(target) or "oneOf" in target or "anyOf" in target
+            return name if named else self.annotation(target)
         if "anyOf" in schema or "oneOf" in schema:
             parts: list[str] = []
             for branch in schema.get("anyOf") or schema["oneOf"]:
@@ -128,6 +99,15 @@ class Types:
             text = "dict[str, Any]"
         return f"{text} | None" if schema.get("nullable") else text
 
+    def alias(self, name: str, schema: dict) -> list[str] | None:
+        """``Name = A | B`` for a component that is a union of others (e.g. the stream's lines)."""
+        if not ("oneOf" in schema or "anyOf" in schema):
+            return None
+        lines = [f"{name} = {self.annotation(schema)}"]
+        if schema.get("description"):
+            lines.append(docstring(schema["description"], 0))
+        return lines
+
     @staticmethod
     def is_typed_dict(schema: dict) -> bool:
         return schema.get("type") == "object" and bool(schema.get("properties"))
@@ -140,7 +120,9 @@ class Types:
         for field, field_schema in schema["properties"].items():
             if not field.isidentifier() or keyword.iskeyword(field):
                 raise SpecError(f"{name}.{field} is not a Python identifier")
-            annotation = self.annotation(field_schema)
+            # Quoted, so a class may name one defined below it; NotRequired itself stays bare, or
+            # Python 3.11 would count the key as required (__required_keys__).
+            annotation = f'"{self.annotation(field_schema)}"'
             if field not in required:
                 annotation = f"NotRequired[{annotation}]"
             lines.append(f"    {field}: {annotation}")
@@ -224,19 +206,28 @@ def success_response(types: Types, operation: dict) -> tuple[tuple[int, ...], st
     if not statuses:
         raise SpecError(f"{operation.get('summary')} has no 2xx response")
     content = operation["responses"][str(statuses[0])].get("content") or {}
-    if any(media in content for media in STREAM_MEDIA_TYPES):
-        return tuple(statuses), "Iterator[dict[str, Any]]", True
+    for media in STREAM_MEDIA_TYPES:
+        if media in content:
+            # OpenAPI 3.2 names the schema of each item of a sequential media type itemSchema.
+            item = content[media].get("itemSchema") or content[media].get("x-itemSchema")
+            return tuple(statuses), f"Iterator[{types.annotation(item) if item else 'dict[str, Any]'}]", True
     if "application/json" in content:
         return tuple(statuses), types.annotation(content["application/json"].get("schema")), False
+    if any(media.startswith("text/") for media in content):
+        return tuple(statuses), "str", False
     return tuple(statuses), "None", False
 
 
 def render_method(name: str, method: str, path: str, operation: dict, parameters: list[Parameter],
-                  returns: str, streamed: bool) -> list[str]:
+                  returns: str, streamed: bool, asynchronous: bool = False) -> list[str]:
     positional = [p.signature() for p in parameters if p.positional]
     keyword_only = [p.signature() for p in sorted(parameters, key=lambda p: not p.required) if not p.positional]
     arguments = ["self", *positional, *(["*", *keyword_only] if keyword_only else [])]
-    lines = [f"    def {name}({', '.join(arguments)}) -> {returns}:"]
+    if asynchronous:
+        returns = returns.replace("Iterator[", "AsyncIterator[", 1) if streamed else returns
+        lines = [f"    async def {name}({', '.join(arguments)}) -> {returns}:"]
+    else:
+        lines = [f"    def {name}({', '.join(arguments)}) -> {returns}:"]
     doc = operation.get("summary", "").strip()
     if operation.get("description"):
         doc += "\n\n" + operation["description"].strip()
@@ -252,8 +243,8 @@ def render_method(name: str, method: str, path: str, operation: dict, parameters
 
     json_parameter = next((p.name for p in parameters if p.location == "json"), None)
     body = json_parameter or mapping("body")
-    call = "_stream" if streamed else "_call"
-    lines.append(f"        return self.{call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
+    call = ("await self." if asynchronous else "self.") + ("_stream" if streamed else "_call")
+    lines.append(f"        return {call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
     lines.append(f"            headers={mapping('header')}, body={body})")
     return lines
 
@@ -263,9 +254,7 @@ HEADER = '''\
 # change the API, regenerate openapi.yaml, then run `python sdk/generate.py`.
 """Typed shapes and one method per operation of the Rulehouse HTTP API."""
 
-from __future__ import annotations
-
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 
@@ -293,16 +282,48 @@ class Operations:
         raise NotImplementedError'''
 
 
+ASYNC_OPERATIONS_CLASS = '''\
+class AsyncOperations:
+    """The same operations as coroutines; a subclass sends the requests (see ``rulehouse_sdk.aio``).
+
+    A streamed operation is awaited for its answer's status (errors raise there), then iterated
+    with ``async for``.
+    """
+
+    async def _call(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                    headers: dict[str, Any] | None, body: Any) -> Any:
+        raise NotImplementedError
+
+    async def _stream(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
+                      headers: dict[str, Any] | None, body: Any) -> AsyncIterator[dict[str, Any]]:
+        raise NotImplementedError'''
+
+
 def render(spec: dict) -> str:
     types = Types(spec)
     out = [HEADER.format(title=spec["info"]["title"], version=spec["info"]["version"])]
+    public: list[str] = []
+    aliases: list[str] = []
     for name, schema in types.schemas.items():
         if types.is_typed_dict(schema):
             out.append("")
             out.extend(types.typed_dict(name, schema))
             out.append("")
+            public.append(name)
+        elif (alias := types.alias(name, schema)) is not None:
+            aliases.extend(["", *alias])
+            public.append(name)
+    # Unions come after the classes they name (they are evaluated at import).
+    out.extend(aliases)
+    out.append("")
+    out.append("#: The response and request shapes, re-exported by ``rulehouse_sdk.types``.")
+    out.append("__all__ = [")
+    out.extend(f"    {name!r}," for name in public)
+    out.append("]")
+    out.append("")
     operations: list[str] = []
     methods: list[str] = []
+    async_methods: list[str] = []
     seen: set[str] = set()
     for path, path_item in spec["paths"].items():
         for method in HTTP_METHODS:
@@ -320,6 +341,9 @@ def render(spec: dict) -> str:
                               f"{streamed!r}, {idempotency!r}),")
             methods.append("")
             methods.extend(render_method(name, method, path, operation, parameters, returns, streamed))
+            async_methods.append("")
+            async_methods.extend(render_method(name, method, path, operation, parameters, returns, streamed,
+                                               asynchronous=True))
     out.append("")
     out.append("OPERATIONS: dict[str, Operation] = {")
     out.extend(operations)
@@ -328,6 +352,10 @@ def render(spec: dict) -> str:
     out.append("")
     out.append(OPERATIONS_CLASS)
     out.extend(methods)
+    out.append("")
+    out.append("")
+    out.append(ASYNC_OPERATIONS_CLASS)
+    out.extend(async_methods)
     return "\n".join(out) + "\n"
 
 

@@ -38,6 +38,7 @@ def webhooks() -> Webhooks:
 
 @blp.route("/me")
 class Me(MethodView):
+    @blp.doc(operationId="get_app")
     @blp.doc(security=APP_KEY_AUTH)
     @blp.response(200, AppSchema)
     @blp.alt_response(**problem_response(401, "No app key where one is required, or an unknown one."))
@@ -72,6 +73,7 @@ def _owned(kind: str, query: dict) -> Response:
 
 @blp.route("/me/games")
 class MyGames(MethodView):
+    @blp.doc(operationId="list_app_games")
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
@@ -86,6 +88,7 @@ class MyGames(MethodView):
 
 @blp.route("/me/simulations")
 class MySimulations(MethodView):
+    @blp.doc(operationId="list_app_simulations")
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
@@ -100,11 +103,13 @@ class MySimulations(MethodView):
 @hooks_blp.route("")
 class WebhookList(MethodView):
     @hooks_blp.doc(security=APP_KEY_AUTH)
-    @hooks_blp.arguments(WebhookRequestSchema)
+    @hooks_blp.arguments(WebhookRequestSchema, example={"url": "https://hooks.example.com/rulehouse",
+                                                        "events": ["game.finished", "decision.waiting"]})
     @hooks_blp.response(201, CreatedWebhookSchema)
     @hooks_blp.alt_response(**problem_response(403, "The app key lacks the `webhooks` scope."))
     @hooks_blp.alt_response(**problem_response(422, "Not a URL the service will call, an unknown event, or too "
                                                     "many webhooks."))
+    @hooks_blp.doc(operationId="create_webhook")
     def post(self, body: dict):
         """Register a webhook
 
@@ -121,6 +126,7 @@ class WebhookList(MethodView):
             raise validation_problem({"url": [str(error)]}, str(error), reason="too_many_webhooks") from None
         return json_response(created, 201)
 
+    @hooks_blp.doc(operationId="list_webhooks")
     @hooks_blp.doc(security=APP_KEY_AUTH)
     @hooks_blp.response(200, WebhookListSchema)
     def get(self):
@@ -165,6 +171,7 @@ class Webhook(MethodView):
 
 @hooks_blp.route("/<webhook_id>/deliveries")
 class Deliveries(MethodView):
+    @hooks_blp.doc(operationId="list_webhook_deliveries")
     @hooks_blp.doc(security=APP_KEY_AUTH)
     @hooks_blp.response(200, DeliveryListSchema)
     @hooks_blp.alt_response(**problem_response(404, "This app has no such webhook."))

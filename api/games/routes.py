@@ -60,6 +60,11 @@ IDEMPOTENCY_KEY = {
 SEAT_QUERY = {"in": "query", "name": "seat", "required": False,
               "schema": {"type": "integer", "minimum": 0, "maximum": 999},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
+#: The request examples of the spec (the docs page offers them; tests/api/test_spec_examples.py sends
+#: them). With seed 7 Ann (seat 0) moves first, so the action example is hers to send.
+CREATE_GAME_EXAMPLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Bob"},
+                                                              {"name": "Robo", "bot": "heuristic"}],
+                       "options": {}, "seed": 7}
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
 
 
@@ -133,7 +138,7 @@ def _check_bots(ruleset: Ruleset, seats: list[dict]) -> None:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CreateGameSchema, example=CREATE_GAME_EXAMPLE)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
     @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options; "
@@ -262,7 +267,7 @@ def _required_token() -> str:
 
 @blp.route("/<game_id>/decisions")
 class Decisions(MethodView):
-    @blp.doc(security=AUTH)
+    @blp.doc(security=AUTH, operationId="get_decisions")
     @blp.response(200, DecisionsSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="`If-None-Match` names the current version: nothing changed.",
                       headers=ETAG_HEADER)
@@ -293,12 +298,15 @@ class Decisions(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.doc(security=[{"bearerAuth": []}], parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
+    @blp.doc(operationId="submit_action", security=[{"bearerAuth": []}],
+             parameters=[IF_MATCH, IDEMPOTENCY_KEY, SEAT_QUERY], requestBody={
         "required": True,
         "description": "An action body, e.g. `{\"type\": \"roll\"}`: one of the options of a decision of yours, "
                        "or within its `ranges`. It is checked against the ruleset's action schemas "
                        "(`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"},
+                                         # the first decision of the create_game example's game
+                                         "example": {"type": "roll"}}},
     })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -372,13 +380,15 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(security=AUTH, responses={"200": {
+    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": {
         "description": "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
                        "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
                        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
                        "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
                        "when the game is over (or the connection reached its time limit: resume with `after`).",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
+        "content": {"application/x-ndjson": {"schema": {"type": "string"},
+                                             "x-itemSchema": {"$ref": "#/components/schemas/StreamLine"}}},
     }})
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))

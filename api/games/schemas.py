@@ -209,3 +209,63 @@ class EventPageSchema(Schema):
     events = fields.List(fields.Nested(EventEntrySchema), required=True)
     next = fields.String(required=True, metadata={
         "description": "The cursor to pass as `after` next time (unchanged when there was nothing new)."})
+
+
+# -- the lines of the live stream (documentation: the stream writes them itself) --------
+
+
+def _kind(value: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([value]))
+
+
+class StreamStateSchema(Schema):
+    """The first line: the game now, as `GET /v1/games/{id}` shows it, and the cursor the events follow."""
+
+    kind = _kind("state")
+    cursor = fields.String(required=True, metadata={"description": "The last event's cursor at this moment."})
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]))
+    seat = fields.Integer(required=True, allow_none=True)
+    waiting_for = fields.List(fields.Integer(), required=True)
+    view = fields.Dict(required=True)
+    result = fields.Nested(ResultSchema, required=True, allow_none=True)
+    deadline = deadline_field()
+
+
+class StreamEventSchema(EventEntrySchema):
+    """One event the caller may see."""
+
+    kind = _kind("event")
+
+
+class StreamKeepaliveSchema(Schema):
+    """Written after each silent `STREAM_KEEPALIVE_SECONDS`."""
+
+    kind = _kind("keepalive")
+
+
+class StreamEndSchema(Schema):
+    """The last line."""
+
+    kind = _kind("end")
+    reason = fields.String(required=True, validate=validate.OneOf(["finished", "gone", "time_limit"]), metadata={
+        "description": "`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the "
+                       "connection reached `STREAM_MAX_SECONDS` (resume with `after` = the last cursor)."})
+    version = fields.Integer(required=True)
+    result = fields.Nested(ResultSchema, required=True, allow_none=True)
+
+
+#: Schemas only the spec shows (components a generator types: action bodies and stream lines).
+SPEC_SCHEMAS = {"Action": ActionSchema, "StreamState": StreamStateSchema, "StreamEvent": StreamEventSchema,
+                "StreamKeepalive": StreamKeepaliveSchema, "StreamEnd": StreamEndSchema}
+STREAM_LINE_KINDS = {"state": "StreamState", "event": "StreamEvent", "keepalive": "StreamKeepalive",
+                     "end": "StreamEnd"}
+#: One line of the live stream, whichever its ``kind``.
+STREAM_LINE = {
+    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in STREAM_LINE_KINDS.values()],
+    "discriminator": {"propertyName": "kind",
+                      "mapping": {kind: f"#/components/schemas/{name}" for kind, name in STREAM_LINE_KINDS.items()}},
+}

@@ -21,6 +21,7 @@ EVALUATE_MAX_BYTES = 1024 * 1024
 
 @blp.route("/games/<game_id>/record")
 class GameRecordView(MethodView):
+    @blp.doc(operationId="get_record")
     @blp.doc(security=[{"bearerAuth": []}, {}])
     @blp.response(200, RecordSchema)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
@@ -46,18 +47,26 @@ class GameRecordView(MethodView):
         return response
 
 
+#: The spec's request example (tests/api/test_spec_examples.py sends it): the first move of the
+#: create_game example's game (seed 7: Ann spins first), seen by the other seat.
+EVALUATE_EXAMPLE = {"record": {"ruleset": "monopoly-cars2", "players": 2, "seed": 7,
+                               "log": [{"seat": 0, "action": {"type": "roll"}}]}, "seat": 1}
+
+
 @blp.route("/rulesets/<ruleset_id>/evaluate")
 class Evaluate(MethodView):
     #: read by api.app before the body is: records are larger than actions
     max_body_bytes = EVALUATE_MAX_BYTES
 
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": EvaluateRequestSchema}}})
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": EvaluateRequestSchema, "example": EVALUATE_EXAMPLE}}})
     @blp.response(200, EvaluationSchema)
     @blp.alt_response(**problem_response(404, "No such ruleset."))
     @blp.alt_response(**problem_response(413, f"The body is larger than {EVALUATE_MAX_BYTES} bytes."))
     @blp.alt_response(**problem_response(422, f"The record does not fit the format (e.g. more than "
                                          f"{MAX_LOG_ENTRIES} log entries), names another ruleset or rules "
                                          f"version, has no seed or start, or `seat` is not in the game."))
+    @blp.doc(operationId="evaluate")
     def post(self, ruleset_id: str):
         """Evaluate a record without storing it
 

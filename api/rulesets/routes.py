@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -16,27 +18,38 @@ from engine.core.registry import all_rulesets
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games the service referees.")
 
 
-SUMMARY_KEYS = ("id", "title", "min_players", "max_players", "bots", "action_types", "rules_doc")
+SUMMARY_KEYS = ("id", "title", "min_players", "max_players", "bots", "action_types")
+#: docs/rules, linked into this package so that an installed service has the rules documents too
+RULES_DOCS = Path(__file__).with_name("rules")
+
+
+def rules_doc_url(ruleset_id: str) -> str:
+    return f"/v1/rulesets/{ruleset_id}/rules"
 
 
 @functools.cache
 def summary(ruleset_id: str) -> dict:
     metadata = all_rulesets()[ruleset_id].metadata()
     body = {key: metadata[key] for key in SUMMARY_KEYS}
-    body["links"] = {"self": f"/v1/rulesets/{ruleset_id}", "rules_doc": metadata["rules_doc"]}
+    body["rules_doc"] = rules_doc_url(ruleset_id)
+    body["links"] = {"self": f"/v1/rulesets/{ruleset_id}", "rules_doc": rules_doc_url(ruleset_id)}
     return body
 
 
 @functools.cache
 def describe(ruleset_id: str) -> dict:
     ruleset = all_rulesets()[ruleset_id]
-    metadata = ruleset.metadata()
     return {
         **summary(ruleset_id),
         "options_schema": json_schema(ruleset.options_schema),
         "action_schemas": {name: json_schema(schema) for name, schema in sorted(ruleset.action_schemas.items())},
-        "data": {key: value for key, value in metadata.items() if key not in SUMMARY_KEYS},
+        "data": ruleset.default_data(),
     }
+
+
+def _known(ruleset_id: str) -> None:
+    if ruleset_id not in all_rulesets():
+        raise ApiProblem("not-found", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
 
 
 @blp.route("")
@@ -61,6 +74,23 @@ class Ruleset(MethodView):
         Metadata, player range, bots, the JSON Schema of the game options and of every
         action body, and a link to the rules as implemented.
         """
-        if ruleset_id not in all_rulesets():
-            raise ApiProblem("not-found", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+        _known(ruleset_id)
         return json_response(describe(ruleset_id))
+
+
+@blp.route("/<ruleset_id>/rules")
+class RulesDoc(MethodView):
+    @blp.doc(responses={"200": {"description": "The rules document.",
+                                "content": {"text/markdown": {"schema": {"type": "string"}}}}})
+    @blp.alt_response(**problem_response(404, "No such ruleset, or it has no rules document."))
+    def get(self, ruleset_id: str):
+        """The rules as implemented
+
+        The ruleset's rules document in Markdown: every reading of the rulebook, space by
+        space and card by card, its house-rule options and its reason codes.
+        """
+        _known(ruleset_id)
+        path = RULES_DOCS / Path(all_rulesets()[ruleset_id].metadata()["rules_doc"]).name
+        if not path.is_file():
+            raise ApiProblem("not-found", f"{ruleset_id} has no rules document")
+        return Response(path.read_text(encoding="utf-8"), mimetype="text/markdown")

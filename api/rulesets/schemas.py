@@ -13,7 +13,7 @@ class RulesetSummarySchema(Schema):
     bots = fields.List(fields.String(), required=True, metadata={"description": "Bot names a seat may use."})
     action_types = fields.List(fields.String(), required=True)
     rules_doc = fields.String(required=True, metadata={"description": "The rules as implemented, every reading "
-                                                       "of the rulebook included (a path in the repository)."})
+                                                       "of the rulebook included: a URL of this service (Markdown)."})
     links = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
@@ -27,5 +27,6 @@ class RulesetSchema(RulesetSummarySchema):
     action_schemas = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
         "description": "action type -> JSON Schema of its body."})
     data = fields.Dict(keys=fields.String(), required=True, metadata={
-        "description": "Whatever else the ruleset publishes, e.g. its default board, charts and decks "
-                       "(the shapes are the ruleset's; see its rules document)."})
+        "description": "The published data a game starts from (board, decks, charts...), keyed by the "
+                       "option that overrides it and in the format that option accepts: edit a copy and "
+                       "send it as `options` to play a house rule (see the rules document)."})

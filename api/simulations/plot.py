@@ -1,4 +1,5 @@
-"""``rulehouse simulate --plot FILE.png``: win rates with their 95% intervals, and game lengths.
+"""``rulehouse simulate --plot FILE.png``: win rates with their 95% intervals, and game lengths (or,
+for a game whose every game lasts as long, the final scores).
 
 matplotlib is the optional dependency group ``plot``; it is imported only here.
 """
@@ -7,6 +8,15 @@ from __future__ import annotations
 
 
 def plot_stats(stats: dict, path: str) -> None:
+    figure = build_figure(stats)  # selects the Agg backend before pyplot is imported
+    import matplotlib.pyplot as plt
+
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def build_figure(stats: dict):
+    """The two charts: win rates per seat, then game lengths (or, when every game lasts as long, scores)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -23,15 +33,34 @@ def plot_stats(stats: dict, path: str) -> None:
     wins_axis.set_ylim(0, min(1.0, max(high for _, high in stats["win_rate_ci95"]) * 1.15 or 1.0))
     wins_axis.set_title(f"{stats['ruleset']}: {stats['games']} games, seed {stats['seed']}")
 
-    histogram = {int(length): count for length, count in stats["turns"]["histogram"].items()}
-    length_axis.bar(list(histogram), list(histogram.values()), width=1.0, color="#55a868")
-    median = stats["turns"]["median"]
-    length_axis.axvline(median, color="black", linestyle="--", label=f"median {median}")
-    length_axis.set_xlabel("game length (turns)")
-    length_axis.set_ylabel("games")
-    length_axis.legend()
-    length_axis.set_title(f"turn-cap hits {stats['turn_cap_hits']}, draws {stats['draws']}")
+    lengths = {int(length): count for length, count in stats["turns"]["histogram"].items()}
+    if len(lengths) == 1 and stats.get("score_histogram"):
+        _score_chart(length_axis, stats, next(iter(lengths)))
+    else:
+        _length_chart(length_axis, stats, lengths)
 
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    return figure
+
+
+def _length_chart(axis, stats: dict, lengths: dict[int, int]) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.bar(list(lengths), list(lengths.values()), width=1.0, color="#55a868")
+    median = stats["turns"]["median"]
+    axis.axvline(median, color="black", linestyle="--", label=f"median {median}")
+    axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axis.set_xlabel("game length (turns)")
+    axis.set_ylabel("games")
+    axis.legend()
+    axis.set_title(f"turn-cap hits {stats['turn_cap_hits']}, draws {stats['draws']}")
+
+
+def _score_chart(axis, stats: dict, length: int) -> None:
+    """Every game lasts ``length`` turns (e.g. Cash 'n Guns' 8 rounds): show how the scores spread instead."""
+    scores = {int(score): count for score, count in stats["score_histogram"].items()}
+    # The buckets widen with the score's magnitude; drawn as they are, they would mislead: re-bin evenly.
+    axis.hist(list(scores), bins=min(30, len(scores)), weights=list(scores.values()), color="#55a868")
+    axis.set_xlabel("final score (every seat)")
+    axis.set_ylabel("seat-games")
+    axis.set_title(f"every game {length} turns; draws {stats['draws']}")

@@ -54,9 +54,14 @@ def _found(read, sim_id: str, *args) -> dict:
         raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
 
 
+#: The request example of the spec (tests/api/test_spec_examples.py sends it).
+SIMULATION_EXAMPLE = {"ruleset": "monopoly-cars2", "games": 1000, "players": 3, "bots": ["heuristic", "random"],
+                      "seed": 42}
+
+
 @blp.route("")
 class Simulations(MethodView):
-    @blp.arguments(SimulationRequestSchema)
+    @blp.arguments(SimulationRequestSchema, example=SIMULATION_EXAMPLE)
     @blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong players, invalid options, or a "
                                               "limit exceeded."))
@@ -95,6 +100,7 @@ class Simulation(MethodView):
         """
         return json_response(_found(jobs.status, sim_id))
 
+    @blp.doc(operationId="cancel_simulation")
     @blp.response(200, SimulationSchema)
     @blp.alt_response(**problem_response(404, "No such simulation, or it has expired."))
     def delete(self, sim_id: str):

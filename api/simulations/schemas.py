@@ -59,6 +59,9 @@ class StatisticsSchema(Schema):
     turn_cap_hits = fields.Integer(required=True)
     turns = fields.Nested(TurnsSchema, required=True)
     mean_scores = fields.List(fields.Float(), required=True, metadata={"description": "Per seat."})
+    score_histogram = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "Final score -> number of seat-games, over every seat; a score of three digits or more "
+                       "is rounded down to two significant digits (1234 counts as 1200)."})
     seconds = fields.Float(required=True, metadata={"description": "Wall time from the first chunk's start "
                                                     "to the last chunk's end."})
     games_per_s = fields.Float(allow_none=True, required=True)

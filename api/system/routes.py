@@ -32,6 +32,7 @@ class ReadySchema(HealthSchema):
 
 @blp.route("/health")
 class Health(MethodView):
+    @blp.doc(operationId="health")
     @blp.response(200, HealthSchema)
     def get(self):
         """Liveness
@@ -43,6 +44,7 @@ class Health(MethodView):
 
 @blp.route("/ready")
 class Ready(MethodView):
+    @blp.doc(operationId="ready")
     @blp.response(200, ReadySchema)
     @blp.alt_response(**problem_response(503, "Redis is unreachable."))
     def get(self):

@@ -231,6 +231,11 @@ class Ruleset(ABC):
     def bot_names(self) -> list[str]:
         return sorted({"random", *self.bots})
 
+    def default_data(self) -> dict:
+        """The published data a game starts from (board, decks, charts...), keyed by the option that
+        overrides it and in that option's format: passing it back as options changes nothing."""
+        return {}
+
     def metadata(self) -> dict:
         return {
             "id": self.id,

@@ -3,32 +3,23 @@
 from __future__ import annotations
 
 import json
-import random
 import time
-import uuid
 from collections.abc import Callable, Iterator
-from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import quote
 
 import requests
 
-from rulehouse_sdk._generated import EventEntry, Operation, Operations
-from rulehouse_sdk.errors import ConnectionFailed, RulehouseError, SimulationFailed, WaitTimeout, from_problem
-
-DEFAULT_BASE_URL = "http://127.0.0.1:8000"
-#: statuses that say "not now, try again": retried when the request is safe to repeat
-RETRY_STATUSES = frozenset({429, 503})
-#: methods the HTTP spec makes idempotent; a POST is retried only when it carries an Idempotency-Key
-IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
-SIMULATION_DONE = frozenset({"finished", "failed", "cancelled"})
-
-try:
-    from importlib.metadata import version as _package_version
-
-    USER_AGENT = f"rulehouse-sdk/{_package_version('rulehouse-sdk')}"
-except Exception:  # not installed as a distribution (e.g. run from a checkout)
-    USER_AGENT = "rulehouse-sdk"
+from rulehouse_sdk._generated import EventEntry, Operation, Operations, Simulation, StreamLine
+from rulehouse_sdk._transport import (
+    DEFAULT_BASE_URL,
+    RetryPolicy,
+    SimulationWait,
+    StreamResume,
+    answer_error,
+    build_request,
+    decoded_body,
+)
+from rulehouse_sdk.errors import ConnectionFailed
 
 
 class Client(Operations):
@@ -40,12 +31,15 @@ class Client(Operations):
     at most ``max_wait`` seconds. GET and DELETE are always safe to retry; a POST only where
     the server honours ``Idempotency-Key``, which the client then adds itself (one fresh key
     per call, the same one on each retry of that call).
+
+    ``resume_streams``: when the server ends a live stream at its time limit, reconnect from the
+    last cursor, so ``stream_events`` follows a game to its end (False: yield that ``end`` line).
     """
 
     def __init__(self, base_url: str = DEFAULT_BASE_URL, token: str | None = None, *,
                  api_key: str | None = None,
                  timeout: float | tuple[float, float] = (5.0, 30.0), retries: int = 3, backoff: float = 0.25,
-                 max_wait: float = 30.0, session: requests.Session | None = None) -> None:
+                 max_wait: float = 30.0, session: requests.Session | None = None, resume_streams: bool = True) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         #: the app key, sent as ``X-Api-Key`` with every request (the token still picks the seat)
@@ -54,13 +48,15 @@ class Client(Operations):
         self.retries = retries
         self.backoff = backoff
         self.max_wait = max_wait
+        self.resume_streams = resume_streams
         self._owns_session = session is None
         self.session = session or requests.Session()
 
     def with_token(self, token: str | None) -> Client:
         """The same service (and connection pool) seen through another token."""
         other = Client(self.base_url, token, api_key=self.api_key, timeout=self.timeout, retries=self.retries,
-                       backoff=self.backoff, max_wait=self.max_wait, session=self.session)
+                       backoff=self.backoff, max_wait=self.max_wait, session=self.session,
+                       resume_streams=self.resume_streams)
         other._owns_session = False
         return other
 
@@ -100,25 +96,19 @@ class Client(Operations):
                                 decision_timeout=decision_timeout)
 
     def wait_for_simulation(self, simulation_id: str, *, poll_interval: float = 0.5, timeout: float | None = None,
-                            progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                            progress: Callable[[Simulation], None] | None = None) -> Simulation:
         """Poll until the simulation is finished (or cancelled) and return it.
 
         ``progress`` is called with the simulation after each poll. Raises ``SimulationFailed``
         when it failed and ``WaitTimeout`` when ``timeout`` seconds pass first.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
+        wait = SimulationWait(simulation_id, poll_interval, timeout)
         while True:
             simulation = self.get_simulation(simulation_id)
             if progress is not None:
                 progress(simulation)
-            if simulation["status"] == "failed":
-                raise SimulationFailed(f"simulation {simulation_id} failed", detail=simulation.get("error"),
-                                       problem=simulation)
-            if simulation["status"] in SIMULATION_DONE:
+            if wait.done(simulation):
                 return simulation
-            if deadline is not None and time.monotonic() + poll_interval > deadline:
-                raise WaitTimeout(f"simulation {simulation_id} still {simulation['status']} after {timeout} s",
-                                  problem=simulation)
             time.sleep(poll_interval)
 
     # -- transport ----------------------------------------------------------------
@@ -126,94 +116,62 @@ class Client(Operations):
     def _call(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
               headers: dict[str, Any] | None, body: Any) -> Any:
         response = self._send(operation, path, query, headers, body, stream=False)
-        if response.status_code == 204 or not response.content:
+        if not response.content:
             return None
-        return response.json()
+        return decoded_body(response.status_code, response.headers.get("Content-Type", ""), lambda: response.text,
+                            response.json)
 
     def _stream(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
-                headers: dict[str, Any] | None, body: Any) -> Iterator[dict[str, Any]]:
+                headers: dict[str, Any] | None, body: Any) -> Iterator[StreamLine]:
         # The request is sent now, so a missing game or a bad token raises here, not on first iteration.
-        response = self._send(operation, path, query, headers, body, stream=True)
-        return _ndjson_lines(response)
+        lines = _ndjson_lines(self._send(operation, path, query, headers, body, stream=True))
+        if not self.resume_streams or query is None or "after" not in query:
+            return lines
+        return self._resumed(lines, operation, path, query, headers)
+
+    def _resumed(self, lines: Iterator[StreamLine], operation: Operation, path: dict[str, Any] | None,
+                 query: dict[str, Any], headers: dict[str, Any] | None) -> Iterator[StreamLine]:
+        """The stream's lines across reconnections (see ``StreamResume``)."""
+        resume = StreamResume(query.get("after"))
+        while True:
+            for line in lines:
+                accepted = resume.accept(line)
+                if accepted is None:
+                    break
+                if accepted:
+                    yield line
+            else:
+                return
+            lines = _ndjson_lines(self._send(operation, path, resume.query(query), headers, None, stream=True))
 
     def _send(self, operation: Operation, path: dict[str, Any] | None, query: dict[str, Any] | None,
               headers: dict[str, Any] | None, body: Any, *, stream: bool) -> requests.Response:
-        url = self.base_url + operation.path.format(**{k: quote(str(v), safe="") for k, v in (path or {}).items()})
-        params = {name: value for name, value in (query or {}).items() if value is not None}
-        sent_headers = {"User-Agent": USER_AGENT, "Accept": "application/json, application/problem+json"}
-        if operation.streamed:
-            sent_headers["Accept"] = "application/x-ndjson, application/problem+json"
-        if self.token:
-            sent_headers["Authorization"] = f"Bearer {self.token}"
-        if self.api_key:
-            sent_headers["X-Api-Key"] = self.api_key
-        for name, value in (headers or {}).items():
-            if value is not None:
-                sent_headers[name] = f'"{value}"' if name == "If-Match" and isinstance(value, int) else str(value)
-        if operation.idempotency_key and "Idempotency-Key" not in sent_headers:
-            sent_headers["Idempotency-Key"] = str(uuid.uuid4())
-        if isinstance(body, dict):
-            body = {key: value for key, value in body.items() if value is not None}
-        retry_safe = operation.method in IDEMPOTENT_METHODS or "Idempotency-Key" in sent_headers
-
+        request = build_request(operation, self.base_url, self.token, path, query, headers, body,
+                                api_key=self.api_key)
+        policy = RetryPolicy(self.retries, self.backoff, self.max_wait)
         attempt = 0
         while True:
             try:
-                response = self.session.request(operation.method, url, params=params, headers=sent_headers,
-                                                json=body, timeout=self.timeout, stream=stream)
+                response = self.session.request(request.method, request.url, params=request.params,
+                                                headers=request.headers, json=request.json, timeout=self.timeout,
+                                                stream=stream)
             except (requests.ConnectionError, requests.Timeout) as error:
-                if not retry_safe or attempt >= self.retries:
-                    raise ConnectionFailed(f"{operation.method} {url}: {error}") from error
-                delay = self._backoff(attempt)
+                delay = policy.after_connection_error(request, attempt)
+                if delay is None:
+                    raise ConnectionFailed(f"{request.method} {request.url}: {error}") from error
             else:
                 if response.status_code in operation.success:
                     return response
-                delay = self._retry_delay(response, attempt) if retry_safe else None
+                delay = policy.after_answer(request, response.status_code, response.headers.get("Retry-After"),
+                                            attempt)
                 if delay is None:
-                    raise _error(response)
+                    raise answer_error(response.status_code, response.reason, response.json, response)
                 response.close()
             attempt += 1
             time.sleep(delay)
 
-    def _backoff(self, attempt: int) -> float:
-        return min(self.max_wait, self.backoff * 2**attempt) * random.uniform(0.5, 1.0)
 
-    def _retry_delay(self, response: requests.Response, attempt: int) -> float | None:
-        """Seconds to wait before retrying this answer, or None to give up on it."""
-        if response.status_code not in RETRY_STATUSES or attempt >= self.retries:
-            return None
-        retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
-        if retry_after is None:
-            return self._backoff(attempt)
-        return retry_after if retry_after <= self.max_wait else None
-
-
-def _retry_after_seconds(header: str | None) -> float | None:
-    """``Retry-After`` as seconds from now: either delta-seconds or an HTTP date."""
-    if not header:
-        return None
-    header = header.strip()
-    if header.isdigit():
-        return float(header)
-    try:
-        when = parsedate_to_datetime(header)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _error(response: requests.Response) -> RulehouseError:
-    try:
-        problem = response.json()
-    except ValueError:
-        problem = {}
-    if not isinstance(problem, dict):
-        problem = {}
-    problem.setdefault("title", response.reason or f"HTTP {response.status_code}")
-    return from_problem(response.status_code, problem, response)
-
-
-def _ndjson_lines(response: requests.Response) -> Iterator[dict[str, Any]]:
+def _ndjson_lines(response: requests.Response) -> Iterator[StreamLine]:
     with response:
         for line in response.iter_lines():
             if line:

@@ -14,8 +14,7 @@ class RulehouseError(Exception):
                  detail: str | None = None, reason: str | None = None, version: int | None = None,
                  errors: list[dict[str, Any]] | None = None, problem: dict[str, Any] | None = None,
                  response: Any = None) -> None:
-        message = f"{status} {title}" if status else title
-        super().__init__(f"{message}: {detail}" if detail else message)
+        super().__init__(_message(title, status, detail, errors))
         self.status, self.type, self.title, self.detail = status, type, title, detail
         #: the engine's machine-readable reason code (illegal actions, invalid action bodies)
         self.reason = reason
@@ -33,8 +32,20 @@ class RulehouseError(Exception):
         return self.type.rsplit("/", 1)[-1] if self.type else None
 
 
+def _message(title: str, status: int | None, detail: str | None, errors: list[dict[str, Any]] | None) -> str:
+    """``422 The request does not fit its schema: /seats/1/bot: must be one of [...]; /seed: ...``."""
+    parts = [f"{status} {title}" if status else title]
+    if detail and detail.strip().lower() != title.strip().lower():
+        parts.append(detail)
+    fields = "; ".join(f"{error.get('pointer', '/')}: {error.get('detail', '')}" for error in errors or []
+                       if isinstance(error, dict))
+    if fields:
+        parts.append(fields)
+    return ": ".join(parts)
+
+
 class BadRequest(RulehouseError):
-    """400, 413, 415: the request could not be read."""
+    """400, 406, 413, 415 (and another 4xx of the HTTP layer): the request could not be read."""
 
 
 class InvalidRequest(RulehouseError):
@@ -106,10 +117,13 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "malformed-json": BadRequest,
     "payload-too-large": BadRequest,
     "unsupported-media-type": BadRequest,
+    "uri-too-long": BadRequest,
+    "headers-too-large": BadRequest,
     "unauthorized": Unauthorized,
     "forbidden": Forbidden,
     "not-found": NotFound,
     "method-not-allowed": MethodNotAllowed,
+    "not-acceptable": BadRequest,
     "illegal-action": IllegalAction,
     "version-mismatch": StaleVersion,
     "validation-error": InvalidRequest,
@@ -119,12 +133,14 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "quota-exceeded": QuotaExceeded,
     "service-unavailable": ServiceUnavailable,
     "internal-error": ServerError,
+    "not-implemented": ServerError,
 }
 
 BY_STATUS: dict[int, type[RulehouseError]] = {
-    400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 409: IllegalAction,
-    412: StaleVersion, 413: BadRequest, 415: BadRequest, 422: InvalidRequest, 428: PreconditionRequired,
-    429: RateLimited, 503: ServiceUnavailable,
+    400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 406: BadRequest,
+    409: IllegalAction,
+    412: StaleVersion, 413: BadRequest, 414: BadRequest, 415: BadRequest, 422: InvalidRequest,
+    428: PreconditionRequired, 429: RateLimited, 431: BadRequest, 503: ServiceUnavailable,
 }
 
 

@@ -137,7 +137,7 @@ def test_rulesets_list_and_describe_with_json_schemas(client, toy_ruleset):
     assert body["action_schemas"]["play_card"]["required"] == ["card", "type"]
     assert body["action_schemas"]["roll"]["properties"]["type"]["enum"] == ["roll"]
     assert body["options_schema"]["properties"]["rounds"]["minimum"] == 1
-    assert body["rules_doc"].endswith(f"{toy_ruleset.id}.md")
+    assert body["rules_doc"] == f"/v1/rulesets/{toy_ruleset.id}/rules"
 
 
 def test_health_ready_openapi_and_docs(client):
@@ -161,7 +161,9 @@ def test_every_registered_ruleset_is_described_from_the_engine(client):
         assert set(body["action_schemas"]) == set(ruleset.action_schemas) == set(body["action_types"])
         assert body["bots"] == ruleset.bot_names()
         assert set(body["options_schema"]["properties"]) >= {"turn_cap"}
-        assert body["data"] == {key: value for key, value in metadata.items() if key not in listed[ruleset_id]}
+        assert body["data"] == ruleset.default_data()
+        assert body["rules_doc"] == f"/v1/rulesets/{ruleset_id}/rules" == listed[ruleset_id]["rules_doc"]
+        assert body["title"] == metadata["title"]
 
 
 def test_stream_delivers_events_as_they_happen_and_ends_with_the_game(client, toy_ruleset, app):

@@ -126,3 +126,12 @@ def test_best_seats_keeps_every_seat_tied_with_the_best_key_in_the_given_order()
     scores = {0: (5, 1), 1: (7, 0), 2: (7, 0), 3: (7, -1)}
     assert best_seats([2, 0, 1, 3], key=scores.__getitem__) == [2, 1]
     assert best_seats(range(4), key=lambda seat: scores[seat][0]) == [1, 2, 3]
+
+
+def test_score_buckets_keep_two_significant_digits_and_count_every_seat():
+    from engine.simulate import score_bucket, simulate
+
+    assert [score_bucket(s) for s in (0, 7, 57, 99, 100, 1234, 57_500, 123_456, -4321)] == [
+        0, 7, 57, 99, 100, 1200, 57_000, 120_000, -4400]
+    stats = simulate("cash-n-guns", 30, 4, ["random"], seed=1)
+    assert sum(stats["score_histogram"].values()) == 30 * 4

@@ -39,6 +39,7 @@ def _text_loads(value: bytes, **parameters: str) -> str:
 MEDIA_TYPE_DESERIALIZERS = {
     "application/problem+json": _json_loads,
     "application/x-ndjson": _text_loads,
+    "text/markdown": _text_loads,
 }
 # Bodies the caller reads as they arrive: reading them in the hook would consume the stream.
 STREAMED_MEDIA_TYPES = ("application/x-ndjson", "text/event-stream")

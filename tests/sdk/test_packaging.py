@@ -20,13 +20,20 @@ def imported_top_level_modules(path: Path) -> set[str]:
     return modules
 
 
+#: the optional asyncio client, the one module that may import httpx (the extra ``async``)
+ASYNC_MODULE = "aio.py"
+
+
 def test_the_package_imports_only_the_standard_library_and_requests():
     allowed = set(sys.stdlib_module_names) | {"requests", "rulehouse_sdk"}
     for path in (SDK / "rulehouse_sdk").glob("*.py"):
-        assert imported_top_level_modules(path) <= allowed, path.name
+        extra = {"httpx"} if path.name == ASYNC_MODULE else set()
+        assert imported_top_level_modules(path) <= allowed | extra, path.name
+    assert "aio" not in (SDK / "rulehouse_sdk" / "__init__.py").read_text()  # importing the SDK needs no httpx
 
 
 def test_the_distribution_depends_on_requests_only():
     project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
     assert project["name"] == "rulehouse-sdk"
     assert [requirement.split(">")[0].split("=")[0] for requirement in project["dependencies"]] == ["requests"]
+    assert [requirement.split(">")[0] for requirement in project["optional-dependencies"]["async"]] == ["httpx"]

@@ -156,6 +156,10 @@ class CashNGuns(Ruleset):
 
     # -- setup -------------------------------------------------------------------
 
+    def default_data(self) -> dict:
+        return {"deck": dict(DECK.counts), "painting_set_values": list(DECK.painting_set_values),
+                "diamond_bonus": DECK.diamond_bonus}
+
     def setup(self, players: int, options: dict, rng: Rng) -> CashNGunsState:
         counts = options.get("deck") or DECK.counts
         chart = options.get("painting_set_values") or DECK.painting_set_values

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from marshmallow import fields, validate
 
 from engine.core.decisions import Decision
@@ -22,7 +24,7 @@ from engine.games.hitchiker.state import (
     state_from_jsonable,
     state_to_jsonable,
 )
-from engine.games.hitchiker.tables import Tables, custom_data, data_key, tables_for
+from engine.games.hitchiker.tables import DEFAULT_DATA, Tables, custom_data, data_key, tables_for
 
 ROLL = {"type": "roll"}
 PASS = {"type": "pass"}
@@ -32,11 +34,11 @@ SELL = {"type": "sell"}
 
 class HitchikerOptions(OptionsSchema):
     board = fields.Dict(load_default=None, allow_none=True,
-                        metadata={"description": "A custom board: {cities: [{name, kind, ...}]} (see the rules doc)."})
+                        metadata={"description": "A custom board, as `data.board` of GET /v1/rulesets/hitchiker."})
     deal_chart = fields.Dict(load_default=None, allow_none=True,
-                             metadata={"description": "A custom Black Market Deal Chart: {rolls: {'2'..'12': ...}}."})
+                             metadata={"description": "A custom Black Market Deal Chart, as `data.deal_chart`."})
     bad_ride_deck = fields.Dict(load_default=None, allow_none=True,
-                                metadata={"description": "A custom Bad Ride deck: {cards: [{text, effect, ...}]}."})
+                                metadata={"description": "A custom Bad Ride deck, as `data.bad_ride_deck`."})
 
 
 def _amount() -> fields.Integer:
@@ -252,10 +254,8 @@ class HitchikerRuleset(Ruleset):
     # The RNG is the only secret (card piles are drawn from at random, not stored in order),
     # so the base class's resample_hidden, which re-seeds it, is complete.
 
-    def metadata(self) -> dict:
-        tables = self.tables(self.new_game(self.min_players, None, 0))
-        return {**super().metadata(), "board": tables.board_public, "deal_chart": tables.chart_public,
-                "bad_ride_deck": [card.text for card in tables.deck]}
+    def default_data(self) -> dict:
+        return copy.deepcopy(DEFAULT_DATA)
 
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0

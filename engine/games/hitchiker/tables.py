@@ -121,7 +121,7 @@ class Card:
 class Tables:
     """Everything a game reads but never changes."""
 
-    __slots__ = ("board_public", "chart", "chart_public", "cities", "deck", "hometowns", "index_by_name")
+    __slots__ = ("chart", "cities", "deck", "hometowns", "index_by_name")
 
     def __init__(self, board: dict, chart: dict, deck: dict) -> None:
         self.cities = _parse_board(board)
@@ -129,8 +129,6 @@ class Tables:
         self.index_by_name = {c.name: c.index for c in self.cities}
         self.chart = _parse_chart(chart)
         self.deck = _parse_deck(deck, {c.kind for c in self.cities}, len(self.cities))
-        self.board_public = board["cities"]
-        self.chart_public = {str(roll): self.chart[roll].label() for roll in DICE_ROLLS}
 
 
 def _fail(field: str, where: str, message: str):

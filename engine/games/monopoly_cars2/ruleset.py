@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 
 from marshmallow import fields, validate, validates_schema
@@ -26,7 +27,7 @@ from engine.games.monopoly_cars2.state import (
     OpeningSpin,
     Seat,
 )
-from engine.games.monopoly_cars2.tables import Tables, custom_key, tables_for
+from engine.games.monopoly_cars2.tables import DEFAULT_BOARD, DEFAULT_DECK, Tables, custom_key, tables_for
 
 DEFAULT_SPINNER = [1, 2, 3, 4, 5, 6]
 MAX_SPINNER_FACE = 12
@@ -60,12 +61,13 @@ class Cars2Options(OptionsSchema):
     board = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": "A custom board in the format of data/board.json."},
+        metadata={"description": "A custom board, in the format of `data.board` of GET /v1/rulesets/monopoly-cars2."},
     )
     chance_deck = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": "A custom Chance deck in the format of data/chance.json."},
+        metadata={"description": "A custom Chance deck, in the format of `data.chance_deck` of "
+                                 "GET /v1/rulesets/monopoly-cars2."},
     )
 
     @validates_schema
@@ -114,6 +116,10 @@ class MonopolyCars2(Ruleset):
                     error.fields["chance_deck"],
                 ]
             raise
+
+    def default_data(self) -> dict:
+        return {"board": copy.deepcopy(DEFAULT_BOARD), "chance_deck": copy.deepcopy(DEFAULT_DECK),
+                "spinner_faces": list(DEFAULT_SPINNER)}
 
     def setup(self, players: int, options: dict, rng: Rng) -> GameState:
         custom = custom_key(options["board"], options["chance_deck"])

@@ -5,6 +5,8 @@ Rule interpretations are written out in docs/rules/whipcash.md.
 
 from __future__ import annotations
 
+import json
+
 from marshmallow import fields, validate
 
 from engine.core.decisions import Decision
@@ -14,7 +16,7 @@ from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.core.turn_order import roll_for_order
 from engine.games.whipcash import board as spaces
-from engine.games.whipcash.board import PRO_NAMES, PROS, Board, board_of, validate_board
+from engine.games.whipcash.board import DEFAULT_BOARD_PATH, PRO_NAMES, PROS, Board, board_of, validate_board
 from engine.games.whipcash.bots import HeuristicBot
 from engine.games.whipcash.money import (
     CASH_PER_PIP,
@@ -38,7 +40,7 @@ class WhipcashOptions(OptionsSchema):
     board = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": "A custom board (same shape as engine/games/whipcash/data/board.json)."},
+        metadata={"description": "A custom board, in the format of `data.board` of GET /v1/rulesets/whipcash."},
     )
 
 
@@ -68,6 +70,9 @@ class WhipcashRuleset(Ruleset):
     }
 
     # -- setup -------------------------------------------------------------------
+
+    def default_data(self) -> dict:
+        return {"board": json.loads(DEFAULT_BOARD_PATH.read_text())}
 
     def setup(self, players: int, options: dict, rng: Rng) -> WhipcashState:
         custom = options.get("board")

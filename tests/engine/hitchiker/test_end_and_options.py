@@ -120,8 +120,8 @@ def test_views_show_the_table_but_never_the_rng():
     view = RULES.view(state, 2)
     assert "rng" not in json.dumps(view) and view["players"][0]["cash"] == 25_000
     assert pending_kind(state) == (0, "roll")
-    meta = RULES.metadata()
-    assert len(meta["board"]) == 42 and meta["deal_chart"]["3"] == "$1,000 a unit"
-    assert meta["deal_chart"]["7"] == "killed in a police shootout"
-    assert sum(1 for c in meta["board"] if c["kind"] == "hometown") == 12
-    assert next(c for c in meta["board"] if c["name"] == "Lost Bananas")["price"] == 50_000
+    data = RULES.default_data()
+    cities = data["board"]["cities"]
+    assert len(cities) == 42 and sum(1 for c in cities if c["kind"] == "hometown") == 12
+    assert next(c for c in cities if c["name"] == "Lost Bananas")["price"] == 50_000
+    assert set(data) == {"board", "deal_chart", "bad_ride_deck"}
