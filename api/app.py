@@ -18,6 +18,7 @@ from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
+from api.seats.routes import blp as seats_blp
 from api.store import GameStore
 from api.system.routes import bench, pages
 from api.system.routes import blp as system_blp
@@ -112,7 +113,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     api = RulehouseApi(app)
     api.spec.components.schema("Action", schema=ActionSchema)
-    for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
+    for blueprint in (rulesets_blp, games_blp, seats_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:

@@ -22,19 +22,22 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
-#: Check the version, write the state, append the action and its events, remember the
-#: idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing.
+#: Check the version, write the state and the decision marks, append the action and its events,
+#: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing.
+#: ARGV: 1 expected version, 2 state, 3 status, 4 updated, 5 TTL, 6 wake channel, 7 idempotency
+#: TTL, 8 idempotency record, 9 marks JSON, 10 the action log entry, 11... events.
 COMMIT_SCRIPT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing'} end
 if current ~= ARGV[1] then return {'stale', current} end
 if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
 local version = tostring(tonumber(current) + 1)
-redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4])
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4],
+           'marks', ARGV[9])
 local ids = {}
-for i = 9, #ARGV do
+for i = 10, #ARGV do
   local kind = 'e'
-  if i == 9 then kind = 'a' end
+  if i == 10 then kind = 'a' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
@@ -49,18 +52,20 @@ for i = 2, #ids do reply[#reply + 1] = ids[i] end
 return reply
 """
 
+#: a game with open seats that has not started: no state yet (api/seats)
+WAITING = "waiting"
 ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout")
+           "decision_timeout", "marks", "options", "listed")
 
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _fields(token: str | None) -> list[str]:
+def record_fields(token: str | None) -> list[str]:
     """The hash fields a ``GameRecord`` is read from, plus the token's role when there is a token."""
     return [*_FIELDS, f"t:{token_digest(token)}"] if token is not None else list(_FIELDS)
 
@@ -92,13 +97,18 @@ class GameRecord:
     version: int
     status: str
     state: str  # the ruleset's to_dict() as JSON text
-    seats: list[dict]  # [{"name": ..., "bot": name or None}] by seat number
+    seats: list[dict]  # [{"name": ... or None while open, "bot": name or None}] by seat number
     players: int
     seed: int
     created: float
     updated: float
     #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
     decision_timeout: int | None = None
+    #: seat (as text) -> [since, digest] of its pending decisions (api/preconditions.py); None for older games
+    marks: dict | None = None
+    options: dict | None = None
+    #: shown in the lobby while waiting
+    listed: bool = False
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -152,19 +162,22 @@ class GameStore:
 
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
-               decision_timeout: int | None = None, now: float | None = None) -> list[str]:
+               decision_timeout: int | None = None, now: float | None = None, marks: dict | None = None,
+               listed: bool = False, invites: dict[str, str] | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
-        to "<seat>" or "creator". Returns the events' cursors.
+        to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats).
+        Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
             "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
-            "created": now, "updated": now,
+            "created": now, "updated": now, "marks": json.dumps(marks or {}), "listed": "1" if listed else "0",
         }
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
+        mapping.update({f"i:{digest}": role for digest, role in (invites or {}).items()})
         ttl = self.ttl_for(status)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(game_key(game_id), mapping=mapping)
@@ -175,8 +188,9 @@ class GameStore:
         return pipe.execute()[1:1 + len(events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
-               events: list[dict], idempotency: tuple[str, dict] | None = None) -> Commit:
-        """Compare-and-set one accepted action; ``idempotency`` is (key, outcome record) to remember."""
+               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
+        """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
+        (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
         keys = [game_key(game_id), events_key(game_id)]
         record = ""
         if idempotency is not None:
@@ -184,7 +198,7 @@ class GameStore:
             record = json.dumps(idempotency[1])
         args = [
             str(expected_version), state, status, repr(time.time()), self.ttl_for(status), wake_channel(game_id),
-            self.idempotency_ttl, record, json.dumps({"seat": seat, "action": action}),
+            self.idempotency_ttl, record, json.dumps(marks), json.dumps({"seat": seat, "action": action}),
             *(json.dumps(event) for event in events),
         ]
         reply = self._commit(keys=keys, args=args)
@@ -216,18 +230,18 @@ class GameStore:
 
     def load(self, game_id: str, *, token: str | None = None) -> GameRecord | None:
         """The game and what ``token`` names, in one round trip."""
-        values = self.redis.hmget(game_key(game_id), _fields(token))
-        return None if values[0] is None else _record(game_id, values, token is not None)
+        values = self.redis.hmget(game_key(game_id), record_fields(token))
+        return None if values[0] is None else record_of(game_id, values, token is not None)
 
     def load_with_cursor(self, game_id: str, token: str | None = None) -> tuple[GameRecord | None, str]:
         """The game and the cursor of its latest event, read atomically (for a live stream's start)."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hmget(game_key(game_id), _fields(token))
+        pipe.hmget(game_key(game_id), record_fields(token))
         pipe.xrevrange(events_key(game_id), count=1)
         values, latest = pipe.execute()
         if values[0] is None:
             return None, "0"
-        return _record(game_id, values, token is not None), (latest[0][0] if latest else "0")
+        return record_of(game_id, values, token is not None), (latest[0][0] if latest else "0")
 
     def status(self, game_id: str) -> tuple[str, int] | None:
         status, version = self.redis.hmget(game_key(game_id), ["status", "version"])
@@ -266,12 +280,15 @@ class GameStore:
         return bool(self.redis.ping())
 
 
-def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
+def record_of(game_id: str, values: list, with_token: bool) -> GameRecord:
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout, marks, options, listed = (
+        values[: len(_FIELDS)])
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout),
+        marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
+        listed=listed == "1",
     )
     if with_token:
         record.token_role = values[-1] or ""

@@ -108,6 +108,17 @@ class Ruleset(ABC):
         """
         return []
 
+    #: True when ``join_game`` seats a new player in a running game
+    joins_mid_game: ClassVar[bool] = False
+
+    def join_game(self, state) -> tuple[int, list[Event]]:
+        """Seat one more player in a running game (an optional hook; see ``joins_mid_game``).
+
+        Mutates ``state`` and returns the new seat's number (always the next one) and what
+        happened. Raises ``IllegalAction`` with a reason when the game cannot take a player now.
+        """
+        raise IllegalAction("no_mid_game_join", f"{self.title} takes no players once it has started")
+
     def resample_hidden(self, state, seat: int | None, rng: Rng):
         """Another state ``seat`` cannot tell apart from ``state`` (used to test views).
 
@@ -163,11 +174,12 @@ class Ruleset(ABC):
         except ValidationError as error:
             raise IllegalAction("invalid_action", "the action does not fit its schema", fields=error.messages) from None
 
-    def check(self, state, seat: int, action: dict) -> Decision:
-        """The decision ``action`` answers, or ``IllegalAction`` saying why there is none."""
+    def check(self, state, seat: int, action: dict, pending: list[Decision] | None = None) -> Decision:
+        """The decision ``action`` answers, or ``IllegalAction`` saying why there is none
+        (``pending``: the state's decisions, when the caller has them already)."""
         if self.result(state) is not None:
             raise IllegalAction("game_over", "the game is over")
-        mine = [d for d in self.pending(state) if d.seat == seat]
+        mine = [d for d in (self.pending(state) if pending is None else pending) if d.seat == seat]
         if not mine:
             raise IllegalAction("not_your_turn", f"seat {seat} has nothing to decide now")
         for decision in mine:
