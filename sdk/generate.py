@@ -34,6 +34,11 @@ METHOD_NAMES: dict[str, str] = {
     "POST /v1/games/{}/actions": "submit_action",
     "GET /v1/games/{}/events": "list_events",
     "GET /v1/games/{}/stream": "stream_events",
+    "GET /v1/games": "list_games",
+    "POST /v1/games/{}/join": "join_game",
+    "POST /v1/games/{}/start": "start_game",
+    "POST /v1/games/{}/seats/{}/leave": "leave_seat",
+    "POST /v1/games/{}/seats/{}/bot": "seat_to_bot",
     "GET /v1/simulations": "list_simulations",
     "POST /v1/simulations": "create_simulation",
     "GET /v1/simulations/{}": "get_simulation",
@@ -238,7 +243,9 @@ def render_method(name: str, method: str, path: str, operation: dict, parameters
         return "{" + ", ".join(items) + "}" if items else "None"
 
     json_parameter = next((p.name for p in parameters if p.location == "json"), None)
-    body = json_parameter or mapping("body")
+    # A body given whole (an action) is sent exactly as given; one built from keyword arguments
+    # leaves out the arguments not given (None), so the server applies its defaults.
+    body = json_parameter or (f"given({mapping('body')})" if mapping("body") != "None" else "None")
     call = "_stream" if streamed else "_call"
     lines.append(f"        return self.{call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
     lines.append(f"            headers={mapping('header')}, body={body})")
@@ -268,6 +275,11 @@ class Operation(NamedTuple):
 
 
 OPERATIONS_CLASS = '''\
+def given(fields: dict[str, Any]) -> dict[str, Any]:
+    """A body built from keyword arguments, without those left at None."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
 class Operations:
     """One method per operation; a subclass sends the requests (see ``Client``)."""
 

@@ -7,7 +7,7 @@
 
 from rulehouse_sdk import errors
 from rulehouse_sdk._generated import OPERATIONS, Operations
-from rulehouse_sdk.client import Client
+from rulehouse_sdk.client import Client, Turn, decision_tag
 from rulehouse_sdk.errors import (
     BadRequest,
     ConnectionFailed,
@@ -20,6 +20,7 @@ from rulehouse_sdk.errors import (
     PreconditionRequired,
     RateLimited,
     RulehouseError,
+    SeatConflict,
     ServerError,
     ServiceUnavailable,
     SimulationFailed,
@@ -43,11 +44,14 @@ __all__ = [
     "PreconditionRequired",
     "RateLimited",
     "RulehouseError",
+    "SeatConflict",
     "ServerError",
     "ServiceUnavailable",
     "SimulationFailed",
     "StaleVersion",
+    "Turn",
     "Unauthorized",
     "WaitTimeout",
+    "decision_tag",
     "errors",
 ]
