@@ -8,7 +8,7 @@ import json
 import logging
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -79,6 +79,9 @@ def _check_json_body() -> None:
     """415 for a body that is not declared JSON, 400 for one that does not parse."""
     if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
         return
+    view = current_app.view_functions.get(request.endpoint)
+    if getattr(getattr(view, "view_class", None), "takes_no_body", False) and not request.get_data(cache=True):
+        return  # an operation without a body (e.g. leaving a seat) may be sent bare
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
     try:

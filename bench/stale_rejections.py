@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -28,7 +29,8 @@ sys.path.insert(0, str(ROOT / "sdk"))
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("cash_n_guns_with_bots", ROOT / "examples" / "cash_n_guns_with_bots.py")
+    path = ROOT / "examples" / "cash_n_guns_with_bots.py"
+    spec = importlib.util.spec_from_file_location("cash_n_guns_with_bots", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -49,6 +51,7 @@ def main() -> None:
     from tests.processes import Workers
 
     example = load_example()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     with tempfile.TemporaryDirectory() as data:
         redis_server = EmbeddedRedis(Path(data), persist=False).start()
         os.environ["REDIS_URL"] = redis_server.url
@@ -62,11 +65,12 @@ def main() -> None:
                 started = time.monotonic()
                 seeds = range(args.seed, args.seed + args.games)
                 with ThreadPoolExecutor(args.parallel) as pool:
-                    games = list(pool.map(lambda seed: example.main(base_url, seed=seed, strict=strict, quiet=True),
-                                          seeds))
+                    futures = [pool.submit(example.main, base_url, seed=seed, strict=strict, quiet=True)
+                               for seed in seeds]
+                    games = [future.result() for future in futures]
                 moves = sum(game["moves"] for game in games)
                 stale = sum(game["stale"] for game in games)
-                label = 'strict version  If-Match: "<version>"   ' if strict else 'decision        If-Match: "d:<id>"    '
+                label = 'strict version If-Match "<version>":' if strict else 'decision If-Match "d:<id>":        '
                 print(f"{label} {args.games} games: {moves} moves by the person, {stale} rejected as stale (412) "
                       f"[{time.monotonic() - started:.0f} s]", flush=True)
         finally:

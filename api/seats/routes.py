@@ -95,6 +95,8 @@ class Start(MethodView):
 
 @blp.route("/<game_id>/seats/<int:seat>/leave")
 class Leave(MethodView):
+    takes_no_body = True
+
     @blp.doc(security=SEAT_TOKEN)
     @blp.response(200, SeatsChangedSchema)
     @documented(problem_response(401, "No token, or not one of this game's."),

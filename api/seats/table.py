@@ -94,9 +94,10 @@ class Table:
         def change(record: GameRecord, invited: str | None) -> Change:
             if invite is not None and invited is None:
                 raise ApiProblem("forbidden", "this invite is not one of this game's")
-            if invite is None and not (record.listed and record.status == WAITING):
-                raise ApiProblem("forbidden", "joining this game needs an invite (only a listed game that has not "
-                                 "started takes anyone)")
+            if invite is None and not record.listed:
+                raise ApiProblem("forbidden", "joining this game needs an invite (only a listed game takes anyone)")
+            if invite is None and record.status != WAITING:
+                raise conflict("table_full", "the game has started: its seats are all taken", record.version)
             token = new_secret()
             if record.status == WAITING:
                 seat = self._open_seat(record, invited)
@@ -110,10 +111,7 @@ class Table:
                 return result
             if record.status == FINISHED:
                 raise conflict("game_over", "the game is over", record.version)
-            if invited != GAME_INVITE:
-                raise conflict("seat_taken", "the game has started: this seat's invite no longer seats anyone",
-                               record.version)
-            return self._join_running(record, name, token)
+            return self._join_running(record, name, token, invited == GAME_INVITE)
 
         return self._change(game_id, change, extra_field=field_name)
 
@@ -182,28 +180,31 @@ class Table:
         key = lobby_key(ruleset)
         low, after_id = "-inf", ""
         if cursor:
-            score, _, after_id = cursor.partition(":")
-            low = score
+            low, _, after_id = cursor.partition(":")
         found: list[GameRecord] = []
-        offset = 0
-        while len(found) < limit:
+        gone: list[tuple[str, str]] = []
+        offset, more = 0, False
+        while not more:
             batch = self.store.redis.zrangebyscore(key, low, "+inf", start=offset, num=limit + 1, withscores=True)
             if not batch:
-                return found, None
+                break
             offset += len(batch)
             for game_id, score in batch:
                 if cursor and repr(score) == low and game_id <= after_id:
-                    continue
+                    continue  # on the previous page
                 record = self.store.load(game_id)
                 if record is None or record.status != WAITING or not record.listed:
-                    self.store.redis.zrem(LOBBY_KEY, game_id)
-                    self.store.redis.zrem(lobby_key(record.ruleset if record else ruleset), game_id)
+                    gone.append((game_id, record.ruleset if record else ruleset))
                     continue
                 if len(found) == limit:
-                    last = found[-1]
-                    return found, f"{last.created!r}:{last.id}"
+                    more = True
+                    break
                 found.append(record)
-        return found, None
+        for game_id, game_ruleset in gone:  # expired or started meanwhile: tidy the lobby
+            self.store.redis.zrem(LOBBY_KEY, game_id)
+            if game_ruleset:
+                self.store.redis.zrem(lobby_key(game_ruleset), game_id)
+        return found, (f"{found[-1].created!r}:{found[-1].id}" if more else None)
 
     # -- inside a change --------------------------------------------------------------
 
@@ -311,10 +312,13 @@ class Table:
             else:
                 change.del_fields.append(name)
 
-    def _join_running(self, record: GameRecord, name: str, token: str) -> Change:
+    def _join_running(self, record: GameRecord, name: str, token: str, per_game_invite: bool) -> Change:
         ruleset = get_ruleset(record.ruleset)
         if not ruleset.joins_mid_game:
             raise conflict("no_mid_game_join", f"{ruleset.title} takes no players once it has started",
+                           record.version)
+        if not per_game_invite:
+            raise conflict("game_started", "the game has started: only the per-game invite seats a new player",
                            record.version)
         if len(record.seats) >= ruleset.max_players:
             raise conflict("table_full", f"{ruleset.title} seats at most {ruleset.max_players} players",
