@@ -203,3 +203,32 @@ def test_a_lone_surrogate_name_is_refused_and_names_are_normalized(client, toy_r
     assert joined.status_code == 201
     names = [seat["name"] for seat in client.get(f"/v1/games/{game['id']}").get_json()["seats"]]
     assert names == ["Zo\u00e9", "Ren\u00e9"]
+
+
+def test_hitchiker_seats_players_mid_game_through_the_per_game_invite(client):
+    game = create(client, "hitchiker", [{"name": "Ann"}, {"name": "Bea"}])
+    assert game["status"] == "active" and game["invites"] == [] and game["invite"]
+    joined = join(client, game["id"], "Cy", game["invite"])
+    assert joined.status_code == 201, joined.get_json()
+    cy = joined.get_json()
+    assert cy["seat"] == 2 and cy["version"] == 1
+    # The opening picks are under way: Cy picks last, after Ann and Bea.
+    tokens = [seat["token"] for seat in game["seats"]]
+    for _ in range(2):
+        for token in tokens:
+            for decision in client.get(f"/v1/games/{game['id']}/decisions", headers=auth(token)).get_json()[
+                    "decisions"]:
+                move = client.post(f"/v1/games/{game['id']}/actions", json=decision["options"][0],
+                                   headers={**auth(token), "If-Match": f'"d:{decision["id"]}"'})
+                assert move.status_code == 200, move.get_json()
+    mine = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(cy["token"])).get_json()
+    assert [(d["kind"], d["id"]) for d in mine["decisions"]] == [("pick_hometown", "2.3")]
+    seen = client.get(f"/v1/games/{game['id']}", headers=auth(cy["token"])).get_json()
+    assert len(seen["seats"]) == 3 and seen["view"]["players"][2]["cash"] == 25_000
+    kinds = [e["type"] for e in events(client, game["id"])]
+    assert kinds[kinds.index("seat_joined"):][:3] == ["seat_joined", "player_joined", "collected"]
+    for name in ("Dee", "Eve", "Fay"):
+        assert join(client, game["id"], name, game["invite"]).status_code == 201
+    full = join(client, game["id"], "Gus", game["invite"])
+    assert assert_problem(full, 409, "seat-conflict")["reason"] == "table_full"
+    assert_problem(join(client, game["id"], "Gus", "wrong"), 403, "forbidden")
