@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.sdk.test_examples import load_example
 
 
@@ -15,3 +17,28 @@ def test_a_scripted_human_among_three_bots_gets_no_stale_rejection(base_url, che
         moves, stale = moves + final["moves"], stale + final["stale"]
     assert moves > 30
     assert stale == 0
+
+
+def test_an_action_body_is_sent_exactly_as_given_with_its_nulls(client):
+    game = client.create_game("cash-n-guns", [{"name": f"p{n}"} for n in range(4)], seed=1)
+    seats = [client.with_token(seat["token"]) for seat in game["seats"]]
+    for seat in seats:
+        decision = seat.get_decisions(game["id"])["decisions"][0]
+        seat.submit_action(game["id"], {"type": "choose_bullet", "card": "click"}, if_match=f'"d:{decision["id"]}"')
+    decision = seats[0].get_decisions(game["id"])["decisions"][0]
+    assert decision["kind"] == "aim" and decision["default"] == {"type": "aim", "target": None}
+    answer = seats[0].submit_action(game["id"], {"type": "aim", "target": None}, if_match=f'"d:{decision["id"]}"')
+    assert answer["version"] == 5
+
+
+def test_a_stale_decision_names_the_current_ones(client):
+    from rulehouse_sdk import StaleVersion
+
+    game = client.create_game("cash-n-guns", [{"name": f"p{n}"} for n in range(4)], seed=1)
+    me = client.with_token(game["seats"][0]["token"])
+    turn = next(me.my_turns(game["id"]))
+    assert turn.id == "0.0" and turn.version == 0
+    me.act(turn, {"type": "choose_bullet", "card": "click"})
+    with pytest.raises(StaleVersion) as refused:
+        me.act(turn, {"type": "choose_bullet", "card": "click"})
+    assert refused.value.status == 412 and refused.value.decisions == [] and refused.value.version == 1
