@@ -54,6 +54,15 @@ def bearer_token() -> str | None:
     return token
 
 
+def required_token() -> str:
+    """The bearer token of a request that needs one (401 without)."""
+    token = bearer_token()
+    if token is None:
+        raise ApiProblem("unauthorized", "this needs a token: 'Authorization: Bearer <token>'",
+                         headers={"WWW-Authenticate": "Bearer"})
+    return token
+
+
 def caller_seat(record: GameRecord) -> tuple[str, int | None]:
     """(role, seat) of the caller of a game loaded with their token: "seat", "creator" or "spectator"."""
     role = record.token_role

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from api import deadlines
 from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
 from api.problems import ApiProblem, validation_problem
-from api.store import ACTIVE, FINISHED, WAITING, GameRecord, GameStore, StoredEvent
+from api.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -110,7 +111,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
                 raise validation_problem(error.fields or {"type": [error.message]}, error.message,
                                          reason=error.reason) from None
         if not precondition.names_decision and precondition.version != record.version:
-            raise _stale(store, game_id, seat)
+            raise _stale(store, game_id, seat, record)
         state = states.take(ruleset, record)
         pending = ruleset.pending(state)
         if precondition.names_decision and since_of(record.marks, seat, record.version, pending) != precondition.since:
@@ -121,30 +122,43 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         except IllegalAction as error:
             states.put(game_id, record.version, state)
             raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
-        commit, state, events, status, result_body = _commit(store, ruleset, record, state, seat, parsed,
-                                                             idempotency_key, digest, timed_out)
-        if commit.outcome != "stale":
+        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out)
+        if played.commit.outcome != "stale":
             break
         if not precondition.names_decision:
             raise _stale(store, game_id, seat)
         record = None  # another seat moved first: check the decision again against the new version
     else:
         raise _stale(store, game_id, seat, detail="the game kept moving; try again")
+    commit = played.commit
     if commit.outcome == "missing":
         raise ApiProblem("not-found", f"no game {game_id!r}")
     if commit.outcome == "duplicate":
         # The same key won a race a moment ago: answer as a replay of that request.
         return _replay(game_id, seat, store.idempotency_record(game_id, seat, idempotency_key), digest)
-    stored = [StoredEvent(cursor, commit.version, event) for cursor, event in zip(commit.cursors, events, strict=True)]
-    if status == ACTIVE:
-        states.put(game_id, commit.version, state)
-        after_commit(store, game_id, commit.version, record, ruleset.pending(state))
-    return Outcome(game_id, seat, commit.version, status, stored, result_body)
+    stored = [StoredEvent(cursor, commit.version, event)
+              for cursor, event in zip(commit.cursors, played.events, strict=True)]
+    if played.status == ACTIVE:
+        states.put(game_id, commit.version, played.state)
+        after_commit(store, game_id, commit.version, record, played.pending)
+    return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
+
+
+@dataclass(slots=True)
+class _Played:
+    """An action played on a state, and the outcome of storing it."""
+
+    commit: Commit
+    state: object | None  # None when the commit lost its race (the state was played on: not cacheable)
+    events: list[dict]
+    status: str
+    result: dict | None
+    pending: list[Decision]
 
 
 def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat: int, action: dict,
-            idempotency_key: str | None, digest: str | None, timed_out: bool):
-    """Play a checked action on ``state`` and compare-and-set it; (commit, state, events, status, result)."""
+            idempotency_key: str | None, digest: str | None, timed_out: bool) -> _Played:
+    """Play a checked action on ``state`` and compare-and-set it."""
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]
     if timed_out:
         events.insert(0, deadlines.timed_out_event(seat))
@@ -154,13 +168,11 @@ def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat:
     idempotency = None
     if idempotency_key is not None:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
-    marks = next_marks(ruleset.pending(state) if result is None else [], record.marks, record.version + 1, seat)
+    pending = ruleset.pending(state) if result is None else []
+    marks = next_marks(pending, record.marks, record.version + 1, seat)
     commit = store.commit(record.id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
                           seat=seat, action=action, events=events, marks=marks, idempotency=idempotency)
-    if commit.outcome == "stale":
-        # The state was played on: it must not go back to the cache as the stored version's.
-        state = None
-    return commit, state, events, status, result_body
+    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
 
 
 def after_commit(store: GameStore, game_id: str, version: int, record: GameRecord, pending: list) -> None:

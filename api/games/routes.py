@@ -31,6 +31,7 @@ from api.http import (
     json_response,
     load_game,
     not_modified,
+    required_token,
     store,
 )
 from api.moves import load_state, submit_action
@@ -229,21 +230,13 @@ class Game(MethodView):
         The creator token removes the game and its event log at once (games also
         expire by themselves: see the service's TTL settings).
         """
-        token = _required_token()
+        token = required_token()
         record = load_game(game_id, token)
         role, _ = caller_seat(record)
         if role != "creator":
             raise ApiProblem("forbidden", "only the creator token may delete a game")
         store().delete(game_id)
         return Response(status=204)
-
-
-def _required_token() -> str:
-    token = bearer_token()
-    if token is None:
-        raise ApiProblem("unauthorized", "this needs a seat token: 'Authorization: Bearer <token>'",
-                         headers={"WWW-Authenticate": "Bearer"})
-    return token
 
 
 @blp.route("/<game_id>/decisions")
@@ -308,7 +301,7 @@ class Actions(MethodView):
         one 412. The answer carries the new version and the events the action caused,
         as far as the caller may see them.
         """
-        token = _required_token()
+        token = required_token()
         key = request.headers.get("Idempotency-Key")
         if key is not None and not _IDEMPOTENCY_KEY.match(key):
             raise validation_problem({"Idempotency-Key": ["1 to 255 visible ASCII characters"]})

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import bearer_token, iso_time, json_response, store
-from api.problems import ApiProblem, problem_response
+from api.http import iso_time, json_response, required_token, store
+from api.problems import problem_response
 from api.seats.schemas import (
     BotSeatSchema,
     JoinedSchema,
@@ -42,14 +42,6 @@ def documented(*extra: dict):
             function = blp.alt_response(**problem)(function)
         return function
     return decorate
-
-
-def _token() -> str:
-    token = bearer_token()
-    if token is None:
-        raise ApiProblem("unauthorized", "this needs a token: 'Authorization: Bearer <token>'",
-                         headers={"WWW-Authenticate": "Bearer"})
-    return token
 
 
 def _changed(record: GameRecord) -> dict:
@@ -89,7 +81,7 @@ class Start(MethodView):
         (`fill: bot`), or removed (`fill: remove`, where the ruleset's player range
         allows; the seats after it move up, and their tokens follow them).
         """
-        record = Table(store()).start(game_id, _token(), body["fill"], body.get("bot"))
+        record = Table(store()).start(game_id, required_token(), body["fill"], body.get("bot"))
         return json_response(_changed(record), version=record.version, role="c")
 
 
@@ -106,7 +98,7 @@ class Leave(MethodView):
 
         The seat reopens (its token stops working); its invite, if it had one, takes it again.
         """
-        record = Table(store()).leave(game_id, seat, _token())
+        record = Table(store()).leave(game_id, seat, required_token())
         return json_response(_changed(record), version=record.version)
 
 
@@ -124,7 +116,7 @@ class HandToBot(MethodView):
         hands the seat to a bot: the game goes on with the bot playing it, and the
         seat's token stops acting.
         """
-        record = Table(store()).to_bot(game_id, seat, _token(), body["bot"])
+        record = Table(store()).to_bot(game_id, seat, required_token(), body["bot"])
         return json_response(_changed(record), version=record.version)
 
 

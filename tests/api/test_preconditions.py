@@ -95,3 +95,23 @@ def test_a_version_tag_may_be_the_callers_read_etag(client, played_to_cards):
     assert etag == '"1.0"'
     mine = decisions(client, game["id"], tokens[0])[0]
     assert move(client, game["id"], tokens[0], card(mine), etag).status_code == 200
+
+
+def test_a_commit_that_lost_its_race_to_another_seat_is_re_run_for_a_decision(client, played_to_cards):
+    from api.moves import submit_action
+    from api.preconditions import Precondition
+    from api.problems import ApiProblem
+
+    game, tokens = played_to_cards
+    store = client.application.extensions["rulehouse.store"]
+    mine = decisions(client, game["id"], tokens[0])[0]
+    seen = store.load(game["id"])  # seat 0 read version 1 ...
+    theirs = decisions(client, game["id"], tokens[1])[0]
+    assert move(client, game["id"], tokens[1], card(theirs), '"1"').status_code == 200  # ... seat 1 moved
+    with pytest.raises(ApiProblem) as strict:
+        submit_action(store, game["id"], 0, card(mine), 1, record=seen)
+    assert strict.value.kind == "version-mismatch"
+    # The compare-and-set at version 1 fails inside; the decision is unchanged, so it runs again at 2.
+    outcome = submit_action(store, game["id"], 0, card(mine), Precondition(seat=0, since=1), record=seen)
+    assert outcome.version == 3
+    assert [seat for seat, _ in store.action_log(game["id"])] == [0, 1, 0]
