@@ -1,8 +1,9 @@
 """Games in Redis: the one module that knows the key layout.
 
 ``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
-timestamps, the optional decision_timeout, and one ``t:<sha256>`` field per token naming
-its seat); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
+timestamps, the optional decision_timeout, listed, the decision marks of api/preconditions.py,
+one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per invite of
+api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
