@@ -77,6 +77,9 @@ class Change:
     set_fields: dict[str, str] = field(default_factory=dict)
     del_fields: list[str] = field(default_factory=list)
     answer: dict = field(default_factory=dict)
+    #: a change the engine made to a running game's state (a mid-game join), logged beside the
+    #: actions as a ``k=s`` stream entry so that a replay can make it at the same point
+    state_change: dict | None = None
 
 
 class Table:
@@ -249,6 +252,8 @@ class Table:
                                 "state": state_json, "marks": json.dumps(marks), **change.set_fields})
         if change.del_fields:
             pipe.hdel(key, *change.del_fields)
+        if change.state_change is not None:
+            pipe.xadd(events_key(record.id), {"k": "s", "v": str(version), "d": json.dumps(change.state_change)})
         for event in change.events:
             pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
         pipe.expire(key, ttl)
@@ -331,7 +336,7 @@ class Table:
         seats = [*record.seats, {"name": name, "bot": None}]
         events = [{"type": "seat_joined", "seat": seat, "name": name}, *(event.to_dict() for event in events)]
         return Change(seats, events, state=state, set_fields={f"t:{token_digest(token)}": str(seat)},
-                      answer={"seat": seat, "token": token})
+                      answer={"seat": seat, "token": token}, state_change={"seat": seat, "change": "join_game"})
 
     def _open_seat(self, record: GameRecord, invited: str | None) -> int:
         if invited is None or invited == GAME_INVITE:

@@ -232,3 +232,31 @@ def test_hitchiker_seats_players_mid_game_through_the_per_game_invite(client):
     full = join(client, game["id"], "Gus", game["invite"])
     assert assert_problem(full, 409, "seat-conflict")["reason"] == "table_full"
     assert_problem(join(client, game["id"], "Gus", "wrong"), 403, "forbidden")
+
+
+def test_a_hitchiker_game_with_a_mid_game_join_replays_from_its_stream(client):
+    import json
+
+    from engine.core.registry import get_ruleset
+
+    game = create(client, "hitchiker", [{"name": "Ann"}, {"name": "Bea"}])
+    tokens = [seat["token"] for seat in game["seats"]]
+    for step in range(6):
+        if step == 2:
+            tokens.append(join(client, game["id"], "Cy", game["invite"]).get_json()["token"])
+        for token in tokens:
+            for decision in client.get(f"/v1/games/{game['id']}/decisions", headers=auth(token)).get_json()[
+                    "decisions"]:
+                client.post(f"/v1/games/{game['id']}/actions", json=decision["default"],
+                            headers={**auth(token), "If-Match": f'"d:{decision["id"]}"'})
+    store = client.application.extensions["rulehouse.store"]
+    ruleset = get_ruleset("hitchiker")
+    state = ruleset.new_game(2, {}, 5)
+    for _, fields in store.redis.xrange(f"game:{{{game['id']}}}:events"):
+        entry = json.loads(fields["d"])
+        if fields["k"] == "a":
+            ruleset.apply(state, entry["seat"], entry["action"])
+        elif fields["k"] == "s":
+            assert ruleset.join_game(state)[0] == entry["seat"] == 2
+    stored = store.load(game["id"])
+    assert stored.version >= 6 and state.players == 3 and ruleset.to_dict(state) == json.loads(stored.state)
