@@ -4,7 +4,7 @@ A seat is ``{"name": str | None, "bot": str | None}``; an open seat has neither.
 open seats is ``waiting``: it has no state yet, and its setup runs when it starts (when the
 last seat is filled, or early by the creator). Invites are stored like tokens, by digest:
 ``i:<sha256>`` names a seat number, or ``game`` for the per-game invite of a ruleset that
-seats players mid-game (``Ruleset.join_game``).
+seats players mid-game (``Ruleset.joins_mid_game``; the join goes through ``Ruleset.seat_changed``).
 
 Each change is one optimistic transaction on the game's hash (``WATCH``, read, ``MULTI``):
 a move or another seat change in between makes it start over, so two people racing for the
@@ -77,9 +77,8 @@ class Change:
     set_fields: dict[str, str] = field(default_factory=dict)
     del_fields: list[str] = field(default_factory=list)
     answer: dict = field(default_factory=dict)
-    #: a change the engine made to a running game's state (a mid-game join), logged beside the
-    #: actions as a ``k=s`` stream entry so that a replay can make it at the same point
-    state_change: dict | None = None
+    #: the number of players the game is set up with (changes only when a waiting game starts)
+    players: int | None = None
 
 
 class Table:
@@ -246,14 +245,13 @@ class Table:
             pending = []
         marks = next_marks(pending, record.marks, version)
         key, ttl = game_key(record.id), self.store.ttl_for(status)
+        players = record.players if change.players is None else change.players
         pipe.multi()
         pipe.hset(key, mapping={"version": str(version), "updated": repr(now), "status": status,
-                                "seats": json.dumps(change.seats), "players": str(len(change.seats)),
+                                "seats": json.dumps(change.seats), "players": str(players),
                                 "state": state_json, "marks": json.dumps(marks), **change.set_fields})
         if change.del_fields:
             pipe.hdel(key, *change.del_fields)
-        if change.state_change is not None:
-            pipe.xadd(events_key(record.id), {"k": "s", "v": str(version), "d": json.dumps(change.state_change)})
         for event in change.events:
             pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
         pipe.expire(key, ttl)
@@ -263,7 +261,7 @@ class Table:
             pipe.zrem(lobby_key(record.ruleset), record.id)
         pipe.publish(wake_channel(record.id), str(version))
         written = GameRecord(id=record.id, ruleset=record.ruleset, version=version, status=status, state=state_json,
-                             seats=change.seats, players=len(change.seats), seed=record.seed, created=record.created,
+                             seats=change.seats, players=players, seed=record.seed, created=record.created,
                              updated=now, decision_timeout=record.decision_timeout, marks=marks,
                              options=record.options, listed=record.listed)
         change.answer.setdefault("version", version)
@@ -302,7 +300,7 @@ class Table:
             state = ruleset.new_game(len(seats), record.options or {}, record.seed)
         except InvalidOptions as error:  # checked at creation, so only a changed player count gets here
             raise conflict("too_few_players", error.message, record.version) from None
-        change.state = state
+        change.state, change.players = state, len(seats)
         change.status = ACTIVE if ruleset.result(state) is None else FINISHED
         change.events.append({"type": "game_started", "players": len(seats), "seats": public_seats(seats)})
         change.events.extend(event.to_dict() for event in ruleset.setup_events(state))
@@ -329,14 +327,16 @@ class Table:
             raise conflict("table_full", f"{ruleset.title} seats at most {ruleset.max_players} players",
                            record.version)
         state = load_state(ruleset, record)
+        seat = len(record.seats)
+        joined = {"type": "seat_joined", "seat": seat, "name": name}
         try:
-            seat, events = ruleset.join_game(state)
+            # The event is the log entry a replay hands to the same hook (its kind is the event's type).
+            events = ruleset.seat_changed(state, {"seat": seat, "kind": joined["type"], "name": name, "bot": None})
         except IllegalAction as error:
             raise conflict(error.reason, error.message, record.version) from None
         seats = [*record.seats, {"name": name, "bot": None}]
-        events = [{"type": "seat_joined", "seat": seat, "name": name}, *(event.to_dict() for event in events)]
-        return Change(seats, events, state=state, set_fields={f"t:{token_digest(token)}": str(seat)},
-                      answer={"seat": seat, "token": token}, state_change={"seat": seat, "change": "join_game"})
+        return Change(seats, [joined, *(event.to_dict() for event in events)], state=state,
+                      set_fields={f"t:{token_digest(token)}": str(seat)}, answer={"seat": seat, "token": token})
 
     def _open_seat(self, record: GameRecord, invited: str | None) -> int:
         if invited is None or invited == GAME_INVITE:

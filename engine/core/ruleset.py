@@ -108,16 +108,18 @@ class Ruleset(ABC):
         """
         return []
 
-    #: True when ``join_game`` seats a new player in a running game
+    #: True when ``seat_changed`` seats a new player in a running game (a ``seat_joined`` change
+    #: naming the next seat number); the service then offers a per-game invite
     joins_mid_game: ClassVar[bool] = False
 
-    def join_game(self, state) -> tuple[int, list[Event]]:
-        """Seat one more player in a running game (an optional hook; see ``joins_mid_game``).
-
-        Mutates ``state`` and returns the new seat's number (always the next one) and what
-        happened. Raises ``IllegalAction`` with a reason when the game cannot take a player now.
+    def seat_changed(self, state, change: dict) -> list[Event]:
+        """A seat change the service logged (``change``: with ``seat``, ``kind`` such as
+        ``seat_joined`` or ``seat_to_bot``, ``name``, ``bot``). Who plays a seat is no concern of
+        the rules, so the default does nothing; a game that takes players mid-game (Hitchiker)
+        adds the joining player here (raising ``IllegalAction`` with a reason when it cannot),
+        and replaying a game's log calls it at the same point.
         """
-        raise IllegalAction("no_mid_game_join", f"{self.title} takes no players once it has started")
+        return []
 
     def resample_hidden(self, state, seat: int | None, rng: Rng):
         """Another state ``seat`` cannot tell apart from ``state`` (used to test views).

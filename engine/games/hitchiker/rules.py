@@ -206,9 +206,13 @@ class HitchikerRuleset(Ruleset):
 
     joins_mid_game = True
 
-    def join_game(self, state: HitchikerState) -> tuple[int, list[Event]]:
-        """"Anyone can join the game at any time": the new seat sits last in seat order, takes
-        $25,000 from the bank, and picks an unowned Hometown (homeless when every one is owned)."""
+    def seat_changed(self, state: HitchikerState, change: dict) -> list[Event]:
+        """"Anyone can join the game at any time": a ``seat_joined`` naming the next seat number
+        seats a new player, last in seat order, with $25,000 from the bank and an unowned
+        Hometown to pick (homeless when every one is owned). A join into an existing seat (before
+        the start) and every other seat change leave the rules alone."""
+        if change.get("kind") != "seat_joined" or change.get("seat") != state.players:
+            return []
         if state.phase == "over":
             raise IllegalAction("game_over", "the game is over")
         if state.players >= self.max_players:
@@ -226,7 +230,7 @@ class HitchikerRuleset(Ruleset):
             events.append(Event("joined_homeless", {"seat": seat, "at": start}))
         else:
             state.joining.append(seat)
-        return seat, events
+        return events
 
     def _joiner_picks(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
         city = tables.index_by_name[name]

@@ -11,11 +11,25 @@ from tests.engine.hitchiker.helpers import RULES, TABLES, city, game
 from tests.engine.invariants import assert_round_trip
 
 
+def join(state) -> list:
+    """The seat change the service hands the engine when someone joins the running game."""
+    return RULES.seat_changed(state, {"seat": state.players, "kind": "seat_joined", "name": "New", "bot": None})
+
+
+def test_other_seat_changes_leave_the_rules_alone():
+    state = game(players=3, cash=25_000)
+    before = RULES.to_dict(state)
+    for change in ({"seat": 1, "kind": "seat_joined"}, {"seat": 2, "kind": "seat_to_bot", "bot": "random"},
+                   {"seat": 1, "kind": "seat_left"}, {"seat": 5, "kind": "seat_joined"}):
+        assert RULES.seat_changed(state, {"name": None, "bot": None, **change}) == []
+    assert RULES.to_dict(state) == before
+
+
 def test_a_joiner_takes_25000_from_the_bank_and_picks_a_hometown_beside_the_turn():
     state = game(players=2, cash=25_000)
     money = RULES.money_in_play(state)
-    seat, events = RULES.join_game(state)
-    assert seat == 2 and state.players == 3 and len(state.seats) == 3
+    events = join(state)
+    assert state.players == 3 and len(state.seats) == 3
     assert state.seats[2].cash == 25_000 and state.seats[2].hometowns == []
     assert RULES.money_in_play(state) == money
     assert [e.type for e in events] == ["player_joined", "collected"]
@@ -31,7 +45,7 @@ def test_a_joiner_takes_25000_from_the_bank_and_picks_a_hometown_beside_the_turn
 
 def test_a_joiner_waits_for_their_hometown_before_their_first_turn():
     state = game(players=2, cash=25_000)
-    RULES.join_game(state)
+    join(state)
     state.rng = Rng(3)
     for _ in range(200):  # the others play on; seat 2 never gets the turn
         decision = next(d for d in RULES.pending(state) if d.seat != 2)
@@ -47,7 +61,7 @@ def test_with_every_hometown_owned_the_joiner_comes_in_homeless_on_the_active_pl
     for hometown in TABLES.hometowns:
         if owner_of(state, hometown) == NOBODY:
             state.seats[1].hometowns.append(hometown)
-    seat, events = RULES.join_game(state)
+    seat, events = 2, join(state)
     assert events[-1].type == "joined_homeless" and events[-1].data == {"seat": seat, "at": state.seats[0].position}
     assert state.joining == [] and all(d.seat != seat for d in RULES.pending(state))
 
@@ -55,7 +69,7 @@ def test_with_every_hometown_owned_the_joiner_comes_in_homeless_on_the_active_pl
 def test_the_table_seats_at_most_six():
     state = game(players=6, cash=25_000)
     with pytest.raises(IllegalAction) as error:
-        RULES.join_game(state)
+        join(state)
     assert error.value.reason == "table_full"
 
 
@@ -67,7 +81,7 @@ def test_random_games_with_joins_keep_the_money_and_end(seed):
     money, joined = RULES.money_in_play(state), 0
     for step in range(20_000):
         if step in (3, 40, 150) and RULES.result(state) is None:
-            RULES.join_game(state)
+            join(state)
             joined += 1
         decisions = RULES.pending(state)
         if not decisions:
