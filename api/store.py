@@ -66,7 +66,7 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def record_fields(token: str | None) -> list[str]:
+def _fields(token: str | None) -> list[str]:
     """The hash fields a ``GameRecord`` is read from, plus the token's role when there is a token."""
     return [*_FIELDS, f"t:{token_digest(token)}"] if token is not None else list(_FIELDS)
 
@@ -231,18 +231,18 @@ class GameStore:
 
     def load(self, game_id: str, *, token: str | None = None) -> GameRecord | None:
         """The game and what ``token`` names, in one round trip."""
-        values = self.redis.hmget(game_key(game_id), record_fields(token))
-        return None if values[0] is None else record_of(game_id, values, token is not None)
+        values = self.redis.hmget(game_key(game_id), _fields(token))
+        return None if values[0] is None else _record(game_id, values, token is not None)
 
     def load_with_cursor(self, game_id: str, token: str | None = None) -> tuple[GameRecord | None, str]:
         """The game and the cursor of its latest event, read atomically (for a live stream's start)."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hmget(game_key(game_id), record_fields(token))
+        pipe.hmget(game_key(game_id), _fields(token))
         pipe.xrevrange(events_key(game_id), count=1)
         values, latest = pipe.execute()
         if values[0] is None:
             return None, "0"
-        return record_of(game_id, values, token is not None), (latest[0][0] if latest else "0")
+        return _record(game_id, values, token is not None), (latest[0][0] if latest else "0")
 
     def status(self, game_id: str) -> tuple[str, int] | None:
         status, version = self.redis.hmget(game_key(game_id), ["status", "version"])
@@ -277,11 +277,19 @@ class GameStore:
                 log.append((entry["seat"], entry["action"]))
         return log
 
+    def load_watched(self, pipe, game_id: str, extra_field: str | None = None) -> tuple[GameRecord | None, str | None]:
+        """The game read through ``pipe``, a pipeline watching the game's hash (a seat change's
+        optimistic transaction), and the value of one more hash field (e.g. a token's role)."""
+        values = pipe.hmget(game_key(game_id), [*_fields(None), *([extra_field] if extra_field else [])])
+        if values[0] is None:
+            return None, None
+        return _record(game_id, values[: len(_FIELDS)], False), (values[-1] if extra_field else None)
+
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
 
-def record_of(game_id: str, values: list, with_token: bool) -> GameRecord:
+def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     ruleset, version, status, state, seats, players, seed, created, updated, timeout, marks, options, listed = (
         values[: len(_FIELDS)])
     record = GameRecord(

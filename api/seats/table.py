@@ -34,8 +34,6 @@ from api.store import (
     GameStore,
     events_key,
     game_key,
-    record_fields,
-    record_of,
     token_digest,
     wake_channel,
 )
@@ -218,11 +216,10 @@ class Table:
             with self.store.redis.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(key)
-                    values = pipe.hmget(key, [*record_fields(None), *([extra_field] if extra_field else [])])
-                    if values[0] is None:
+                    record, extra = self.store.load_watched(pipe, game_id, extra_field)
+                    if record is None:
                         raise ApiProblem("not-found", f"no game {game_id!r}")
-                    record = record_of(game_id, values[: len(values) - bool(extra_field)], False)
-                    result = change(record, values[-1] if extra_field else None)
+                    result = change(record, extra)
                     written = self._write(pipe, record, result)
                     pipe.execute()
                 except redis.WatchError:
