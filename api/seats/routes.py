@@ -35,8 +35,13 @@ CONFLICT = problem_response(409, "The seat change is not possible now (`reason`:
                                  "seat_is_bot, no_mid_game_join, or a game's own code).")
 
 
-def documented(*extra: dict):
-    """The shared problem answers of a seat operation, plus ``extra``."""
+def documented(forbidden: str, *, token: bool = True):
+    """The problem answers of a seat operation: the shared ones, its 403 (``forbidden``), and
+    401 when it needs a ``token``."""
+    extra = [problem_response(403, forbidden)]
+    if token:
+        extra.append(problem_response(401, "No token, or not one of this game's."))
+
     def decorate(function):
         for problem in (*COMMON, CONFLICT, *extra):
             function = blp.alt_response(**problem)(function)
@@ -53,7 +58,7 @@ def _changed(record: GameRecord) -> dict:
 class Join(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(201, JoinedSchema)
-    @documented(problem_response(403, "The invite is not one of this game's, or the game needs one."))
+    @documented("The invite is not one of this game's, or the game needs one.", token=False)
     def post(self, body: dict, game_id: str):
         """Take a seat
 
@@ -72,8 +77,7 @@ class Start(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(StartSchema)
     @blp.response(200, SeatsChangedSchema)
-    @documented(problem_response(401, "No token, or not one of this game's."),
-                problem_response(403, "Only the creator token starts a game."))
+    @documented("Only the creator token starts a game.")
     def post(self, body: dict, game_id: str):
         """Start a waiting game early
 
@@ -91,8 +95,7 @@ class Leave(MethodView):
 
     @blp.doc(security=SEAT_TOKEN)
     @blp.response(200, SeatsChangedSchema)
-    @documented(problem_response(401, "No token, or not one of this game's."),
-                problem_response(403, "Only the seat's own token leaves it."))
+    @documented("Only the seat's own token leaves it.")
     def post(self, game_id: str, seat: int):
         """Leave a seat before the start
 
@@ -107,8 +110,7 @@ class HandToBot(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(BotSeatSchema)
     @blp.response(200, SeatsChangedSchema)
-    @documented(problem_response(401, "No token, or not one of this game's."),
-                problem_response(403, "Only the seat's own token or the creator's hands a seat to a bot."))
+    @documented("Only the seat's own token or the creator's hands a seat to a bot.")
     def post(self, body: dict, game_id: str, seat: int):
         """Hand a seat to a bot
 
