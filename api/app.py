@@ -26,6 +26,7 @@ from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
+from api.seats.routes import blp as seats_blp
 from api.store import GameStore
 from api.system.routes import bench, pages
 from api.system.routes import blp as system_blp
@@ -86,9 +87,11 @@ def _check_json_body() -> None:
     """415 for a body that is not declared JSON, 400 for one that does not parse."""
     if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
         return
+    view = current_app.view_functions.get(request.endpoint)
+    if getattr(getattr(view, "view_class", None), "takes_no_body", False) and not request.get_data(cache=True):
+        return  # an operation without a body (e.g. leaving a seat) may be sent bare
     if not request.is_json:
         raise ApiProblem("unsupported-media-type", "send the body as application/json")
-    view = current_app.view_functions.get(request.endpoint)
     limit = getattr(getattr(view, "view_class", view), "max_body_bytes", None)
     if limit is not None:  # a view that takes more than MAX_CONTENT_LENGTH says so
         request.max_content_length = limit
@@ -148,8 +151,8 @@ def create_app(config: dict | None = None) -> Flask:
     for name, schema in SPEC_SCHEMAS.items():
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
-    for blueprint in (rulesets_blp, games_blp, records_blp, *_optional_blueprints(), apps_blp, webhooks_blp,
-                      system_blp):
+    for blueprint in (rulesets_blp, games_blp, seats_blp, records_blp, *_optional_blueprints(), apps_blp,
+                      webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     if app.config["BENCH_ENDPOINTS"]:

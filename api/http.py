@@ -9,26 +9,37 @@ from datetime import UTC, datetime
 from flask import Response, current_app, request
 
 from api import deadlines
+from api.preconditions import if_none_match, read_etag, role_tag
 from api.problems import ApiProblem
 from api.store import GameRecord, GameStore
 
 # Both parts of a Redis stream id are unsigned 64-bit: 19 digits always fit, 20 may not.
 CURSOR_PATTERN = r"^(0|[0-9]{1,19}-[0-9]{1,19})$"
 _CURSOR = re.compile(CURSOR_PATTERN)
-_VERSION = re.compile(r'^\s*(?:W/)?"?([0-9]{1,18})"?\s*$')
 
 
 def store() -> GameStore:
     return current_app.extensions["rulehouse.store"]
 
 
-def json_response(body: dict, status: int = 200, *, version: int | None = None, headers: dict | None = None,
-                  ) -> Response:
+def json_response(body: dict, status: int = 200, *, version: int | None = None, role: str | None = None,
+                  headers: dict | None = None) -> Response:
+    """A JSON answer; with ``version`` its read ETag, which a token holder's ``role`` (``role_tag``)
+    makes caller-specific (then ``Cache-Control: private``)."""
     response = Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
     if version is not None:
-        response.headers["ETag"] = f'"{version}"'
+        caller_specific(response, version, role)
     for name, value in (headers or {}).items():
         response.headers[name] = value
+    return response
+
+
+def caller_specific(response: Response, version: int, role: str | None) -> Response:
+    """Set the read ETag of ``version`` as ``role`` sees it, and the caching headers that go with it."""
+    response.headers["ETag"] = read_etag(version, role)
+    response.vary.add("Authorization")
+    if role is not None:
+        response.headers["Cache-Control"] = "private"
     return response
 
 
@@ -41,6 +52,15 @@ def bearer_token() -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise ApiProblem("unauthorized", "use 'Authorization: Bearer <token>'", headers={"WWW-Authenticate": "Bearer"})
+    return token
+
+
+def required_token() -> str:
+    """The bearer token of a request that needs one (401 without)."""
+    token = bearer_token()
+    if token is None:
+        raise ApiProblem("unauthorized", "this needs a token: 'Authorization: Bearer <token>'",
+                         headers={"WWW-Authenticate": "Bearer"})
     return token
 
 
@@ -72,21 +92,17 @@ def load_current(game_id: str, token: str | None) -> GameRecord:
     return record
 
 
-def expected_version() -> int:
-    """The version named by ``If-Match`` (428 when missing, 412 when it names no version)."""
-    header = request.headers.get("If-Match")
-    if header is None:
-        raise ApiProblem("precondition-required", "send If-Match with the version you saw (the game's ETag)")
-    version = version_of(header)
-    if version is None:
-        raise ApiProblem("version-mismatch", "If-Match must be one game version, such as \"3\"")
-    return version
+def caller_role(record: GameRecord) -> tuple[str, int | None, str | None]:
+    """(role, seat, role tag of the read ETag) of the caller of a game loaded with their token."""
+    role, seat = caller_seat(record)
+    return role, seat, role_tag(role, seat)
 
 
-def version_of(header: str) -> int | None:
-    """The version an ``If-Match``/``If-None-Match`` value names (``"3"``, ``3`` or ``W/"3"``), else None."""
-    match = _VERSION.match(header)
-    return None if match is None else int(match.group(1))
+def not_modified(version: int, role: str | None) -> Response | None:
+    """A 304 when ``If-None-Match`` names this caller's ETag of ``version``, else None."""
+    if not if_none_match(request.headers.get("If-None-Match"), read_etag(version, role)):
+        return None
+    return caller_specific(Response(status=304), version, role)
 
 
 def valid_cursor(cursor: str) -> bool:

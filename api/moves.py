@@ -8,8 +8,10 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
+from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
 from api.problems import ApiProblem, validation_problem
-from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
+from api.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -68,40 +70,97 @@ class StateCache:
 states = StateCache()
 
 
-def submit_action(store: GameStore, game_id: str, seat: int, action, expected_version: int,
+#: How often a move against an unchanged decision re-runs its compare-and-set after other seats
+#: moved first; each retry means another move was stored, so a real table never needs many.
+MAX_CAS_RETRIES = 25
+
+
+def submit_action(store: GameStore, game_id: str, seat: int, action, expected: int | Precondition,
                   idempotency_key: str | None = None, *, record: GameRecord | None = None,
                   timed_out: bool = False) -> Outcome:
-    """Check ``action`` by ``seat`` against the rules and the game at ``expected_version``, then store it.
+    """Check ``action`` by ``seat`` against the rules and the game, then store it.
 
+    ``expected`` is the precondition: a version (strict: the game must still be at it) or a
+    ``Precondition`` naming the seat's decision (accepted while that decision is pending and
+    unchanged; when only other seats moved meanwhile, the compare-and-set is re-run here).
     Raises ``ApiProblem``: ``not-found``, ``validation-error`` (the body fits no action schema),
-    ``version-mismatch`` (the game is no longer at ``expected_version``), ``illegal-action``
-    (with the engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the
-    caller has just loaded the game. A bot seat left pending gets its job queued, a human one
-    its deadline (``api.deadlines``); ``timed_out`` marks a default the service played.
+    ``version-mismatch`` (the precondition no longer holds), ``illegal-action`` (with the
+    engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the caller
+    has just loaded the game. A bot seat left pending gets its job queued, a human one its
+    deadline (``api.deadlines``); ``timed_out`` marks a default the service played.
     """
+    precondition = expected if isinstance(expected, Precondition) else Precondition(version=expected)
     digest = body_digest(action) if idempotency_key is not None else None
     if idempotency_key is not None:
         earlier = store.idempotency_record(game_id, seat, idempotency_key)
         if earlier is not None:
             return _replay(game_id, seat, earlier, digest)
-    if record is None:
-        record = store.load(game_id)
+    parsed = None
+    for _ in range(MAX_CAS_RETRIES):
         if record is None:
-            raise ApiProblem("not-found", f"no game {game_id!r}")
-    ruleset = get_ruleset(record.ruleset)
-    try:
-        action = ruleset.parse_action(action)
-    except IllegalAction as error:
-        raise validation_problem(error.fields or {"type": [error.message]}, error.message,
-                                 reason=error.reason) from None
-    if expected_version != record.version:
-        raise _stale(record.version)
-    state = states.take(ruleset, record)
-    try:
-        ruleset.check(state, seat, action)
-    except IllegalAction as error:
-        states.put(game_id, record.version, state)
-        raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
+            record = store.load(game_id)
+            if record is None:
+                raise ApiProblem("not-found", f"no game {game_id!r}")
+        ruleset = get_ruleset(record.ruleset)
+        if record.status == WAITING:
+            raise ApiProblem("illegal-action", "the game has not started: it waits for its open seats",
+                             reason="not_started", version=record.version)
+        if parsed is None:
+            try:
+                parsed = ruleset.parse_action(action)
+            except IllegalAction as error:
+                raise validation_problem(error.fields or {"type": [error.message]}, error.message,
+                                         reason=error.reason) from None
+        if not precondition.names_decision and precondition.version != record.version:
+            raise _stale(store, game_id, seat, record)
+        state = states.take(ruleset, record)
+        pending = ruleset.pending(state)
+        if precondition.names_decision and since_of(record.marks, seat, record.version, pending) != precondition.since:
+            states.put(game_id, record.version, state)
+            raise _stale(store, game_id, seat, record, pending, "the decision you answer is no longer pending")
+        try:
+            ruleset.check(state, seat, parsed, pending)
+        except IllegalAction as error:
+            states.put(game_id, record.version, state)
+            raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
+        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out)
+        if played.commit.outcome != "stale":
+            break
+        if not precondition.names_decision:
+            raise _stale(store, game_id, seat)
+        record = None  # another seat moved first: check the decision again against the new version
+    else:
+        raise _stale(store, game_id, seat, detail="the game kept moving; try again")
+    commit = played.commit
+    if commit.outcome == "missing":
+        raise ApiProblem("not-found", f"no game {game_id!r}")
+    if commit.outcome == "duplicate":
+        # The same key won a race a moment ago: answer as a replay of that request.
+        return _replay(game_id, seat, store.idempotency_record(game_id, seat, idempotency_key), digest)
+    stored = [StoredEvent(cursor, commit.version, event)
+              for cursor, event in zip(commit.cursors, played.events, strict=True)]
+    if played.status == ACTIVE:
+        states.put(game_id, commit.version, played.state)
+        after_commit(store, game_id, commit.version, record, played.pending)
+    notify.game_moved(record, commit.version, played.status, played.pending, played.result)
+    return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
+
+
+@dataclass(slots=True)
+class _Played:
+    """An action played on a state, and the outcome of storing it."""
+
+    commit: Commit
+    state: object | None  # None when the commit lost its race (the state was played on: not cacheable)
+    events: list[dict]
+    status: str
+    result: dict | None
+    pending: list[Decision]
+
+
+def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat: int, action: dict,
+            idempotency_key: str | None, digest: str | None, timed_out: bool) -> _Played:
+    """Play a checked action on ``state`` and compare-and-set it."""
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]
     if timed_out:
         events.insert(0, deadlines.timed_out_event(seat))
@@ -111,32 +170,35 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
     idempotency = None
     if idempotency_key is not None:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
-    commit = store.commit(game_id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
-                          seat=seat, action=action, events=events, idempotency=idempotency)
-    if commit.outcome == "stale":
-        raise _stale(commit.version)
-    if commit.outcome == "missing":
-        raise ApiProblem("not-found", f"no game {game_id!r}")
-    if commit.outcome == "duplicate":
-        # The same key won a race a moment ago: answer as a replay of that request.
-        return _replay(game_id, seat, store.idempotency_record(game_id, seat, idempotency_key), digest)
-    stored = [StoredEvent(cursor, commit.version, event) for cursor, event in zip(commit.cursors, events, strict=True)]
-    if status == ACTIVE:
-        states.put(game_id, commit.version, state)
-        has_bots = any(seat.get("bot") for seat in record.seats)
-        if has_bots or record.decision_timeout:
-            pending = ruleset.pending(state)
-            if has_bots:
-                store.schedule_bots(game_id, commit.version, record.seats, pending)
-            if record.decision_timeout:
-                deadlines.schedule(store, game_id, commit.version, record.seats, record.decision_timeout, pending)
-    notify.game_moved(record, commit.version, status, ruleset, state, result_body)
-    return Outcome(game_id, seat, commit.version, status, stored, result_body)
+    pending = ruleset.pending(state) if result is None else []
+    marks = next_marks(pending, record.marks, record.version + 1, seat)
+    commit = store.commit(record.id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
+                          seat=seat, action=action, events=events, marks=marks, idempotency=idempotency)
+    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
 
 
-def _stale(current: int) -> ApiProblem:
-    return ApiProblem("version-mismatch", f"the game is at version {current}", version=current,
-                      headers={"ETag": f'"{current}"'})
+def after_commit(store: GameStore, game_id: str, version: int, record: GameRecord, pending: list) -> None:
+    """Queue the bot job and start the deadline a new ``version`` needs (``record``: its seats and timeout)."""
+    has_bots = any(entry.get("bot") for entry in record.seats)
+    if has_bots:
+        store.schedule_bots(game_id, version, record.seats, pending)
+    if record.decision_timeout:
+        deadlines.schedule(store, game_id, version, record.seats, record.decision_timeout, pending)
+
+
+def _stale(store: GameStore, game_id: str, seat: int, record: GameRecord | None = None, pending: list | None = None,
+           detail: str | None = None) -> ApiProblem:
+    """412 with the current version and the caller's current decision ids."""
+    if record is None:
+        record = store.load(game_id)
+        if record is None:
+            return ApiProblem("not-found", f"no game {game_id!r}")
+    if pending is None:
+        pending = [] if record.status != ACTIVE else get_ruleset(record.ruleset).pending(
+            load_state(get_ruleset(record.ruleset), record))
+    return ApiProblem("version-mismatch", detail or f"the game is at version {record.version}", version=record.version,
+                      decisions=current_ids(record.marks, seat, record.version, pending),
+                      headers={"ETag": read_etag(record.version, str(seat))})
 
 
 def _replay(game_id: str, seat: int, earlier: dict | None, digest: str | None) -> Outcome:

@@ -20,6 +20,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "not-acceptable": (406, "Not acceptable"),
     "illegal-action": (409, "The rules forbid this action now"),
+    "seat-conflict": (409, "This seat change is not possible now"),
     "version-mismatch": (412, "The game has moved on since that version"),
     "payload-too-large": (413, "The body is too large"),
     "uri-too-long": (414, "The request line is too long"),
@@ -139,6 +140,9 @@ class ProblemSchema(Schema):
     reason = fields.String(metadata={"description": "The engine's machine-readable reason (409, and 422 for "
                                      "an action body)."})
     version = fields.Integer(metadata={"description": "The game's current version (409, 412)."})
+    decisions = fields.List(fields.String(), metadata={"description": "The caller's current decision ids (412): "
+                                                       "answer one with `If-Match: \"d:<id>\"`."})
+    header = fields.String(metadata={"description": "The request header that is wrong (400)."})
     errors = fields.List(fields.Nested(FieldErrorSchema), metadata={"description": "One entry per invalid field "
                                                                      "(422)."})
     scope = fields.String(metadata={"description": "The scope the app key lacks (403 `scope_missing`)."})

@@ -2,8 +2,9 @@
 
 ``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
 timestamps, the optional decision_timeout, the owning app, the app's own ``ttl`` and
-``finished_ttl`` when it set a retention, and one ``t:<sha256>`` field per token naming
-its seat); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
+``finished_ttl`` when it set a retention, listed, the decision marks of api/preconditions.py,
+one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per invite of
+api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
@@ -23,24 +24,27 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
-#: Check the version, write the state, append the action and its events, remember the
-#: idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A stored
-#: outcome for the Idempotency-Key wins over the version check: a retry racing its own
+#: Check the version, write the state and the decision marks, append the action and its events,
+#: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
+#: stored outcome for the Idempotency-Key wins over the version check: a retry racing its own
 #: first attempt is a replay of it, not a stale write.
+#: ARGV: 1 expected version, 2 state, 3 status, 4 updated, 5 TTL, 6 wake channel, 7 idempotency
+#: TTL, 8 idempotency record, 9 marks JSON, 10 the action log entry, 11... events.
 COMMIT_SCRIPT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing'} end
 if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
 if current ~= ARGV[1] then return {'stale', current} end
 local version = tostring(tonumber(current) + 1)
-redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4])
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4],
+           'marks', ARGV[9])
 local ttl = ARGV[5]
 local kept = redis.call('HGET', KEYS[1], ARGV[3] == 'finished' and 'finished_ttl' or 'ttl')
 if kept then ttl = kept end
 local ids = {}
-for i = 9, #ARGV do
+for i = 10, #ARGV do
   local kind = 'e'
-  if i == 9 then kind = 'a' end
+  if i == 10 then kind = 'a' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
 end
 redis.call('EXPIRE', KEYS[1], ttl)
@@ -55,11 +59,13 @@ for i = 2, #ids do reply[#reply + 1] = ids[i] end
 return reply
 """
 
+#: a game with open seats that has not started: no state yet (api/seats)
+WAITING = "waiting"
 ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout", "app", "commitment")
+           "decision_timeout", "app", "commitment", "marks", "options", "listed")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 
@@ -100,7 +106,7 @@ class GameRecord:
     version: int
     status: str
     state: str  # the ruleset's to_dict() as JSON text
-    seats: list[dict]  # [{"name": ..., "bot": name or None}] by seat number
+    seats: list[dict]  # [{"name": ... or None while open, "bot": name or None}] by seat number
     players: int
     seed: int
     created: float
@@ -111,6 +117,11 @@ class GameRecord:
     app: str | None = None
     #: the seed commitment published at creation (api/records); None for games made before commitments
     seed_commitment: str | None = None
+    #: seat (as text) -> [since, digest] of its pending decisions (api/preconditions.py); None for older games
+    marks: dict | None = None
+    options: dict | None = None
+    #: shown in the lobby while waiting
+    listed: bool = False
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -165,17 +176,19 @@ class GameStore:
     def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
                seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
-               now: float | None = None, provenance: dict[str, str] | None = None) -> list[str]:
+               now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
+               listed: bool = False, invites: dict[str, str] | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
-        to "<seat>" or "creator"; ``retention`` may set the game's own ``ttl`` and ``finished_ttl``
-        (seconds) in place of the store's; ``provenance`` holds the records room's fields
-        (``commitment`` and ``RECORD_FIELDS``). Returns the events' cursors.
+        to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
+        ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
+        store's; ``provenance`` holds the records room's fields (``commitment`` and
+        ``RECORD_FIELDS``). Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
             "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
-            "created": now, "updated": now,
+            "created": now, "updated": now, "marks": json.dumps(marks or {}), "listed": "1" if listed else "0",
         }
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
@@ -184,6 +197,7 @@ class GameStore:
         retention = retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
+        mapping.update({f"i:{digest}": role for digest, role in (invites or {}).items()})
         mapping.update(provenance or {})
         ttl = int(retention.get("finished_ttl" if status == FINISHED else "ttl", self.ttl_for(status)))
         pipe = self.redis.pipeline(transaction=True)
@@ -195,8 +209,9 @@ class GameStore:
         return pipe.execute()[1:1 + len(events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
-               events: list[dict], idempotency: tuple[str, dict] | None = None) -> Commit:
-        """Compare-and-set one accepted action; ``idempotency`` is (key, outcome record) to remember."""
+               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
+        """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
+        (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
         keys = [game_key(game_id), events_key(game_id)]
         record = ""
         if idempotency is not None:
@@ -204,7 +219,7 @@ class GameStore:
             record = json.dumps(idempotency[1])
         args = [
             str(expected_version), state, status, repr(time.time()), self.ttl_for(status), wake_channel(game_id),
-            self.idempotency_ttl, record, json.dumps({"seat": seat, "action": action}),
+            self.idempotency_ttl, record, json.dumps(marks), json.dumps({"seat": seat, "action": action}),
             *(json.dumps(event) for event in events),
         ]
         reply = self._commit(keys=keys, args=args)
@@ -293,17 +308,27 @@ class GameStore:
         values = self.redis.hmget(game_key(game_id), RECORD_FIELDS)
         return {name: value for name, value in zip(RECORD_FIELDS, values, strict=True) if value is not None}
 
+    def load_watched(self, pipe, game_id: str, extra_field: str | None = None) -> tuple[GameRecord | None, str | None]:
+        """The game read through ``pipe``, a pipeline watching the game's hash (a seat change's
+        optimistic transaction), and the value of one more hash field (e.g. a token's role)."""
+        values = pipe.hmget(game_key(game_id), [*_fields(None), *([extra_field] if extra_field else [])])
+        if values[0] is None:
+            return None, None
+        return _record(game_id, values[: len(_FIELDS)], False), (values[-1] if extra_field else None)
+
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app,
-     commitment) = values[: len(_FIELDS)]
+    (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
+     options, listed) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
+        marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
+        listed=listed == "1",
     )
     if with_token:
         record.token_role = values[-1] or ""

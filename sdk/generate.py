@@ -242,7 +242,9 @@ def render_method(name: str, method: str, path: str, operation: dict, parameters
         return "{" + ", ".join(items) + "}" if items else "None"
 
     json_parameter = next((p.name for p in parameters if p.location == "json"), None)
-    body = json_parameter or mapping("body")
+    # A body given whole (an action) is sent exactly as given; one built from keyword arguments
+    # leaves out the arguments not given (None), so the server applies its defaults.
+    body = json_parameter or (f"given({mapping('body')})" if mapping("body") != "None" else "None")
     call = ("await self." if asynchronous else "self.") + ("_stream" if streamed else "_call")
     lines.append(f"        return {call}(OPERATIONS[{name!r}], path={mapping('path')}, query={mapping('query')},")
     lines.append(f"            headers={mapping('header')}, body={body})")
@@ -270,6 +272,11 @@ class Operation(NamedTuple):
 
 
 OPERATIONS_CLASS = '''\
+def given(fields: dict[str, Any]) -> dict[str, Any]:
+    """A body built from keyword arguments, without those left at None."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
 class Operations:
     """One method per operation; a subclass sends the requests (see ``Client``)."""
 

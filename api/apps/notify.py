@@ -18,29 +18,29 @@ def hooks() -> Webhooks:
     return worker_webhooks()
 
 
-def game_moved(record: GameRecord, version: int, status: str, ruleset, state, result: dict | None) -> None:
-    """After a committed action: ``game.finished``, or ``decision.waiting`` for the human seats now to move."""
+def game_moved(record: GameRecord, version: int, status: str, pending: list, result: dict | None) -> None:
+    """After a committed action: ``game.finished``, or ``decision.waiting`` for the human seats now to
+    move (``pending``: the new version's decisions)."""
     if not record.app:
         return
     try:
         webhooks = hooks()
         if status == FINISHED:
             webhooks.emit(record.app, "game.finished", {"game": record.id, "version": version, "result": result})
-        elif webhooks.subscribed(record.app, "decision.waiting"):
-            seats = sorted({d.seat for d in ruleset.pending(state) if not record.seats[d.seat].get("bot")})
-            if seats:
-                webhooks.emit(record.app, "decision.waiting", {"game": record.id, "version": version, "seats": seats})
+            return
+        seats = sorted({d.seat for d in pending if not record.seats[d.seat].get("bot")})
+        if seats:
+            webhooks.emit(record.app, "decision.waiting", {"game": record.id, "version": version, "seats": seats})
     except Exception:  # a webhook must never undo or fail a move that is already stored
         log.exception("webhook for game %s failed", record.id)
 
 
-def game_created(app_id: str, game_id: str, seats: list[dict], ruleset, state) -> None:
+def game_created(app_id: str, game_id: str, seats: list[dict], pending: list) -> None:
+    """A new game (or one that just started): ``decision.waiting`` for its human seats to move."""
     try:
-        webhooks = hooks()
-        if webhooks.subscribed(app_id, "decision.waiting"):
-            waiting = sorted({d.seat for d in ruleset.pending(state) if not seats[d.seat].get("bot")})
-            if waiting:
-                webhooks.emit(app_id, "decision.waiting", {"game": game_id, "version": 0, "seats": waiting})
+        waiting = sorted({d.seat for d in pending if not seats[d.seat].get("bot")})
+        if waiting:
+            hooks().emit(app_id, "decision.waiting", {"game": game_id, "version": 0, "seats": waiting})
     except Exception:
         log.exception("webhook for game %s failed", game_id)
 

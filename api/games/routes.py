@@ -25,19 +25,23 @@ from api.games.schemas import (
 )
 from api.http import (
     bearer_token,
+    caller_role,
     caller_seat,
-    expected_version,
+    caller_specific,
     iso_time,
     json_response,
     load_current,
     load_game,
+    not_modified,
+    required_token,
     store,
-    version_of,
 )
 from api.moves import load_state, submit_action
+from api.preconditions import next_marks, parse_if_match, with_ids
 from api.problems import ApiProblem, problem_response, validation_problem
 from api.records.creation import NewGame, fork_game, sealed
-from api.store import ACTIVE, FINISHED, StoredEvent, token_digest
+from api.seats.table import Table, game_invites, public_seats
+from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -49,8 +53,13 @@ _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 #: ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses), and few of them
 _SEAT_NUMBER = re.compile(r"^[0-9]{1,3}\Z")
 
-IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
-            "description": "The game version the action answers (the `ETag` of the game), e.g. `\"3\"`."}
+IF_MATCH = {"in": "header", "name": "If-Match", "required": True,
+            "schema": {"type": "string", "maxLength": 64},
+            "description": "What the action answers. A version tag (the `ETag` you read, e.g. `\"3\"` or "
+                           "`\"3.1\"`): strict, 412 once the game has moved at all. Or a decision tag "
+                           "`\"d:<decision id>\"`, e.g. `\"d:1.3\"`: accepted while that decision of yours is "
+                           "still pending and unchanged, even when other seats moved meanwhile. Any other value "
+                           "is 400."}
 IDEMPOTENCY_KEY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"},
@@ -65,19 +74,9 @@ SEAT_QUERY = {"in": "query", "name": "seat", "required": False,
 CREATE_GAME_EXAMPLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Bob"},
                                                               {"name": "Robo", "bot": "heuristic"}],
                        "options": {}, "seed": 7}
-ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
-
-
-def not_modified(version: int) -> bool:
-    """Whether ``If-None-Match`` names this version (each token sees its own view of one version)."""
-    header = request.headers.get("If-None-Match")
-    return header is not None and version_of(header) == version
-
-
-def not_modified_response(version: int) -> Response:
-    response = Response(status=304)
-    response.headers["ETag"] = f'"{version}"'
-    return response
+ETAG_HEADER = {"ETag": {"description": "`\"<version>\"` to a spectator, `\"<version>.<role>\"` to a token "
+                                     "holder (`<role>`: the seat number, or `c` for the creator).",
+                      "schema": {"type": "string"}}}
 
 
 def visible(event: dict, seat: int | None) -> bool:
@@ -98,8 +97,6 @@ def deadline_time(record, decisions) -> str | None:
     return None if due is None else iso_time(due)
 
 
-def public_seats(seats: list[dict]) -> list[dict]:
-    return [{"seat": number, "name": seat["name"], "bot": seat.get("bot")} for number, seat in enumerate(seats)]
 
 
 # -- create ---------------------------------------------------------------------
@@ -149,49 +146,63 @@ class Games(MethodView):
     def post(self, body: dict):
         """Create a game
 
-        Answers with the game id, its version (0) and one secret bearer token per human
-        seat plus a creator token; only their SHA-256 digests are stored, so they are
-        shown only here. Bot seats are played by workers from their own view. The event
-        log starts with a public `game_created` event (with the `seed_commitment`), then
-        whatever the setup resolved by itself (e.g. who goes first).
+        Answers with the game id, its version (0) and one secret bearer token per named
+        human seat plus a creator token; only their SHA-256 digests are stored, so they
+        are shown only here. Bot seats are played by workers from their own view. Open
+        seats (`{"open": true}`) get one invite each, and the game is `waiting` until they
+        are taken (`POST /v1/games/{id}/join`) or the creator starts it; its setup runs then.
+        The event log starts with a public `game_created` event (with the `seed_commitment`),
+        then whatever the setup resolved by itself (e.g. who goes first).
 
         With `fork` the game starts at another game's position instead (see
-        docs/records.md): same ruleset, options and seat names unless `seats` is given.
+        docs/records.md): same ruleset, options and seat names unless `seats` is given (a
+        fork has no open seats).
         """
         ownership.admit_game()
         new = _new_game(body)
         ruleset, state = new.ruleset, new.state
         game_id = secrets.token_hex(8)
-        seats = [{"name": seat["name"], "bot": seat["bot"]} for seat in new.seats]
-        tokens = [None if seat["bot"] else secrets.token_urlsafe(24) for seat in seats]
+        seats = [{"name": seat.get("name") or (f"{seat['bot']} bot" if seat.get("bot") else None),
+                  "bot": seat.get("bot")} for seat in new.seats]
+        tokens = [secrets.token_urlsafe(24) if seat["name"] and not seat["bot"] else None for seat in seats]
         creator_token = secrets.token_urlsafe(24)
         digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
         digests[token_digest(creator_token)] = "creator"
-        status = ACTIVE if ruleset.result(state) is None else FINISHED
+        invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game)
+        timeout, now, due = body["decision_timeout"], time.time(), None
         first_event = {"type": "game_created", "ruleset": ruleset.id, "players": len(seats),
                        "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
-        timeout, now, due = body["decision_timeout"], time.time(), None
-        store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
-                       seats=seats, players=len(seats), seed=new.seed, options=new.options, tokens=digests,
-                       events=[first_event, *(event.to_dict() for event in
-                                              ([] if new.fork else ruleset.setup_events(state)))],
+        if invites:
+            if new.fork:
+                raise validation_problem({"seats": ["a fork starts at its position: it cannot have open seats"]})
+            status, state_json, events, pending = WAITING, "", [first_event], []
+        else:
+            status = ACTIVE if ruleset.result(state) is None else FINISHED
+            state_json = json.dumps(ruleset.to_dict(state))
+            events = [first_event, *(event.to_dict() for event in
+                                     ([] if new.fork else ruleset.setup_events(state)))]
+            pending = ruleset.pending(state) if status == ACTIVE else []
+        store().create(game_id, ruleset=ruleset.id, state=state_json, status=status, seats=seats,
+                       players=len(seats), seed=new.seed, options=new.options, tokens=digests, events=events,
                        decision_timeout=timeout, app=ownership.current_app_id(),
-                       retention=ownership.game_retention(), now=now, provenance=new.provenance)
+                       retention=ownership.game_retention(), now=now, provenance=new.provenance,
+                       marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests)
         ownership.claim("games", game_id)
+        if status == WAITING and body["listed"]:
+            Table(store()).list_in_lobby(game_id, ruleset.id, now)
         if status == ACTIVE:
-            pending = ruleset.pending(state)
             store().schedule_bots(game_id, 0, seats, pending)
             due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
-            notify.game_created(ownership.current_app_id(), game_id, seats, ruleset, state)
+            notify.game_created(ownership.current_app_id(), game_id, seats, pending)
         created = {
             "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
-            "fork": new.fork,
+            "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
         }
         location = url_for("games.Game", game_id=game_id)
-        return json_response(created, 201, version=0, headers={"Location": location})
+        return json_response(created, 201, version=0, role="c", headers={"Location": location})
 
 
 # -- one game -------------------------------------------------------------------
@@ -215,25 +226,27 @@ class Game(MethodView):
         has a decision also queues that bot's job again if it was lost.
         """
         record = load_current(game_id, bearer_token())
-        role, seat = caller_seat(record)
-        if not_modified(record.version):
-            return not_modified_response(record.version)
+        role, seat, tag = caller_role(record)
+        if (unchanged := not_modified(record.version, tag)) is not None:
+            return unchanged
         ruleset = get_ruleset(record.ruleset)
-        state = load_state(ruleset, record)
-        result = ruleset.result(state)
-        pending = ruleset.pending(state)
+        state = None if record.status == WAITING else load_state(ruleset, record)
+        result = None if state is None else ruleset.result(state)
+        pending = [] if state is None else ruleset.pending(state)
         if result is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
             store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
-            "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
+            "view": None if state is None else ruleset.view(state, seat),
+            "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
             "seed_commitment": record.seed_commitment,
+            "listed": record.listed,
         }
-        return json_response(body, version=record.version)
+        return json_response(body, version=record.version, role=tag)
 
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.response(204)
@@ -246,7 +259,7 @@ class Game(MethodView):
         The creator token removes the game and its event log at once (games also
         expire by themselves: see the service's TTL settings).
         """
-        token = _required_token()
+        token = required_token()
         record = load_game(game_id, token)
         role, _ = caller_seat(record)
         if role != "creator":
@@ -255,14 +268,6 @@ class Game(MethodView):
         store().delete(game_id)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)
-
-
-def _required_token() -> str:
-    token = bearer_token()
-    if token is None:
-        raise ApiProblem("unauthorized", "this needs a seat token: 'Authorization: Bearer <token>'",
-                         headers={"WWW-Authenticate": "Bearer"})
-    return token
 
 
 @blp.route("/<game_id>/decisions")
@@ -282,18 +287,19 @@ class Decisions(MethodView):
         which seats have something to decide.
         """
         record = load_current(game_id, bearer_token())
-        _, seat = caller_seat(record)
-        if not_modified(record.version):
-            return not_modified_response(record.version)
+        _, seat, tag = caller_role(record)
+        if (unchanged := not_modified(record.version, tag)) is not None:
+            return unchanged
         ruleset = get_ruleset(record.ruleset)
-        pending = ruleset.pending(load_state(ruleset, record))
+        pending = [] if record.status == WAITING else ruleset.pending(load_state(ruleset, record))
+        mine = [decision for decision in pending if seat is not None and decision.seat == seat]
         body = {
             "version": record.version, "seat": seat,
-            "decisions": [decision.to_dict() for decision in pending if seat is not None and decision.seat == seat],
+            "decisions": with_ids(mine, record.marks, record.version, pending),
             "waiting_for": waiting_for(pending),
             "deadline": deadline_time(record, pending),
         }
-        return json_response(body, version=record.version)
+        return json_response(body, version=record.version, role=tag)
 
 
 @blp.route("/<game_id>/actions")
@@ -329,13 +335,13 @@ class Actions(MethodView):
         one 412. The answer carries the new version and the events the action caused,
         as far as the caller may see them.
         """
-        token = _required_token()
+        token = required_token()
         key = request.headers.get("Idempotency-Key")
         if key is not None and not _IDEMPOTENCY_KEY.match(key):
             raise validation_problem({"Idempotency-Key": ["1 to 255 visible ASCII characters"]})
-        version = expected_version()
+        precondition = parse_if_match(request.headers.get("If-Match"))
         record = load_game(game_id, token)
-        _role, seat = caller_seat(record)
+        _role, seat, tag = caller_role(record)
         if seat is None:
             raise ApiProblem("forbidden", "the creator token has no seat; act with a seat token")
         wanted = request.args.get("seat")
@@ -344,12 +350,14 @@ class Actions(MethodView):
                 raise validation_problem({"seat": ["a seat number"]})
             if int(wanted) != seat:
                 raise ApiProblem("forbidden", f"this token acts for seat {seat} only")
-        outcome = submit_action(store(), game_id, seat, g.json_body, version, key, record=record)
+        if precondition.names_decision and precondition.seat != seat:
+            raise ApiProblem("forbidden", f"this token answers seat {seat}'s decisions only")
+        outcome = submit_action(store(), game_id, seat, g.json_body, precondition, key, record=record)
         body = {
             "game_id": game_id, "seat": seat, "version": outcome.version, "status": outcome.status,
             "events": event_entries(outcome.events, seat), "result": outcome.result, "replayed": outcome.replayed,
         }
-        return json_response(body, version=outcome.version)
+        return json_response(body, version=outcome.version, role=tag)
 
 
 @blp.route("/<game_id>/events")
@@ -367,7 +375,7 @@ class Events(MethodView):
         as `after` to read on.
         """
         record = load_game(game_id, bearer_token())
-        _, seat = caller_seat(record)
+        _, seat, tag = caller_role(record)
         cursor, limit, found = query["after"], query["limit"], []
         while len(found) < limit:
             events, last = store().events(game_id, cursor, limit - len(found))
@@ -375,7 +383,8 @@ class Events(MethodView):
                 break
             cursor = last
             found.extend(event_entries(events, seat))
-        return json_response({"version": record.version, "events": found, "next": cursor}, version=record.version)
+        return json_response({"version": record.version, "events": found, "next": cursor}, version=record.version,
+                             role=tag)
 
 
 @blp.route("/<game_id>/stream")
@@ -404,15 +413,15 @@ class Stream(MethodView):
         record, last_cursor = store().load_with_cursor(game_id, token)
         if record is None:
             raise ApiProblem("not-found", f"no game {game_id!r}")
-        role, seat = caller_seat(record)
+        role, seat, tag = caller_role(record)
         ruleset = get_ruleset(record.ruleset)
-        state = load_state(ruleset, record)
-        result = ruleset.result(state)
-        pending = ruleset.pending(state)
+        state = None if record.status == WAITING else load_state(ruleset, record)
+        result = None if state is None else ruleset.result(state)
+        pending = [] if state is None else ruleset.pending(state)
         first = {
             "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
             "version": record.version, "status": record.status, "role": role, "seat": seat,
-            "waiting_for": waiting_for(pending), "view": ruleset.view(state, seat),
+            "waiting_for": waiting_for(pending), "view": None if state is None else ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
             "deadline": deadline_time(record, pending),
         }
@@ -423,7 +432,8 @@ class Stream(MethodView):
         response = Response(stream_with_context(lines), mimetype="application/x-ndjson")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
-        response.headers["ETag"] = f'"{record.version}"'
+        caller_specific(response, record.version, tag)
+        response.headers["Cache-Control"] = "no-cache" if tag is None else "private, no-cache"
         return response
 
 

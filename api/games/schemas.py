@@ -6,16 +6,11 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.http import CURSOR_PATTERN
+from api.seats.schemas import SeatRequestSchema, SeatSchema
+
+STATUSES = ["waiting", "active", "finished"]
 
 MAX_SEED = 2**63 - 1
-
-
-class SeatRequestSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64),
-                         metadata={"description": "The player's display name."})
-    bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
-                        metadata={"description": "A bot name from the ruleset's `bots` (e.g. `random`): the seat "
-                                  "is then played by a worker and gets no token."})
 
 
 class ForkRequestSchema(Schema):
@@ -49,6 +44,9 @@ class CreateGameSchema(Schema):
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT),
         metadata={"description": "Seconds each human seat has for a decision; when they pass, the service plays "
                   "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
+    listed = fields.Boolean(load_default=False, metadata={
+        "description": "Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; "
+                       "anyone may then join it without an invite. Unlisted games are reached by id or invite."})
 
     @validates_schema
     def _fork_or_setup(self, data: dict, **_kwargs) -> None:
@@ -81,10 +79,9 @@ def deadline_field() -> fields.String:
                        "deadline runs (no `decision_timeout`, or no human seat pending)."})
 
 
-class SeatSchema(Schema):
+class InviteSchema(Schema):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-    bot = fields.String(required=True, allow_none=True)
+    invite = fields.String(required=True, metadata={"description": "Secret: whoever has it may take this seat."})
 
 
 class CreatedSeatSchema(SeatSchema):
@@ -106,13 +103,21 @@ class CreatedGameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={
+        "description": "`waiting` while open seats remain (the game starts when they are filled, or early)."})
     seed = fields.Integer(required=True, allow_none=True, metadata={
         "description": "The seed you sent; null when the service drew one, which stays secret (it would "
                        "foretell every die and deck of the game)."})
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
     creator_token = fields.String(required=True, metadata={
-        "description": "Secret bearer token of the game's creator: spectator view, and may delete the game."})
+        "description": "Secret bearer token of the game's creator: spectator view, and may delete the game, "
+                       "start it early, and hand any seat to a bot."})
+    invites = fields.List(fields.Nested(InviteSchema), required=True,
+                          metadata={"description": "One invite per open seat (shown only here)."})
+    invite = fields.String(required=True, allow_none=True, metadata={
+        "description": "The per-game invite of a ruleset that seats players mid-game (null for the others): "
+                       "it takes an open seat before the start and a new seat after it."})
+    listed = fields.Boolean(required=True)
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
     seed_commitment = seed_commitment_field()
@@ -123,25 +128,31 @@ class CreatedGameSchema(Schema):
 class GameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
-    version = fields.Integer(required=True, metadata={"description": "Increases by one per accepted action."})
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    version = fields.Integer(required=True, metadata={
+        "description": "Increases by one per accepted action or seat change."})
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]),
                          metadata={"description": "What the bearer token names."})
     seat = fields.Integer(required=True, allow_none=True, metadata={"description": "The caller's seat, if any."})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     waiting_for = fields.List(fields.Integer(), required=True,
                               metadata={"description": "Seats that have a decision pending."})
-    view = fields.Dict(required=True, metadata={"description": "What the caller's seat may see (the spectator "
-                                                "view for the creator and for no token)."})
+    view = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "What the caller's seat may see (the spectator view for the creator and for no token); "
+                       "null while the game is waiting."})
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     created = fields.String(required=True, metadata={"description": "ISO 8601 UTC time."})
     updated = fields.String(required=True, metadata={"description": "ISO 8601 UTC time of the last action."})
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
     seed_commitment = seed_commitment_field()
+    listed = fields.Boolean(required=True)
 
 
 class DecisionSchema(Schema):
+    id = fields.String(required=True, metadata={
+        "description": "`<seat>.<since>`: `since` is the version at which this seat's decision appeared. It stays "
+                       "while only other seats act; send `If-Match: \"d:<id>\"` to answer this decision."})
     seat = fields.Integer(required=True)
     kind = fields.String(required=True)
     options = fields.List(fields.Dict(), required=True, metadata={
@@ -176,7 +187,7 @@ class ActionResultSchema(Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     events = fields.List(fields.Nested(EventEntrySchema), required=True,
                          metadata={"description": "What the action caused, as far as the caller may see."})
     result = fields.Nested(ResultSchema, required=True, allow_none=True)

@@ -11,6 +11,7 @@ from engine.records import action_entry, make_record, redact, seat_change_entry
 
 #: events the service itself logs; they are told by the record's structure, not as engine events
 GAME_CREATED = "game_created"
+TABLE_STARTED = "table_started"
 TIMED_OUT = "timed_out"
 #: seat changes (joins, hand-overs to bots...) are logged as events whose type starts so
 SEAT_CHANGE_PREFIX = "seat_"
@@ -23,14 +24,21 @@ def full_record(store: GameStore, game: GameRecord) -> dict:
     setup_events: list[dict] = []
     log: list[dict] = []
     action: dict | None = None  # the log entry of the action whose events are being read
-    for kind, version, data in store.log(game.id):
+    entries = store.log(game.id)
+    # A game created with open seats is set up when it starts (api/seats): its setup events come
+    # at that version, and the seat changes before it filled the table, not the game.
+    setup_version = next((version for kind, version, data in entries
+                          if kind == "e" and data["type"] == TABLE_STARTED), 0)
+    for kind, version, data in entries:
         if kind == "a":
             action = action_entry(version, data["seat"], data["action"], [])
             log.append(action)
+        elif version < setup_version:
+            continue
         elif data["type"].startswith(SEAT_CHANGE_PREFIX):
             log.append(seat_change_entry(version, data))
-        elif version == 0:
-            if data["type"] != GAME_CREATED:
+        elif version == setup_version:
+            if data["type"] not in (GAME_CREATED, TABLE_STARTED):
                 setup_events.append(data)
         elif action is not None and action["version"] == version:
             if data["type"] == TIMED_OUT and data.get("seat") == action["seat"]:

@@ -111,6 +111,19 @@ class Ruleset(ABC):
         """
         return []
 
+    #: True when ``seat_changed`` seats a new player in a running game (a ``seat_joined`` change
+    #: naming the next seat number); the service then offers a per-game invite
+    joins_mid_game: ClassVar[bool] = False
+
+    def seat_changed(self, state, change: dict) -> list[Event]:
+        """A seat change the service logged (``change``: with ``seat``, ``kind`` such as
+        ``seat_joined`` or ``seat_to_bot``, ``name``, ``bot``). Who plays a seat is no concern of
+        the rules, so the default does nothing; a game that takes players mid-game (Hitchiker)
+        adds the joining player here (raising ``IllegalAction`` with a reason when it cannot),
+        and replaying a game's log calls it at the same point.
+        """
+        return []
+
     def resample_hidden(self, state, seat: int | None, rng: Rng):
         """Another state ``seat`` cannot tell apart from ``state`` (used to test views).
 
@@ -120,14 +133,6 @@ class Ruleset(ABC):
         other = self.copy(state)
         other.rng = Rng(rng.next64())
         return other
-
-    def seat_changed(self, state, change: dict) -> list[Event]:
-        """A seat change the service logged (``change``: its record log entry, with ``seat``,
-        ``kind`` such as ``seat_joined`` or ``seat_to_bot``, ``name``, ``bot``). Who plays a seat
-        is no concern of the rules, so the default does nothing; a game that takes players
-        mid-game (Hitchiker) adds the joining player here, and replaying a record calls it.
-        """
-        return []
 
     # -- the contract, built on the above --------------------------------------
 
@@ -174,11 +179,12 @@ class Ruleset(ABC):
         except ValidationError as error:
             raise IllegalAction("invalid_action", "the action does not fit its schema", fields=error.messages) from None
 
-    def check(self, state, seat: int, action: dict) -> Decision:
-        """The decision ``action`` answers, or ``IllegalAction`` saying why there is none."""
+    def check(self, state, seat: int, action: dict, pending: list[Decision] | None = None) -> Decision:
+        """The decision ``action`` answers, or ``IllegalAction`` saying why there is none
+        (``pending``: the state's decisions, when the caller has them already)."""
         if self.result(state) is not None:
             raise IllegalAction("game_over", "the game is over")
-        mine = [d for d in self.pending(state) if d.seat == seat]
+        mine = [d for d in (self.pending(state) if pending is None else pending) if d.seat == seat]
         if not mine:
             raise IllegalAction("not_your_turn", f"seat {seat} has nothing to decide now")
         for decision in mine:

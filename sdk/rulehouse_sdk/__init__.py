@@ -7,7 +7,7 @@
 
 from rulehouse_sdk import errors, webhooks
 from rulehouse_sdk._generated import OPERATIONS, Operations
-from rulehouse_sdk.client import Client
+from rulehouse_sdk.client import Client, Turn, decision_tag
 from rulehouse_sdk.errors import (
     BadRequest,
     ConnectionFailed,
@@ -21,6 +21,7 @@ from rulehouse_sdk.errors import (
     QuotaExceeded,
     RateLimited,
     RulehouseError,
+    SeatConflict,
     ServerError,
     ServiceUnavailable,
     SimulationFailed,
@@ -45,12 +46,15 @@ __all__ = [
     "QuotaExceeded",
     "RateLimited",
     "RulehouseError",
+    "SeatConflict",
     "ServerError",
     "ServiceUnavailable",
     "SimulationFailed",
     "StaleVersion",
+    "Turn",
     "Unauthorized",
     "WaitTimeout",
+    "decision_tag",
     "errors",
     "webhooks",
 ]

@@ -32,6 +32,10 @@ class Problem(TypedDict):
     """The engine's machine-readable reason (409, and 422 for an action body)."""
     version: NotRequired["int"]
     """The game's current version (409, 412)."""
+    decisions: NotRequired["list[str]"]
+    """The caller's current decision ids (412): answer one with `If-Match: "d:<id>"`."""
+    header: NotRequired["str"]
+    """The request header that is wrong (400)."""
     errors: NotRequired["list[FieldError]"]
     """One entry per invalid field (422)."""
     scope: NotRequired["str"]
@@ -157,10 +161,12 @@ class Ruleset(TypedDict):
 
 
 class SeatRequest(TypedDict):
-    name: "str"
-    """The player's display name."""
+    name: NotRequired["str | None"]
+    """The player's display name (a named human seat gets its token now; a bot seat may have one)."""
     bot: NotRequired["str | None"]
     """A bot name from the ruleset's `bots` (e.g. `random`): the seat is then played by a worker and gets no token."""
+    open: NotRequired["bool"]
+    """An open seat: no name yet; someone takes it with an invite (`POST /v1/games/{id}/join`). A game with open seats waits for them before it starts."""
 
 
 class ForkRequest(TypedDict):
@@ -183,26 +189,41 @@ class CreateGame(TypedDict):
     """Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game."""
     decision_timeout: NotRequired["int | None"]
     """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
+    listed: NotRequired["bool"]
+    """Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite."""
 
 
 class CreatedSeat(TypedDict):
     seat: "int"
-    name: "str"
+    name: "str | None"
     bot: "str | None"
+    open: "bool"
     token: "str | None"
     """The seat's secret bearer token (null for a bot seat). Shown only in this response."""
+
+
+class Invite(TypedDict):
+    seat: "int"
+    invite: "str"
+    """Secret: whoever has it may take this seat."""
 
 
 class CreatedGame(TypedDict):
     id: "str"
     ruleset: "str"
     version: "int"
-    status: "Literal['active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished']"
+    """`waiting` while open seats remain (the game starts when they are filled, or early)."""
     seed: "int | None"
     """The seed you sent; null when the service drew one, which stays secret (it would foretell every die and deck of the game)."""
     seats: "list[CreatedSeat]"
     creator_token: "str"
-    """Secret bearer token of the game's creator: spectator view, and may delete the game."""
+    """Secret bearer token of the game's creator: spectator view, and may delete the game, start it early, and hand any seat to a bot."""
+    invites: "list[Invite]"
+    """One invite per open seat (shown only here)."""
+    invite: "str | None"
+    """The per-game invite of a ruleset that seats players mid-game (null for the others): it takes an open seat before the start and a new seat after it."""
+    listed: "bool"
     decision_timeout: "int | None"
     """Seconds per human decision; null: no limit."""
     deadline: "str | None"
@@ -215,16 +236,17 @@ class CreatedGame(TypedDict):
 
 class Seat(TypedDict):
     seat: "int"
-    name: "str"
+    name: "str | None"
     bot: "str | None"
+    open: "bool"
 
 
 class Game(TypedDict):
     id: "str"
     ruleset: "str"
     version: "int"
-    """Increases by one per accepted action."""
-    status: "Literal['active', 'finished']"
+    """Increases by one per accepted action or seat change."""
+    status: "Literal['waiting', 'active', 'finished']"
     role: "Literal['seat', 'creator', 'spectator']"
     """What the bearer token names."""
     seat: "int | None"
@@ -232,8 +254,8 @@ class Game(TypedDict):
     seats: "list[Seat]"
     waiting_for: "list[int]"
     """Seats that have a decision pending."""
-    view: "dict[str, Any]"
-    """What the caller's seat may see (the spectator view for the creator and for no token)."""
+    view: "dict[str, Any] | None"
+    """What the caller's seat may see (the spectator view for the creator and for no token); null while the game is waiting."""
     result: "Result | None"
     created: "str"
     """ISO 8601 UTC time."""
@@ -245,9 +267,12 @@ class Game(TypedDict):
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
     seed_commitment: "str | None"
     """`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; the finished game's record reveals both (docs/records.md, Provable dice)."""
+    listed: "bool"
 
 
 class Decision(TypedDict):
+    id: "str"
+    """`<seat>.<since>`: `since` is the version at which this seat's decision appeared. It stays while only other seats act; send `If-Match: "d:<id>"` to answer this decision."""
     seat: "int"
     kind: "str"
     options: "list[dict[str, Any]]"
@@ -283,7 +308,7 @@ class ActionResult(TypedDict):
     game_id: "str"
     seat: "int"
     version: "int"
-    status: "Literal['active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished']"
     events: "list[EventEntry]"
     """What the action caused, as far as the caller may see."""
     result: "Result | None"
@@ -296,6 +321,60 @@ class EventPage(TypedDict):
     events: "list[EventEntry]"
     next: "str"
     """The cursor to pass as `after` next time (unchanged when there was nothing new)."""
+
+
+class Join(TypedDict):
+    invite: NotRequired["str | None"]
+    """An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat)."""
+    name: "str"
+    """Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters)."""
+
+
+class Joined(TypedDict):
+    seat: "int"
+    token: "str"
+    """The seat's secret bearer token; shown only here."""
+    version: "int"
+    """The game's version after the join."""
+
+
+class Start(TypedDict):
+    fill: "Literal['bot', 'remove']"
+    """`bot`: each open seat is played by `bot`; `remove`: open seats are dropped (the seats after them move up) where the ruleset's player range allows."""
+    bot: NotRequired["str"]
+    """The bot for `fill: bot`."""
+
+
+class SeatsChanged(TypedDict):
+    id: "str"
+    version: "int"
+    """The game's version after the change."""
+    status: "str"
+    seats: "list[Seat]"
+
+
+class BotSeat(TypedDict):
+    bot: NotRequired["str"]
+    """A bot name from the ruleset's `bots`."""
+
+
+class LobbyGame(TypedDict):
+    id: "str"
+    ruleset: "str"
+    status: "str"
+    players: "int"
+    """Seats at the table."""
+    open_seats: "int"
+    seats: "list[Seat]"
+    decision_timeout: "int | None"
+    created: "str"
+    """ISO 8601 UTC time."""
+
+
+class LobbyPage(TypedDict):
+    games: "list[LobbyGame]"
+    next: "str | None"
+    """Pass as `cursor` for the next page; null on the last."""
 
 
 class ForkOrigin(TypedDict):
@@ -611,6 +690,7 @@ __all__ = [
     'ForkRequest',
     'CreateGame',
     'CreatedSeat',
+    'Invite',
     'CreatedGame',
     'Seat',
     'Game',
@@ -619,6 +699,13 @@ __all__ = [
     'EventEntry',
     'ActionResult',
     'EventPage',
+    'Join',
+    'Joined',
+    'Start',
+    'SeatsChanged',
+    'BotSeat',
+    'LobbyGame',
+    'LobbyPage',
     'ForkOrigin',
     'RecordSeat',
     'RecordStart',
@@ -652,6 +739,7 @@ OPERATIONS: dict[str, Operation] = {
     'list_rulesets': Operation('list_rulesets', 'GET', '/v1/rulesets', (200,), False, False),
     'get_ruleset': Operation('get_ruleset', 'GET', '/v1/rulesets/{ruleset_id}', (200,), False, False),
     'get_rules_doc': Operation('get_rules_doc', 'GET', '/v1/rulesets/{ruleset_id}/rules', (200,), False, False),
+    'list_games': Operation('list_games', 'GET', '/v1/games', (200,), False, False),
     'create_game': Operation('create_game', 'POST', '/v1/games', (201,), False, False),
     'get_game': Operation('get_game', 'GET', '/v1/games/{game_id}', (200,), False, False),
     'delete_game': Operation('delete_game', 'DELETE', '/v1/games/{game_id}', (204,), False, False),
@@ -659,6 +747,10 @@ OPERATIONS: dict[str, Operation] = {
     'submit_action': Operation('submit_action', 'POST', '/v1/games/{game_id}/actions', (200,), False, True),
     'list_events': Operation('list_events', 'GET', '/v1/games/{game_id}/events', (200,), False, False),
     'stream_events': Operation('stream_events', 'GET', '/v1/games/{game_id}/stream', (200,), True, False),
+    'join_game': Operation('join_game', 'POST', '/v1/games/{game_id}/join', (201,), False, False),
+    'start_game': Operation('start_game', 'POST', '/v1/games/{game_id}/start', (200,), False, False),
+    'leave_seat': Operation('leave_seat', 'POST', '/v1/games/{game_id}/seats/{seat}/leave', (200,), False, False),
+    'seat_to_bot': Operation('seat_to_bot', 'POST', '/v1/games/{game_id}/seats/{seat}/bot', (200,), False, False),
     'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
     'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
@@ -675,6 +767,11 @@ OPERATIONS: dict[str, Operation] = {
     'health': Operation('health', 'GET', '/v1/health', (200,), False, False),
     'ready': Operation('ready', 'GET', '/v1/ready', (200,), False, False),
 }
+
+
+def given(fields: dict[str, Any]) -> dict[str, Any]:
+    """A body built from keyword arguments, without those left at None."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 class Operations:
@@ -721,17 +818,35 @@ class Operations:
         return self._call(OPERATIONS['get_rules_doc'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
-    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
+    def list_games(self, *, status: Literal['waiting'] | None = None, ruleset: str | None = None, limit: int | None = None, cursor: str | None = None) -> LobbyPage:
+        """The lobby: listed games waiting for players
+
+        Games created with `listed: true` that have not started, oldest first, as any
+        stranger may see them (no tokens, invites, seed or options). Pass `next` as
+        `cursor` to read on.
+
+        status: Only `waiting` games are listed.
+        cursor: `next` of the last page.
+
+        GET /v1/games
+        """
+        return self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None) -> CreatedGame:
         """Create a game
 
-        Answers with the game id, its version (0) and one secret bearer token per human
-        seat plus a creator token; only their SHA-256 digests are stored, so they are
-        shown only here. Bot seats are played by workers from their own view. The event
-        log starts with a public `game_created` event (with the `seed_commitment`), then
-        whatever the setup resolved by itself (e.g. who goes first).
+        Answers with the game id, its version (0) and one secret bearer token per named
+        human seat plus a creator token; only their SHA-256 digests are stored, so they
+        are shown only here. Bot seats are played by workers from their own view. Open
+        seats (`{"open": true}`) get one invite each, and the game is `waiting` until they
+        are taken (`POST /v1/games/{id}/join`) or the creator starts it; its setup runs then.
+        The event log starts with a public `game_created` event (with the `seed_commitment`),
+        then whatever the setup resolved by itself (e.g. who goes first).
 
         With `fork` the game starts at another game's position instead (see
-        docs/records.md): same ruleset, options and seat names unless `seats` is given.
+        docs/records.md): same ruleset, options and seat names unless `seats` is given (a
+        fork has no open seats).
 
         ruleset: A ruleset id from `GET /v1/rulesets`; required unless `fork` is given.
         seats: One entry per seat, in turn order; required unless `fork` is given (a fork keeps the forked game's seat names and bots by default).
@@ -739,11 +854,12 @@ class Operations:
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
+        listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed}))
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -793,7 +909,7 @@ class Operations:
 
         action: An action body, e.g. `{"type": "roll"}`: one of the options of a decision of yours, or within its `ranges`. It is checked against the ruleset's action schemas (`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.
         seat: The seat the caller means to act for; 403 unless it is the token's own seat.
-        if_match: The game version the action answers (the `ETag` of the game), e.g. `"3"`.
+        if_match: What the action answers. A version tag (the `ETag` you read, e.g. `"3"` or `"3.1"`): strict, 412 once the game has moved at all. Or a decision tag `"d:<decision id>"`, e.g. `"d:1.3"`: accepted while that decision of yours is still pending and unchanged, even when other seats moved meanwhile. Any other value is 400.
         idempotency_key: Any unique string (e.g. a UUID). A repeat with the same key and body within 24 h returns the first outcome without applying the action again; the same key with another body is 422.
 
         POST /v1/games/{game_id}/actions
@@ -829,6 +945,62 @@ class Operations:
         return self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
+    def join_game(self, game_id: str, name: str, *, invite: str | None = None) -> Joined:
+        """Take a seat
+
+        With an invite from the creation answer (or, for a listed game that has not
+        started, without one) and a display name: answers the seat and its secret
+        token. A seat's invite takes that seat while it is open; the per-game invite of a
+        ruleset that seats players mid-game takes the first open seat before the start and
+        a new seat after it. When the last open seat is taken, the game starts.
+
+        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
+        invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
+
+        POST /v1/games/{game_id}/join
+        """
+        return self._call(OPERATIONS['join_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'name': name, 'invite': invite}))
+
+    def start_game(self, game_id: str, fill: Literal['bot', 'remove'], *, bot: str | None = None) -> SeatsChanged:
+        """Start a waiting game early
+
+        The creator token starts the game now: each open seat is played by `bot`
+        (`fill: bot`), or removed (`fill: remove`, where the ruleset's player range
+        allows; the seats after it move up, and their tokens follow them).
+
+        fill: `bot`: each open seat is played by `bot`; `remove`: open seats are dropped (the seats after them move up) where the ruleset's player range allows.
+        bot: The bot for `fill: bot`.
+
+        POST /v1/games/{game_id}/start
+        """
+        return self._call(OPERATIONS['start_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'fill': fill, 'bot': bot}))
+
+    def leave_seat(self, game_id: str, seat: int) -> SeatsChanged:
+        """Leave a seat before the start
+
+        The seat reopens (its token stops working); its invite, if it had one, takes it again.
+
+        POST /v1/games/{game_id}/seats/{seat}/leave
+        """
+        return self._call(OPERATIONS['leave_seat'], path={'game_id': game_id, 'seat': seat}, query=None,
+            headers=None, body=None)
+
+    def seat_to_bot(self, game_id: str, seat: int, *, bot: str | None = None) -> SeatsChanged:
+        """Hand a seat to a bot
+
+        During a game, the seat's player (or the creator, for a player who vanished)
+        hands the seat to a bot: the game goes on with the bot playing it, and the
+        seat's token stops acting.
+
+        bot: A bot name from the ruleset's `bots`.
+
+        POST /v1/games/{game_id}/seats/{seat}/bot
+        """
+        return self._call(OPERATIONS['seat_to_bot'], path={'game_id': game_id, 'seat': seat}, query=None,
+            headers=None, body=given({'bot': bot}))
+
     def get_record(self, game_id: str) -> Record:
         """The game's record
 
@@ -859,7 +1031,7 @@ class Operations:
         POST /v1/rulesets/{ruleset_id}/evaluate
         """
         return self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
-            headers=None, body={'record': record, 'seat': seat})
+            headers=None, body=given({'record': record, 'seat': seat}))
 
     def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation
@@ -881,7 +1053,7 @@ class Operations:
         POST /v1/simulations
         """
         return self._call(OPERATIONS['create_simulation'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size})
+            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size}))
 
     def get_simulation(self, sim_id: str) -> Simulation:
         """Read a simulation
@@ -965,7 +1137,7 @@ class Operations:
         POST /v1/webhooks
         """
         return self._call(OPERATIONS['create_webhook'], path=None, query=None,
-            headers=None, body={'url': url, 'events': events})
+            headers=None, body=given({'url': url, 'events': events}))
 
     def get_webhook(self, webhook_id: str) -> Webhook:
         """Read a webhook
@@ -1067,17 +1239,35 @@ class AsyncOperations:
         return await self._call(OPERATIONS['get_rules_doc'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
-    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None) -> CreatedGame:
+    async def list_games(self, *, status: Literal['waiting'] | None = None, ruleset: str | None = None, limit: int | None = None, cursor: str | None = None) -> LobbyPage:
+        """The lobby: listed games waiting for players
+
+        Games created with `listed: true` that have not started, oldest first, as any
+        stranger may see them (no tokens, invites, seed or options). Pass `next` as
+        `cursor` to read on.
+
+        status: Only `waiting` games are listed.
+        cursor: `next` of the last page.
+
+        GET /v1/games
+        """
+        return await self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None) -> CreatedGame:
         """Create a game
 
-        Answers with the game id, its version (0) and one secret bearer token per human
-        seat plus a creator token; only their SHA-256 digests are stored, so they are
-        shown only here. Bot seats are played by workers from their own view. The event
-        log starts with a public `game_created` event (with the `seed_commitment`), then
-        whatever the setup resolved by itself (e.g. who goes first).
+        Answers with the game id, its version (0) and one secret bearer token per named
+        human seat plus a creator token; only their SHA-256 digests are stored, so they
+        are shown only here. Bot seats are played by workers from their own view. Open
+        seats (`{"open": true}`) get one invite each, and the game is `waiting` until they
+        are taken (`POST /v1/games/{id}/join`) or the creator starts it; its setup runs then.
+        The event log starts with a public `game_created` event (with the `seed_commitment`),
+        then whatever the setup resolved by itself (e.g. who goes first).
 
         With `fork` the game starts at another game's position instead (see
-        docs/records.md): same ruleset, options and seat names unless `seats` is given.
+        docs/records.md): same ruleset, options and seat names unless `seats` is given (a
+        fork has no open seats).
 
         ruleset: A ruleset id from `GET /v1/rulesets`; required unless `fork` is given.
         seats: One entry per seat, in turn order; required unless `fork` is given (a fork keeps the forked game's seat names and bots by default).
@@ -1085,11 +1275,12 @@ class AsyncOperations:
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
+        listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
 
         POST /v1/games
         """
         return await self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout})
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed}))
 
     async def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1139,7 +1330,7 @@ class AsyncOperations:
 
         action: An action body, e.g. `{"type": "roll"}`: one of the options of a decision of yours, or within its `ranges`. It is checked against the ruleset's action schemas (`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.
         seat: The seat the caller means to act for; 403 unless it is the token's own seat.
-        if_match: The game version the action answers (the `ETag` of the game), e.g. `"3"`.
+        if_match: What the action answers. A version tag (the `ETag` you read, e.g. `"3"` or `"3.1"`): strict, 412 once the game has moved at all. Or a decision tag `"d:<decision id>"`, e.g. `"d:1.3"`: accepted while that decision of yours is still pending and unchanged, even when other seats moved meanwhile. Any other value is 400.
         idempotency_key: Any unique string (e.g. a UUID). A repeat with the same key and body within 24 h returns the first outcome without applying the action again; the same key with another body is 422.
 
         POST /v1/games/{game_id}/actions
@@ -1175,6 +1366,62 @@ class AsyncOperations:
         return await self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
+    async def join_game(self, game_id: str, name: str, *, invite: str | None = None) -> Joined:
+        """Take a seat
+
+        With an invite from the creation answer (or, for a listed game that has not
+        started, without one) and a display name: answers the seat and its secret
+        token. A seat's invite takes that seat while it is open; the per-game invite of a
+        ruleset that seats players mid-game takes the first open seat before the start and
+        a new seat after it. When the last open seat is taken, the game starts.
+
+        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
+        invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
+
+        POST /v1/games/{game_id}/join
+        """
+        return await self._call(OPERATIONS['join_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'name': name, 'invite': invite}))
+
+    async def start_game(self, game_id: str, fill: Literal['bot', 'remove'], *, bot: str | None = None) -> SeatsChanged:
+        """Start a waiting game early
+
+        The creator token starts the game now: each open seat is played by `bot`
+        (`fill: bot`), or removed (`fill: remove`, where the ruleset's player range
+        allows; the seats after it move up, and their tokens follow them).
+
+        fill: `bot`: each open seat is played by `bot`; `remove`: open seats are dropped (the seats after them move up) where the ruleset's player range allows.
+        bot: The bot for `fill: bot`.
+
+        POST /v1/games/{game_id}/start
+        """
+        return await self._call(OPERATIONS['start_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'fill': fill, 'bot': bot}))
+
+    async def leave_seat(self, game_id: str, seat: int) -> SeatsChanged:
+        """Leave a seat before the start
+
+        The seat reopens (its token stops working); its invite, if it had one, takes it again.
+
+        POST /v1/games/{game_id}/seats/{seat}/leave
+        """
+        return await self._call(OPERATIONS['leave_seat'], path={'game_id': game_id, 'seat': seat}, query=None,
+            headers=None, body=None)
+
+    async def seat_to_bot(self, game_id: str, seat: int, *, bot: str | None = None) -> SeatsChanged:
+        """Hand a seat to a bot
+
+        During a game, the seat's player (or the creator, for a player who vanished)
+        hands the seat to a bot: the game goes on with the bot playing it, and the
+        seat's token stops acting.
+
+        bot: A bot name from the ruleset's `bots`.
+
+        POST /v1/games/{game_id}/seats/{seat}/bot
+        """
+        return await self._call(OPERATIONS['seat_to_bot'], path={'game_id': game_id, 'seat': seat}, query=None,
+            headers=None, body=given({'bot': bot}))
+
     async def get_record(self, game_id: str) -> Record:
         """The game's record
 
@@ -1205,7 +1452,7 @@ class AsyncOperations:
         POST /v1/rulesets/{ruleset_id}/evaluate
         """
         return await self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
-            headers=None, body={'record': record, 'seat': seat})
+            headers=None, body=given({'record': record, 'seat': seat}))
 
     async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation
@@ -1227,7 +1474,7 @@ class AsyncOperations:
         POST /v1/simulations
         """
         return await self._call(OPERATIONS['create_simulation'], path=None, query=None,
-            headers=None, body={'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size})
+            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size}))
 
     async def get_simulation(self, sim_id: str) -> Simulation:
         """Read a simulation
@@ -1311,7 +1558,7 @@ class AsyncOperations:
         POST /v1/webhooks
         """
         return await self._call(OPERATIONS['create_webhook'], path=None, query=None,
-            headers=None, body={'url': url, 'events': events})
+            headers=None, body=given({'url': url, 'events': events}))
 
     async def get_webhook(self, webhook_id: str) -> Webhook:
         """Read a webhook

@@ -62,8 +62,6 @@ def build_request(operation: Operation, base_url: str, token: str | None, path: 
             sent[name] = f'"{value}"' if name == "If-Match" and isinstance(value, int) else str(value)
     if operation.idempotency_key and "Idempotency-Key" not in sent:
         sent["Idempotency-Key"] = str(uuid.uuid4())
-    if isinstance(body, dict):
-        body = {key: value for key, value in body.items() if value is not None}
     retry_safe = operation.method in IDEMPOTENT_METHODS or "Idempotency-Key" in sent
     return Request(operation.method, url, params, sent, body, retry_safe)
 

@@ -19,7 +19,7 @@ from rulehouse_sdk._transport import (
     build_request,
     decoded_body,
 )
-from rulehouse_sdk.errors import ConnectionFailed
+from rulehouse_sdk.errors import ConnectionFailed, StaleVersion
 
 
 class Client(Operations):
@@ -111,6 +111,66 @@ class Client(Operations):
                 return simulation
             time.sleep(poll_interval)
 
+    # -- playing a seat -----------------------------------------------------------
+
+    def my_turns(self, game_id: str) -> Iterator[Turn]:
+        """Each decision of this token's seat as it comes up, until the game is over.
+
+        Follows the game's live stream and reads the seat's decisions whenever the game
+        moved; yields each new decision once (a ``Turn``: the decision as the server shows
+        it, plus ``game_id`` and the ``version`` it was read at). Answer it with ``act``.
+        A stream that reaches its time limit is resumed where it stopped.
+        """
+        answered: set[str] = set()
+        after: str | None = None
+        checked = -1
+        while True:
+            for line in self.stream_events(game_id, after=after):
+                kind = line.get("kind")
+                if kind == "end":
+                    if line.get("reason") != "time_limit":
+                        return
+                    break
+                if kind == "event":
+                    after = line["cursor"]
+                elif kind == "state":
+                    after = after or line["cursor"]
+                version = line.get("version", checked)
+                if version == checked and kind != "keepalive":
+                    continue
+                # Each yield lets the caller act, which moves the game: look again after it.
+                while True:
+                    found = self.get_decisions(game_id)
+                    checked = max(checked, found["version"])
+                    fresh = [d for d in found["decisions"] if d["id"] not in answered]
+                    if not fresh:
+                        break
+                    answered.add(fresh[0]["id"])
+                    yield Turn(fresh[0], game_id=game_id, version=found["version"])
+
+    def act(self, turn: Turn, action: dict[str, Any], *, strict: bool = False) -> dict[str, Any]:
+        """Send ``action`` (exactly as given) for ``turn``'s decision.
+
+        The precondition is the decision (``If-Match: "d:<id>"``): accepted while that
+        decision is still pending, however many other seats moved meanwhile. ``strict``
+        sends the version the turn was read at instead (412 once anything moved).
+        """
+        if_match = f'"{turn.version}"' if strict else decision_tag(turn)
+        return self.submit_action(turn.game_id, action, if_match=if_match)
+
+    def play(self, game_id: str, choose: Callable[[Turn], dict[str, Any]]) -> dict[str, Any]:
+        """Play this token's seat to the end: ``choose(turn)`` picks each action. Returns the final game.
+
+        A decision that changed before its answer arrived (e.g. its deadline played the
+        default) is skipped: the next one comes along.
+        """
+        for turn in self.my_turns(game_id):
+            try:
+                self.act(turn, choose(turn))
+            except StaleVersion:
+                continue
+        return self.get_game(game_id)
+
     # -- transport ----------------------------------------------------------------
 
     def _call(self, operation: Operation, *, path: dict[str, Any] | None, query: dict[str, Any] | None,
@@ -169,6 +229,24 @@ class Client(Operations):
                 response.close()
             attempt += 1
             time.sleep(delay)
+
+
+class Turn(dict):
+    """A pending decision of the caller's seat (the server's decision body), with where it was read."""
+
+    def __init__(self, decision: dict[str, Any], *, game_id: str, version: int) -> None:
+        super().__init__(decision)
+        self.game_id = game_id
+        self.version = version
+
+    @property
+    def id(self) -> str:
+        return self["id"]
+
+
+def decision_tag(decision: dict[str, Any]) -> str:
+    """The ``If-Match`` value that answers ``decision``: ``"d:<id>"``."""
+    return f'"d:{decision["id"]}"'
 
 
 def _ndjson_lines(response: requests.Response) -> Iterator[StreamLine]:

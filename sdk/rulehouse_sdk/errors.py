@@ -81,7 +81,16 @@ class IllegalAction(RulehouseError):
 
 
 class StaleVersion(RulehouseError):
-    """412: the game has moved on since the version sent in If-Match; ``version`` is the current one."""
+    """412: the If-Match precondition no longer holds; ``version`` is the current one and
+    ``decisions`` the caller's current decision ids."""
+
+    @property
+    def decisions(self) -> list[str]:
+        return list(self.problem.get("decisions") or [])
+
+
+class SeatConflict(RulehouseError):
+    """409: the seat change is not possible now (``reason``: table_full, seat_taken, ...)."""
 
 
 class PreconditionRequired(RulehouseError):
@@ -125,6 +134,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "method-not-allowed": MethodNotAllowed,
     "not-acceptable": BadRequest,
     "illegal-action": IllegalAction,
+    "seat-conflict": SeatConflict,
     "version-mismatch": StaleVersion,
     "validation-error": InvalidRequest,
     "idempotency-key-reused": IdempotencyKeyReused,

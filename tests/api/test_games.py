@@ -15,7 +15,7 @@ def test_create_answers_tokens_location_and_etag(client, toy_ruleset, app):
     assert reply.status_code == 201
     body = reply.get_json()
     assert reply.headers["Location"] == f"/v1/games/{body['id']}"
-    assert reply.headers["ETag"] == '"0"'
+    assert reply.headers["ETag"] == '"0.c"'
     assert body["version"] == 0 and body["status"] == "active" and body["seed"] == 5
     assert body["seats"][0]["token"] and body["seats"][1]["token"] is None
     assert body["seats"][1]["bot"] == "random"
@@ -201,8 +201,13 @@ def test_if_none_match_with_the_current_version_is_304(client, toy_ruleset):
     game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
     token = game["seats"][0]["token"]
     for path in (f"/v1/games/{game['id']}", f"/v1/games/{game['id']}/decisions"):
-        unchanged = client.get(path, headers={**auth(token), "If-None-Match": '"0"'})
-        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"' and not unchanged.data
+        unchanged = client.get(path, headers={**auth(token), "If-None-Match": '"0.0"'})
+        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0.0"' and not unchanged.data
+        assert unchanged.headers["Cache-Control"] == "private" and "Authorization" in unchanged.headers["Vary"]
+        # The whole tag is compared: the spectator's body of this version is another body.
+        assert client.get(path, headers={**auth(token), "If-None-Match": '"0"'}).status_code == 200
+        spectator = client.get(path, headers={"If-None-Match": '"0"'})
+        assert spectator.status_code == 304 and spectator.headers["ETag"] == '"0"'
     assert act(client, game["id"], token, {"type": "roll"}, 0).status_code == 200
-    changed = client.get(f"/v1/games/{game['id']}", headers={**auth(token), "If-None-Match": '"0"'})
-    assert changed.status_code == 200 and changed.headers["ETag"] == '"1"'
+    changed = client.get(f"/v1/games/{game['id']}", headers={**auth(token), "If-None-Match": '"0.0"'})
+    assert changed.status_code == 200 and changed.headers["ETag"] == '"1.0"'

@@ -98,6 +98,10 @@ def example_host_resolves(monkeypatch):
     monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
 
 
+TABLE_OPERATIONS = {"join_game", "start_game"}
+WAITING_TABLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"open": True}], "listed": True}
+
+
 @pytest.mark.usefixtures("example_host_resolves")
 def test_every_request_example_is_accepted_as_sent(client, spec):
     sent = []
@@ -105,8 +109,14 @@ def test_every_request_example_is_accepted_as_sent(client, spec):
         if "requestBody" not in operation:
             continue
         game, token, etag = new_example_game(client, spec)
-        values = {"game_id": game["id"], "ruleset_id": game["ruleset"]}
+        values = {"game_id": game["id"], "ruleset_id": game["ruleset"],
+                  "seat": str(next(seat["seat"] for seat in game["seats"] if seat["token"] == token))}
         headers = auth(token)
+        if operation["operationId"] in TABLE_OPERATIONS:
+            # Joining and starting need a table still waiting for a player (listed: no invite needed).
+            table = client.post("/v1/games", json=WAITING_TABLE).get_json()
+            values["game_id"] = table["id"]
+            headers = auth(table["creator_token"]) if operation["operationId"] == "start_game" else {}
         url = path
         for parameter in [*path_parameters, *operation.get("parameters", [])]:
             name, where = parameter["name"], parameter["in"]

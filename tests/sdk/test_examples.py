@@ -34,3 +34,17 @@ def test_records_example_checks_the_dice_forks_and_evaluates(base_url, checker, 
     for operation in (("GET", "/v1/games/{game_id}/record", 200), ("POST", "/v1/rulesets/{ruleset_id}/evaluate", 200),
                       ("POST", "/v1/games", 201)):
         assert operation in checker.checked
+def test_lobby_fills_a_listed_table_and_plays_it(base_url, checker, worker, capsys):
+    final = load_example("lobby").main(base_url, seed=5, session=checker.session())
+    assert final["status"] == "finished"
+    assert [seat["name"] for seat in final["seats"][:2]] == ["Ann", "Bea"]
+    assert "winners" in capsys.readouterr().out
+    for operation in (("GET", "/v1/games", 200), ("POST", "/v1/games/{game_id}/join", 201),
+                      ("POST", "/v1/games/{game_id}/actions", 200)):
+        assert operation in checker.checked
+
+
+def test_cash_n_guns_with_bots_plays_a_whole_game(base_url, checker, worker, capsys):
+    final = load_example("cash_n_guns_with_bots").main(base_url, seed=3, session=checker.session())
+    assert final["status"] == "finished" and final["stale"] == 0 and final["moves"] > 5
+    assert "rejected as stale" in capsys.readouterr().out

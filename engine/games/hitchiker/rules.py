@@ -14,7 +14,7 @@ from engine.core.rng import Rng
 from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema
 from engine.core.turn_order import roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
-from engine.games.hitchiker.money import START_CASH, bus_home, take_hometown
+from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
 from engine.games.hitchiker.state import (
     NOBODY,
     Hitchiker,
@@ -114,6 +114,19 @@ class HitchikerRuleset(Ruleset):
     # -- decisions ---------------------------------------------------------------
 
     def pending(self, state: HitchikerState) -> list[Decision]:
+        decisions = self._phase_pending(state)
+        if state.joining and state.phase not in ("over", "pick_hometown"):
+            # Players who joined mid-game pick their Hometown beside whatever the table waits for
+            # (after a reincarnated player's pick, which must not find the Hometowns all gone).
+            decisions += [Decision(seat, "pick_hometown", self._unowned_hometowns(state)) for seat in state.joining]
+        return decisions
+
+    def _unowned_hometowns(self, state: HitchikerState) -> list[dict]:
+        tables = self.tables(state)
+        return [{"type": "pick_hometown", "city": tables.cities[c].name}
+                for c in tables.hometowns if owner_of(state, c) == NOBODY]
+
+    def _phase_pending(self, state: HitchikerState) -> list[Decision]:
         phase = state.phase
         seat = state.decider
         if phase == "roll" or phase == "deal_roll":
@@ -136,10 +149,7 @@ class HitchikerRuleset(Ruleset):
         if phase == "sell":
             return [Decision(seat, "sell", [SELL, PASS], default=SELL)]
         if phase == "pick_hometown":
-            cities = self.tables(state).cities
-            options = [{"type": "pick_hometown", "city": cities[c].name}
-                       for c in self.tables(state).hometowns if owner_of(state, c) == NOBODY]
-            return [Decision(seat, "pick_hometown", options)]
+            return [Decision(seat, "pick_hometown", self._unowned_hometowns(state))]
         if phase == "go_home":
             cities = self.tables(state).cities
             options = [{"type": "go_home", "city": cities[c].name} for c in state.seats[seat].hometowns]
@@ -178,6 +188,8 @@ class HitchikerRuleset(Ruleset):
         elif kind == "pass":
             state.phase = ""
             events.append(Event("declined", {"seat": seat, "what": phase}))
+        elif kind == "pick_hometown" and not (phase == "pick_hometown" and state.decider == seat):
+            self._joiner_picks(state, tables, seat, action["city"], events)
         elif kind == "pick_hometown":
             self._pick_hometown(state, tables, seat, action["city"], events)
         elif kind == "go_home":
@@ -189,9 +201,57 @@ class HitchikerRuleset(Ruleset):
             turn.advance(state, tables, events)
         if state.phase != "over":
             turn.check_winners(state, events)
+        if state.joining:
+            self._settle_joiners(state, events)
         return events
 
+    # -- players joining a running game ---------------------------------------------
+
+    joins_mid_game = True
+
+    def seat_changed(self, state: HitchikerState, change: dict) -> list[Event]:
+        """"Anyone can join the game at any time": a ``seat_joined`` naming the next seat number
+        seats a new player, last in seat order, with $25,000 from the bank and an unowned
+        Hometown to pick (homeless when every one is owned). A join into an existing seat (before
+        the start) and every other seat change leave the rules alone."""
+        if change.get("kind") != "seat_joined" or change.get("seat") != state.players:
+            return []
+        if state.phase == "over":
+            raise IllegalAction("game_over", "the game is over")
+        if state.players >= self.max_players:
+            raise IllegalAction("table_full", f"{self.title} seats at most {self.max_players} players")
+        seat = state.players
+        state.players += 1
+        start = state.seats[state.active].position
+        state.seats.append(Hitchiker(position=start))
+        events = [Event("player_joined", {"seat": seat, "at": start})]
+        from_bank(state, seat, START_CASH, "joined", events)
+        free = len(self._unowned_hometowns(state))
+        if state.phase == "pick_hometown" and not state.started and free > len(state.pick_queue):
+            state.pick_queue.append(seat)  # the opening picks are still going: pick last
+        elif not free or (state.phase == "pick_hometown" and not state.started):
+            events.append(Event("joined_homeless", {"seat": seat, "at": start}))
+        else:
+            state.joining.append(seat)
+        return events
+
+    def _joiner_picks(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
+        city = tables.index_by_name[name]
+        take_hometown(state, seat, city)
+        state.seats[seat].position = city
+        state.joining.remove(seat)
+        events.append(Event("hometown_picked", {"seat": seat, "city": city, "name": name}))
+
+    def _settle_joiners(self, state: HitchikerState, events: list[Event]) -> None:
+        """Joiners left without an unowned Hometown to pick stay homeless and take their turns."""
+        if state.joining and not self._unowned_hometowns(state):
+            for seat in state.joining:
+                events.append(Event("joined_homeless", {"seat": seat, "at": state.seats[seat].position}))
+            state.joining.clear()
+
     def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
+        if seat in state.joining:  # died and reincarnated before picking: this pick is both
+            state.joining.remove(seat)
         city = tables.index_by_name[name]
         take_hometown(state, seat, city)
         state.seats[seat].position = city
@@ -234,6 +294,7 @@ class HitchikerRuleset(Ruleset):
             "turn_cap": state.turn_cap or None,
             "winners": list(state.winners),
             "end_reason": state.end_reason or None,
+            "joining": list(state.joining),
             # The default board, chart and deck are in the ruleset's metadata; custom ones ride along.
             "custom_data": state.custom,
         }

@@ -98,6 +98,8 @@ class HitchikerState:
     #: game-data overrides from the options (None: the default board, chart and deck)
     custom: dict | None = None
     data_key: str = ""
+    #: seats that joined the running game and have not picked their Hometown yet (their turns wait)
+    joining: list[int] = field(default_factory=list)
 
 
 def owner_of(state: HitchikerState, city: int) -> int:
@@ -141,6 +143,7 @@ def copy_state(state: HitchikerState) -> HitchikerState:
         # Read-only once the game is set up, so shared.
         custom=state.custom,
         data_key=state.data_key,
+        joining=state.joining[:],
     )
 
 
@@ -187,6 +190,7 @@ def state_to_jsonable(state: HitchikerState) -> dict:
         "end_reason": state.end_reason,
         "custom": state.custom,
         "data_key": state.data_key,
+        "joining": state.joining[:],
     }
 
 
@@ -225,4 +229,5 @@ def state_from_jsonable(data: dict) -> HitchikerState:
         end_reason=data["end_reason"],
         custom=data["custom"],
         data_key=data["data_key"],
+        joining=list(data.get("joining", ())),  # states stored before mid-game joins have none
     )

@@ -65,6 +65,8 @@ def end_turn(state: HitchikerState, events: list[Event]) -> None:
         finish_at_turn_cap(state, events)
         return
     state.active = (state.active + 1) % state.players
+    while state.active in state.joining:  # a player who joined plays once they have a Hometown
+        state.active = (state.active + 1) % state.players
     state.decider = state.active
     state.phase = "roll"
 

@@ -1,0 +1,93 @@
+"""Request and response bodies of seats and the lobby."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from api.seats.names import DisplayName
+
+_BOT_NAME = validate.Length(min=1, max=64)
+_CURSOR = r"^[0-9]{1,12}(\.[0-9]{1,9})?:[0-9a-f]{1,32}$"
+
+
+class SeatRequestSchema(Schema):
+    name = DisplayName(load_default=None, allow_none=True, metadata={
+        "description": "The player's display name (a named human seat gets its token now; a bot seat may have one)."})
+    bot = fields.String(load_default=None, allow_none=True, validate=_BOT_NAME,
+                        metadata={"description": "A bot name from the ruleset's `bots` (e.g. `random`): the seat "
+                                  "is then played by a worker and gets no token."})
+    open = fields.Boolean(load_default=False, metadata={
+        "description": "An open seat: no name yet; someone takes it with an invite (`POST /v1/games/{id}/join`). "
+                       "A game with open seats waits for them before it starts."})
+
+    @validates_schema
+    def _one_kind(self, data: dict, **kwargs) -> None:
+        if data["open"] and (data["name"] is not None or data["bot"] is not None):
+            raise ValidationError("an open seat has no name or bot yet", "open")
+        if not data["open"] and data["name"] is None and data["bot"] is None:
+            raise ValidationError("a seat needs a name, a bot, or `\"open\": true`", "name")
+
+
+class JoinSchema(Schema):
+    invite = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=128),
+                           metadata={"description": "An invite from the game's creation answer; may be omitted for "
+                                     "a listed game that has not started (the first open seat)."})
+    name = DisplayName(required=True)
+
+
+class JoinedSchema(Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "The seat's secret bearer token; shown only here."})
+    version = fields.Integer(required=True, metadata={"description": "The game's version after the join."})
+
+
+class StartSchema(Schema):
+    fill = fields.String(required=True, validate=validate.OneOf(["bot", "remove"]), metadata={
+        "description": "`bot`: each open seat is played by `bot`; `remove`: open seats are dropped (the seats "
+                       "after them move up) where the ruleset's player range allows."})
+    bot = fields.String(load_default="random", validate=_BOT_NAME,
+                        metadata={"description": "The bot for `fill: bot`."})
+
+
+class BotSeatSchema(Schema):
+    bot = fields.String(load_default="random", validate=_BOT_NAME,
+                        metadata={"description": "A bot name from the ruleset's `bots`."})
+
+
+class LobbyQuerySchema(Schema):
+    status = fields.String(load_default="waiting", validate=validate.OneOf(["waiting"]),
+                           metadata={"description": "Only `waiting` games are listed."})
+    ruleset = fields.String(validate=validate.Length(min=1, max=64))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(validate=validate.Regexp(_CURSOR), metadata={"description": "`next` of the last page."})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    open = fields.Boolean(required=True)
+
+
+class SeatsChangedSchema(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version after the change."})
+    status = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+
+
+class LobbyGameSchema(Schema):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    status = fields.String(required=True)
+    players = fields.Integer(required=True, metadata={"description": "Seats at the table."})
+    open_seats = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    decision_timeout = fields.Integer(required=True, allow_none=True)
+    created = fields.String(required=True, metadata={"description": "ISO 8601 UTC time."})
+
+
+class LobbyPageSchema(Schema):
+    games = fields.List(fields.Nested(LobbyGameSchema), required=True)
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "Pass as `cursor` for the next page; null on the last."})

@@ -1,0 +1,386 @@
+"""Seat changes of a stored game: join, leave, start, hand a seat to a bot, and the lobby.
+
+A seat is ``{"name": str | None, "bot": str | None}``; an open seat has neither. A game with
+open seats is ``waiting``: it has no state yet, and its setup runs when it starts (when the
+last seat is filled, or early by the creator). Invites are stored like tokens, by digest:
+``i:<sha256>`` names a seat number, or ``game`` for the per-game invite of a ruleset that
+seats players mid-game (``Ruleset.joins_mid_game``; the join goes through ``Ruleset.seat_changed``).
+
+Each change is one optimistic transaction on the game's hash (``WATCH``, read, ``MULTI``):
+a move or another seat change in between makes it start over, so two people racing for the
+last seat get one seat between them. Each change is a new version of the game and appends
+a plain event (``seat_joined``, ``seat_left``, ``seat_removed``, ``seat_to_bot``,
+``table_started``) to the event log, so records and streams see it like any move.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import redis
+
+from api.moves import after_commit, load_state
+from api.preconditions import next_marks
+from api.problems import ApiProblem
+from api.store import (
+    ACTIVE,
+    FINISHED,
+    WAITING,
+    GameRecord,
+    GameStore,
+    events_key,
+    game_key,
+    token_digest,
+    wake_channel,
+)
+from engine.core.errors import IllegalAction, InvalidOptions
+from engine.core.registry import get_ruleset
+
+#: the lobby: listed waiting games, scored by creation time; one set for all and one per ruleset
+LOBBY_KEY = "lobby"
+#: A change that keeps losing its race gives up after this many attempts (each loss is someone else's change).
+MAX_ATTEMPTS = 50
+GAME_INVITE = "game"
+
+
+def lobby_key(ruleset: str | None = None) -> str:
+    return LOBBY_KEY if ruleset is None else f"{LOBBY_KEY}:{ruleset}"
+
+
+def is_open(seat: dict) -> bool:
+    return seat["name"] is None and not seat.get("bot")
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def conflict(reason: str, detail: str, version: int | None = None) -> ApiProblem:
+    extra = {} if version is None else {"version": version}
+    return ApiProblem("seat-conflict", detail, reason=reason, **extra)
+
+
+@dataclass(slots=True)
+class Change:
+    """What one seat change writes: hash fields to set and to delete, events, and the new state."""
+
+    seats: list[dict]
+    events: list[dict]
+    state: object | None = None  # the game's state after the change (a started or joined game)
+    status: str | None = None
+    set_fields: dict[str, str] = field(default_factory=dict)
+    del_fields: list[str] = field(default_factory=list)
+    answer: dict = field(default_factory=dict)
+    #: the number of players the game is set up with (changes only when a waiting game starts)
+    players: int | None = None
+
+
+class Table:
+    """Seat changes on one store."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    # -- the changes ----------------------------------------------------------------
+
+    def join(self, game_id: str, invite: str | None, name: str) -> tuple[dict, GameRecord]:
+        """Seat ``name`` with ``invite`` (or, in a listed waiting game, without one): ``{"seat", "token"}``."""
+        field_name = None if invite is None else f"i:{token_digest(invite)}"
+
+        def change(record: GameRecord, invited: str | None) -> Change:
+            if invite is not None and invited is None:
+                raise ApiProblem("forbidden", "this invite is not one of this game's")
+            if invite is None and not record.listed:
+                raise ApiProblem("forbidden", "joining this game needs an invite (only a listed game takes anyone)")
+            if invite is None and record.status != WAITING:
+                raise conflict("table_full", "the game has started: its seats are all taken", record.version)
+            token = new_secret()
+            if record.status == WAITING:
+                seat = self._open_seat(record, invited)
+                seats = [dict(entry) for entry in record.seats]
+                seats[seat] = {"name": name, "bot": None}
+                events = [{"type": "seat_joined", "seat": seat, "name": name}]
+                result = Change(seats, events, set_fields={f"t:{token_digest(token)}": str(seat)},
+                                answer={"seat": seat, "token": token})
+                if not any(is_open(entry) for entry in seats):
+                    self._start(record, result, fill=None)
+                return result
+            if record.status == FINISHED:
+                raise conflict("game_over", "the game is over", record.version)
+            return self._join_running(record, name, token, invited == GAME_INVITE)
+
+        return self._change(game_id, change, extra_field=field_name)
+
+    def leave(self, game_id: str, seat: int, token: str) -> GameRecord:
+        """Reopen ``seat`` of a waiting game (its own token)."""
+
+        def change(record: GameRecord, role: str | None) -> Change:
+            self._own_seat(record, seat, role, creator_too=False)
+            if record.status != WAITING:
+                raise conflict("game_started", "the game has started: hand the seat to a bot instead",
+                               record.version)
+            seats = [dict(entry) for entry in record.seats]
+            seats[seat] = {"name": None, "bot": None}
+            return Change(seats, [{"type": "seat_left", "seat": seat, "name": record.seats[seat]["name"]}],
+                          del_fields=[f"t:{token_digest(token)}"])
+
+        return self._change(game_id, change, extra_field=f"t:{token_digest(token)}")[1]
+
+    def to_bot(self, game_id: str, seat: int, token: str, bot: str) -> GameRecord:
+        """Hand ``seat`` of a running game to ``bot`` (the seat's own token, or the creator's)."""
+
+        def change(record: GameRecord, role: str | None) -> Change:
+            self._own_seat(record, seat, role, creator_too=True)
+            if record.status != ACTIVE:
+                reason = "game_over" if record.status == FINISHED else "not_started"
+                raise conflict(reason, "only a running game hands seats to bots (before the start, the "
+                               "creator's start fills open seats with bots)", record.version)
+            self._check_bot(record.ruleset, bot)
+            if record.seats[seat].get("bot"):
+                raise conflict("seat_is_bot", f"seat {seat} is played by a bot already", record.version)
+            seats = [dict(entry) for entry in record.seats]
+            seats[seat] = {"name": seats[seat]["name"], "bot": bot}
+            # The seat's token stops acting: the bot plays the seat from now on.
+            revoked = [name for name, value in self._tokens(record.id) if value == str(seat)]
+            return Change(seats, [{"type": "seat_to_bot", "seat": seat, "name": seats[seat]["name"], "bot": bot}],
+                          del_fields=revoked)
+
+        return self._change(game_id, change, extra_field=f"t:{token_digest(token)}")[1]
+
+    def start(self, game_id: str, token: str, fill: str, bot: str | None) -> GameRecord:
+        """Start a waiting game early (creator token): open seats get ``bot`` or are removed."""
+
+        def change(record: GameRecord, role: str | None) -> Change:
+            if role != "creator":
+                raise ApiProblem("forbidden", "only the creator token starts a game")
+            if record.status != WAITING:
+                raise conflict("already_started", "the game has started already", record.version)
+            if fill == "bot":
+                self._check_bot(record.ruleset, bot)
+            result = Change([dict(entry) for entry in record.seats], [])
+            self._start(record, result, fill=(fill, bot))
+            return result
+
+        return self._change(game_id, change, extra_field=f"t:{token_digest(token)}")[1]
+
+    # -- the lobby ------------------------------------------------------------------
+
+    def list_in_lobby(self, game_id: str, ruleset: str, created: float) -> None:
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.zadd(LOBBY_KEY, {game_id: created})
+        pipe.zadd(lobby_key(ruleset), {game_id: created})
+        pipe.execute()
+
+    def lobby(self, ruleset: str | None, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
+        """Listed waiting games, oldest first, after ``cursor`` ("<created>:<id>")."""
+        key = lobby_key(ruleset)
+        low, after_id = "-inf", ""
+        if cursor:
+            low, _, after_id = cursor.partition(":")
+        found: list[GameRecord] = []
+        gone: list[tuple[str, str]] = []
+        offset, more = 0, False
+        while not more:
+            batch = self.store.redis.zrangebyscore(key, low, "+inf", start=offset, num=limit + 1, withscores=True)
+            if not batch:
+                break
+            offset += len(batch)
+            for game_id, score in batch:
+                if cursor and repr(score) == low and game_id <= after_id:
+                    continue  # on the previous page
+                record = self.store.load(game_id)
+                if record is None or record.status != WAITING or not record.listed:
+                    gone.append((game_id, record.ruleset if record else ruleset))
+                    continue
+                if len(found) == limit:
+                    more = True
+                    break
+                found.append(record)
+        for game_id, game_ruleset in gone:  # expired or started meanwhile: tidy the lobby
+            self.store.redis.zrem(LOBBY_KEY, game_id)
+            if game_ruleset:
+                self.store.redis.zrem(lobby_key(game_ruleset), game_id)
+        return found, (f"{found[-1].created!r}:{found[-1].id}" if more else None)
+
+    # -- inside a change --------------------------------------------------------------
+
+    def _change(self, game_id: str, change: Callable[[GameRecord, str | None], Change], *,
+                extra_field: str | None) -> tuple[dict, GameRecord]:
+        """Run ``change`` on the game under WATCH and write what it returns as the next version."""
+        key = game_key(game_id)
+        for _ in range(MAX_ATTEMPTS):
+            with self.store.redis.pipeline(transaction=True) as pipe:
+                try:
+                    pipe.watch(key)
+                    record, extra = self.store.load_watched(pipe, game_id, extra_field)
+                    if record is None:
+                        raise ApiProblem("not-found", f"no game {game_id!r}")
+                    result = change(record, extra)
+                    written = self._write(pipe, record, result)
+                    pipe.execute()
+                except redis.WatchError:
+                    continue
+            self._after(written, result)
+            return result.answer, written
+        raise ApiProblem("service-unavailable", "the game kept changing; try again", headers={"Retry-After": "1"})
+
+    def _write(self, pipe, record: GameRecord, change: Change) -> GameRecord:
+        version = record.version + 1
+        now = time.time()
+        status = change.status or record.status
+        ruleset = get_ruleset(record.ruleset)
+        state_json = record.state if change.state is None else json.dumps(ruleset.to_dict(change.state))
+        if change.state is not None:
+            pending = ruleset.pending(change.state) if status == ACTIVE else []
+        elif status == ACTIVE:
+            pending = ruleset.pending(load_state(ruleset, record))
+        else:
+            pending = []
+        marks = next_marks(pending, record.marks, version)
+        key, ttl = game_key(record.id), self.store.ttl_for(status)
+        players = record.players if change.players is None else change.players
+        pipe.multi()
+        pipe.hset(key, mapping={"version": str(version), "updated": repr(now), "status": status,
+                                "seats": json.dumps(change.seats), "players": str(players),
+                                "state": state_json, "marks": json.dumps(marks), **change.set_fields})
+        if change.del_fields:
+            pipe.hdel(key, *change.del_fields)
+        for event in change.events:
+            pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
+        pipe.expire(key, ttl)
+        pipe.expire(events_key(record.id), ttl)
+        if record.listed and status != WAITING:
+            pipe.zrem(LOBBY_KEY, record.id)
+            pipe.zrem(lobby_key(record.ruleset), record.id)
+        pipe.publish(wake_channel(record.id), str(version))
+        written = GameRecord(id=record.id, ruleset=record.ruleset, version=version, status=status, state=state_json,
+                             seats=change.seats, players=players, seed=record.seed, created=record.created,
+                             updated=now, decision_timeout=record.decision_timeout, marks=marks,
+                             options=record.options, listed=record.listed)
+        change.answer.setdefault("version", version)
+        return written
+
+    def _after(self, record: GameRecord, change: Change) -> None:
+        """Queue what the new version needs: the pending bot's job, the human seats' deadline."""
+        if record.status != ACTIVE:
+            return
+        ruleset = get_ruleset(record.ruleset)
+        state = change.state if change.state is not None else load_state(ruleset, record)
+        after_commit(self.store, record.id, record.version, record, ruleset.pending(state))
+
+    def _start(self, record: GameRecord, change: Change, fill: tuple[str, str | None] | None) -> None:
+        """Fill or remove the open seats of ``change.seats`` and set the game up (its version-0 setup)."""
+        ruleset = get_ruleset(record.ruleset)
+        seats = change.seats
+        if fill is not None and fill[0] == "remove":
+            kept = [number for number, seat in enumerate(seats) if not is_open(seat)]
+            if len(kept) < ruleset.min_players:
+                raise conflict("too_few_players", f"{ruleset.title} needs at least {ruleset.min_players} players; "
+                               f"{len(kept)} seats are taken", record.version)
+            renumber = {old: new for new, old in enumerate(kept)}
+            for number, seat in enumerate(seats):
+                if is_open(seat):
+                    change.events.append({"type": "seat_removed", "seat": number})
+            change.seats = seats = [seats[old] for old in kept]
+            self._renumber(record.id, renumber, change)
+        elif fill is not None:
+            for number, seat in enumerate(seats):
+                if is_open(seat):
+                    seat.update(name=f"{fill[1]} bot", bot=fill[1])
+                    change.events.append({"type": "seat_to_bot", "seat": number, "name": seat["name"],
+                                          "bot": fill[1]})
+        try:
+            state = ruleset.new_game(len(seats), record.options or {}, record.seed)
+        except InvalidOptions as error:  # checked at creation, so only a changed player count gets here
+            raise conflict("too_few_players", error.message, record.version) from None
+        change.state, change.players = state, len(seats)
+        change.status = ACTIVE if ruleset.result(state) is None else FINISHED
+        change.events.append({"type": "table_started", "players": len(seats), "seats": public_seats(seats)})
+        change.events.extend(event.to_dict() for event in ruleset.setup_events(state))
+
+    def _renumber(self, game_id: str, renumber: dict[int, int], change: Change) -> None:
+        """Point the tokens and seat invites at the seats' new numbers (removed seats' invites go)."""
+        for name, value in self._tokens(game_id, prefixes=("t:", "i:")):
+            if not value.isdigit():
+                continue
+            if int(value) in renumber:
+                change.set_fields[name] = str(renumber[int(value)])
+            else:
+                change.del_fields.append(name)
+
+    def _join_running(self, record: GameRecord, name: str, token: str, per_game_invite: bool) -> Change:
+        ruleset = get_ruleset(record.ruleset)
+        if not ruleset.joins_mid_game:
+            raise conflict("no_mid_game_join", f"{ruleset.title} takes no players once it has started",
+                           record.version)
+        if not per_game_invite:
+            raise conflict("game_started", "the game has started: only the per-game invite seats a new player",
+                           record.version)
+        if len(record.seats) >= ruleset.max_players:
+            raise conflict("table_full", f"{ruleset.title} seats at most {ruleset.max_players} players",
+                           record.version)
+        state = load_state(ruleset, record)
+        seat = len(record.seats)
+        joined = {"type": "seat_joined", "seat": seat, "name": name}
+        try:
+            # The event is the log entry a replay hands to the same hook (its kind is the event's type).
+            events = ruleset.seat_changed(state, {"seat": seat, "kind": joined["type"], "name": name, "bot": None})
+        except IllegalAction as error:
+            raise conflict(error.reason, error.message, record.version) from None
+        seats = [*record.seats, {"name": name, "bot": None}]
+        return Change(seats, [joined, *(event.to_dict() for event in events)], state=state,
+                      set_fields={f"t:{token_digest(token)}": str(seat)}, answer={"seat": seat, "token": token})
+
+    def _open_seat(self, record: GameRecord, invited: str | None) -> int:
+        if invited is None or invited == GAME_INVITE:
+            seat = next((n for n, entry in enumerate(record.seats) if is_open(entry)), None)
+            if seat is None:
+                raise conflict("table_full", "every seat is taken", record.version)
+            return seat
+        seat = int(invited)
+        if not is_open(record.seats[seat]):
+            raise conflict("seat_taken", f"seat {seat} is taken", record.version)
+        return seat
+
+    def _own_seat(self, record: GameRecord, seat: int, role: str | None, *, creator_too: bool) -> None:
+        if role is None:
+            raise ApiProblem("unauthorized", "this token does not belong to this game",
+                             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        if not 0 <= seat < len(record.seats):
+            raise ApiProblem("not-found", f"no seat {seat} in this game")
+        if role != str(seat) and not (creator_too and role == "creator"):
+            who = "this seat's token or the creator's" if creator_too else "this seat's own token"
+            raise ApiProblem("forbidden", f"only {who} may do that")
+
+    def _check_bot(self, ruleset_id: str, bot: str | None) -> None:
+        bots = get_ruleset(ruleset_id).bot_names()
+        if bot not in bots:
+            raise ApiProblem("validation-error", f"unknown bot {bot!r}", errors=[
+                {"pointer": "/bot", "detail": f"must be one of {bots}"}])
+
+    def _tokens(self, game_id: str, prefixes: tuple[str, ...] = ("t:",)) -> list[tuple[str, str]]:
+        """(field, role) of the game's token (and invite) fields."""
+        fields = self.store.redis.hgetall(game_key(game_id))
+        return [(name, value) for name, value in fields.items() if name.startswith(prefixes)]
+
+
+def public_seats(seats: list[dict]) -> list[dict]:
+    """Seats as anyone may see them: number, name, bot, and whether the seat is open."""
+    return [{"seat": number, "name": seat["name"], "bot": seat.get("bot"), "open": is_open(seat)}
+            for number, seat in enumerate(seats)]
+
+
+def game_invites(seats: list[dict], joins_mid_game: bool) -> tuple[list[dict], str | None, dict[str, str]]:
+    """New invites for a game's open seats and, where the ruleset seats players mid-game, one per game:
+    (the creator's ``invites`` list, the per-game ``invite``, digest -> role to store)."""
+    invites = [{"seat": number, "invite": new_secret()} for number, seat in enumerate(seats) if is_open(seat)]
+    per_game = new_secret() if joins_mid_game else None
+    digests = {token_digest(entry["invite"]): str(entry["seat"]) for entry in invites}
+    if per_game is not None:
+        digests[token_digest(per_game)] = GAME_INVITE
+    return invites, per_game, digests
+

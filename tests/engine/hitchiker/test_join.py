@@ -1,0 +1,93 @@
+"""Players joining a running game: "Anyone can join the game at any time"."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import IllegalAction
+from engine.core.rng import Rng
+from engine.games.hitchiker.state import NOBODY, owner_of
+from tests.engine.hitchiker.helpers import RULES, TABLES, city, game
+from tests.engine.invariants import assert_round_trip
+
+
+def join(state) -> list:
+    """The seat change the service hands the engine when someone joins the running game."""
+    return RULES.seat_changed(state, {"seat": state.players, "kind": "seat_joined", "name": "New", "bot": None})
+
+
+def test_other_seat_changes_leave_the_rules_alone():
+    state = game(players=3, cash=25_000)
+    before = RULES.to_dict(state)
+    for change in ({"seat": 1, "kind": "seat_joined"}, {"seat": 2, "kind": "seat_to_bot", "bot": "random"},
+                   {"seat": 1, "kind": "seat_left"}, {"seat": 5, "kind": "seat_joined"}):
+        assert RULES.seat_changed(state, {"name": None, "bot": None, **change}) == []
+    assert RULES.to_dict(state) == before
+
+
+def test_a_joiner_takes_25000_from_the_bank_and_picks_a_hometown_beside_the_turn():
+    state = game(players=2, cash=25_000)
+    money = RULES.money_in_play(state)
+    events = join(state)
+    assert state.players == 3 and len(state.seats) == 3
+    assert state.seats[2].cash == 25_000 and state.seats[2].hometowns == []
+    assert RULES.money_in_play(state) == money
+    assert [e.type for e in events] == ["player_joined", "collected"]
+    pending = RULES.pending(state)
+    assert [(d.seat, d.kind) for d in pending] == [(0, "roll"), (2, "pick_hometown")]
+    owned = {city("Vancougar"), city("Sasquatoon")}
+    assert all(TABLES.index_by_name[o["city"]] not in owned for o in pending[1].options)
+    RULES.apply(state, 2, {"type": "pick_hometown", "city": "Torontoe"})
+    assert state.seats[2].hometowns == [city("Torontoe")] and state.seats[2].position == city("Torontoe")
+    assert state.joining == [] and [d.seat for d in RULES.pending(state)] == [0]
+    assert_round_trip(RULES, state)
+
+
+def test_a_joiner_waits_for_their_hometown_before_their_first_turn():
+    state = game(players=2, cash=25_000)
+    join(state)
+    state.rng = Rng(3)
+    for _ in range(200):  # the others play on; seat 2 never gets the turn
+        decision = next(d for d in RULES.pending(state) if d.seat != 2)
+        RULES.apply(state, decision.seat, decision.default_action())
+        assert state.active != 2 and state.phase != "over"
+        if state.turn >= 4:
+            break
+    assert state.turn >= 4 and state.joining == [2]
+
+
+def test_with_every_hometown_owned_the_joiner_comes_in_homeless_on_the_active_players_city():
+    state = game(players=2, cash=25_000)
+    for hometown in TABLES.hometowns:
+        if owner_of(state, hometown) == NOBODY:
+            state.seats[1].hometowns.append(hometown)
+    seat, events = 2, join(state)
+    assert events[-1].type == "joined_homeless" and events[-1].data == {"seat": seat, "at": state.seats[0].position}
+    assert state.joining == [] and all(d.seat != seat for d in RULES.pending(state))
+
+
+def test_the_table_seats_at_most_six():
+    state = game(players=6, cash=25_000)
+    with pytest.raises(IllegalAction) as error:
+        join(state)
+    assert error.value.reason == "table_full"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_with_joins_keep_the_money_and_end(seed):
+    state = RULES.new_game(2, None, seed)
+    rng = Rng(seed + 50)
+    bot = RULES.bot("random")
+    money, joined = RULES.money_in_play(state), 0
+    for step in range(20_000):
+        if step in (3, 40, 150) and RULES.result(state) is None:
+            join(state)
+            joined += 1
+        decisions = RULES.pending(state)
+        if not decisions:
+            break
+        decision = rng.choice(decisions)
+        RULES.apply(state, decision.seat, bot.act(None, decision, rng))
+        assert RULES.money_in_play(state) == money
+    assert RULES.result(state) is not None and state.players == 2 + joined and joined >= 2
+    assert_round_trip(RULES, state)
