@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.problems import ApiProblem, validation_problem
+from api.rules_version import ensure_current
 from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -33,6 +34,8 @@ def body_digest(action) -> str:
 
 
 def load_state(ruleset: Ruleset, record: GameRecord):
+    """The game's state; the ``rules-version`` problem for a game created under other rules."""
+    ensure_current(ruleset, record)
     return ruleset.from_dict(json.loads(record.state))
 
 

@@ -21,6 +21,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "not-acceptable": (406, "Not acceptable"),
     "illegal-action": (409, "The rules forbid this action now"),
     "version-mismatch": (412, "The game has moved on since that version"),
+    "rules-version": (410, "The game was created under rules this service no longer plays"),
     "payload-too-large": (413, "The body is too large"),
     "unsupported-media-type": (415, "The body must be JSON"),
     "validation-error": (422, "The request does not fit its schema"),

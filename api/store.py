@@ -1,7 +1,7 @@
 """Games in Redis: the one module that knows the key layout.
 
-``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
-timestamps, the optional decision_timeout, and one ``t:<sha256>`` field per token naming
+``game:{<id>}`` is a hash (ruleset, the ruleset's rules version, state JSON, version, status,
+seats, seed, options, timestamps, the optional decision_timeout, and one ``t:<sha256>`` field per token naming
 its seat); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
@@ -53,7 +53,9 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout")
+           "decision_timeout", "rules_version")
+#: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
+FIRST_RULES_VERSION = 1
 
 
 def token_digest(token: str) -> str:
@@ -99,6 +101,8 @@ class GameRecord:
     updated: float
     #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
     decision_timeout: int | None = None
+    #: the ruleset's rules version the game was created under (see api/rules_version.py)
+    rules_version: int = FIRST_RULES_VERSION
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -150,15 +154,16 @@ class GameStore:
 
     # -- writes ---------------------------------------------------------------
 
-    def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
-               seed: int, options: dict, tokens: dict[str, str], events: list[dict],
+    def create(self, game_id: str, *, ruleset: str, rules_version: int, state: str, status: str, seats: list[dict],
+               players: int, seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, now: float | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator". Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
-            "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
+            "ruleset": ruleset, "rules_version": str(rules_version), "version": "0", "status": status,
+            "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
             "created": now, "updated": now,
         }
@@ -267,11 +272,13 @@ class GameStore:
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
-    ruleset, version, status, state, seats, players, seed, created, updated, timeout = values[: len(_FIELDS)]
+    ruleset, version, status, state, seats, players, seed, created, updated, timeout, rules_version = (
+        values[: len(_FIELDS)])
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout),
+        rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
     )
     if with_token:
         record.token_role = values[-1] or ""

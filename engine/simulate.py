@@ -67,6 +67,8 @@ class Tally:
     turns: dict[int, int] = field(default_factory=dict)
     score_sums: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    #: the ruleset's rules version the games were played under (0: none counted yet)
+    rules_version: int = 0
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -85,6 +87,9 @@ class Tally:
             self.score_sums[seat] += score
 
     def merge(self, other: Tally) -> None:
+        if self.rules_version and other.rules_version and self.rules_version != other.rules_version:
+            raise ValueError(f"cannot merge games of rules version {self.rules_version} and {other.rules_version}")
+        self.rules_version = self.rules_version or other.rules_version
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         self.draws += other.draws
@@ -105,6 +110,7 @@ class Tally:
             "turns": {str(k): v for k, v in sorted(self.turns.items())},
             "score_sums": self.score_sums,
             "seconds": self.seconds,
+            "rules_version": self.rules_version,
         }
 
     @classmethod
@@ -119,6 +125,7 @@ class Tally:
             turns={int(k): v for k, v in data["turns"].items()},
             score_sums=list(data["score_sums"]),
             seconds=data["seconds"],
+            rules_version=data.get("rules_version", 0),
         )
 
 
@@ -137,7 +144,7 @@ def play_chunk(
     """Games ``start`` .. ``start + count - 1`` of the simulation with this seed."""
     ruleset = get_ruleset(ruleset_id)
     bots = seat_bots(bots, players)
-    tally = Tally(players, bots)
+    tally = Tally(players, bots, rules_version=ruleset.rules_version)
     began = time.perf_counter()
     for index in range(start, start + count):
         tally.add(play_game(ruleset, players, bots, options, game_seed(seed, index)))
@@ -184,6 +191,7 @@ def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | No
         entry["win_rate_ci95"] = wilson_interval(entry["wins"], entry["games"])
     return {
         "ruleset": ruleset_id,
+        "rules_version": tally.rules_version or get_ruleset(ruleset_id).rules_version,
         "games": games,
         "players": tally.players,
         "bots": tally.bots,

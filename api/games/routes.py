@@ -54,6 +54,8 @@ IDEMPOTENCY_KEY = {
 }
 SEAT_QUERY = {"in": "query", "name": "seat", "required": False, "schema": {"type": "integer", "minimum": 0},
               "description": "The seat the caller means to act for; 403 unless it is the token's own seat."}
+RULES_VERSION_GONE = problem_response(410, "The game was created under an older rules version of its ruleset "
+                                           "(`rules-version`; see the rules versions in docs/http-api.md).")
 ETAG_HEADER = {"ETag": {"description": "The game version, quoted.", "schema": {"type": "string"}}}
 
 
@@ -149,11 +151,12 @@ class Games(MethodView):
         digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
         digests[token_digest(creator_token)] = "creator"
         status = ACTIVE if ruleset.result(state) is None else FINISHED
-        first_event = {"type": "game_created", "ruleset": ruleset.id, "players": len(seats),
-                       "seats": public_seats(seats)}
+        first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
+                       "players": len(seats), "seats": public_seats(seats)}
         timeout, now, due = body["decision_timeout"], time.time(), None
-        store().create(game_id, ruleset=ruleset.id, state=json.dumps(ruleset.to_dict(state)), status=status,
-                       seats=seats, players=len(seats), seed=seed, options=body["options"], tokens=digests,
+        store().create(game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version,
+                       state=json.dumps(ruleset.to_dict(state)), status=status, seats=seats,
+                       players=len(seats), seed=seed, options=body["options"], tokens=digests,
                        events=[first_event, *(event.to_dict() for event in ruleset.setup_events(state))],
                        decision_timeout=timeout, now=now)
         if status == ACTIVE:
@@ -161,7 +164,8 @@ class Games(MethodView):
             store().schedule_bots(game_id, 0, seats, pending)
             due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
         created = {
-            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
+            "id": game_id, "ruleset": ruleset.id, "rules_version": ruleset.rules_version, "version": 0,
+            "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due),
@@ -181,6 +185,7 @@ class Game(MethodView):
                       headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, game_id: str):
         """Read a game
 
@@ -202,8 +207,9 @@ class Game(MethodView):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
             store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
-            "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
-            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
+            "id": game_id, "ruleset": record.ruleset, "rules_version": record.rules_version,
+            "version": record.version, "status": record.status, "role": role, "seat": seat,
+            "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
             "view": ruleset.view(state, seat), "result": None if result is None else result.to_dict(),
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
@@ -246,6 +252,7 @@ class Decisions(MethodView):
                       headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, game_id: str):
         """The caller's pending decisions
 
@@ -286,6 +293,7 @@ class Actions(MethodView):
     @blp.alt_response(**problem_response(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
                                      "action_not_allowed, option_not_allowed, game_over, or a game's own code)."))
     @blp.alt_response(**problem_response(412, "`If-Match` is not the game's current version (`version` has it)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     @blp.alt_response(**problem_response(413, "The body is too large."))
     @blp.alt_response(**problem_response(415, "The body is not JSON."))
     @blp.alt_response(**problem_response(422, "The body fits none of the ruleset's action schemas, or the "

@@ -67,9 +67,15 @@ class ResultSchema(Schema):
     details = fields.Dict(required=True)
 
 
+def rules_version_field() -> fields.Integer:
+    return fields.Integer(required=True, metadata={
+        "description": "The ruleset's rules version the game is played under (fixed when it was created)."})
+
+
 class CreatedGameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    rules_version = rules_version_field()
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     seed = fields.Integer(required=True, allow_none=True, metadata={
@@ -85,6 +91,7 @@ class CreatedGameSchema(Schema):
 class GameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    rules_version = rules_version_field()
     version = fields.Integer(required=True, metadata={"description": "Increases by one per accepted action."})
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]),

@@ -16,7 +16,7 @@ from engine.core.registry import all_rulesets
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games the service referees.")
 
 
-SUMMARY_KEYS = ("id", "title", "min_players", "max_players", "bots", "action_types", "rules_doc")
+SUMMARY_KEYS = ("id", "title", "rules_version", "min_players", "max_players", "bots", "action_types", "rules_doc")
 
 
 @functools.cache

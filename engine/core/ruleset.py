@@ -77,6 +77,11 @@ class Ruleset(ABC):
     state_class: ClassVar[type]
     #: bot name -> Bot subclass, beside the generic ``random`` bot
     bots: ClassVar[dict[str, type[Bot]]] = {}
+    #: The version of the rules as this code plays them. Bump it with every change that can
+    #: change a game's outcome (a new reading, a fixed rule, new board data), and say what
+    #: changed in the rules doc: a game, its events and simulation results carry the version
+    #: they were played under, and the service refuses to go on with a game of another one.
+    rules_version: ClassVar[int] = 1
 
     # -- what a game implements ------------------------------------------------
 
@@ -224,6 +229,7 @@ class Ruleset(ABC):
         return {
             "id": self.id,
             "title": self.title,
+            "rules_version": self.rules_version,
             "min_players": self.min_players,
             "max_players": self.max_players,
             "bots": self.bot_names(),
