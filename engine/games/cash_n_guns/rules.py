@@ -128,6 +128,8 @@ def _living(state: CashNGunsState) -> list[int]:
 class CashNGuns(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 4
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions

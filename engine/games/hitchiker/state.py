@@ -98,6 +98,9 @@ class HitchikerState:
     #: game-data overrides from the options (None: the default board, chart and deck)
     custom: dict | None = None
     data_key: str = ""
+    #: house rule ``savings_to_pouch``: inherited and confiscated savings go into the receiver's
+    #: Bank Pouch (by default they arrive as travelling cash: only deposits fill a pouch)
+    savings_to_pouch: bool = False
 
 
 def owner_of(state: HitchikerState, city: int) -> int:
@@ -141,6 +144,7 @@ def copy_state(state: HitchikerState) -> HitchikerState:
         # Read-only once the game is set up, so shared.
         custom=state.custom,
         data_key=state.data_key,
+        savings_to_pouch=state.savings_to_pouch,
     )
 
 
@@ -187,6 +191,7 @@ def state_to_jsonable(state: HitchikerState) -> dict:
         "end_reason": state.end_reason,
         "custom": state.custom,
         "data_key": state.data_key,
+        "savings_to_pouch": state.savings_to_pouch,
     }
 
 
@@ -225,4 +230,5 @@ def state_from_jsonable(data: dict) -> HitchikerState:
         end_reason=data["end_reason"],
         custom=data["custom"],
         data_key=data["data_key"],
+        savings_to_pouch=data["savings_to_pouch"],
     )

@@ -87,6 +87,8 @@ def _roll_decision(seat: int, in_jail: bool) -> Decision:
 class MonopolyCars2(Ruleset):
     id = "monopoly-cars2"
     title = "Monopoly: Cars 2 Edition"
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 2
     max_players = 4
     options_schema = Cars2Options

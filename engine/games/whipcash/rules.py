@@ -55,6 +55,8 @@ def whipcash_terms(state: WhipcashState) -> tuple[int, int, int]:
 class WhipcashRuleset(Ruleset):
     id = "whipcash"
     title = "Whipca$h"
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 2
     max_players = 6
     options_schema = WhipcashOptions
