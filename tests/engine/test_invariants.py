@@ -7,6 +7,7 @@ import pytest
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng
 from tests.engine.invariants import (
+    OutcomeSecrecy,
     assert_every_option_applies,
     assert_illegal_rejected,
     assert_round_trip,
@@ -18,6 +19,7 @@ from tests.engine.invariants import (
 RULESETS = sorted(all_rulesets())
 BULK_GAMES = 500
 DEEP_GAMES = 12
+SECRECY_GAMES = 6
 
 
 def player_counts(ruleset) -> list[int]:
@@ -58,6 +60,16 @@ def test_states_round_trip_options_apply_and_illegal_is_rejected(ruleset_id):
 
         final, _, _ = play_random(ruleset, players, 1000 + game, on_step=deep_checks)
         assert_round_trip(ruleset, final)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_actions_tell_no_seat_what_it_cannot_see(ruleset_id):
+    """Views hide secrets (above); so must what an action shows: see ``OutcomeSecrecy``."""
+    ruleset = all_rulesets()[ruleset_id]
+    counts = player_counts(ruleset)
+    for game in range(SECRECY_GAMES):
+        players = counts[game % len(counts)]
+        play_random(ruleset, players, 2000 + game, on_step=OutcomeSecrecy(ruleset, players, Rng(game)))
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
