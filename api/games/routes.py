@@ -369,6 +369,7 @@ class Stream(MethodView):
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, query: dict, game_id: str):
         """Follow a game live
 
@@ -387,7 +388,8 @@ class Stream(MethodView):
         pending = ruleset.pending(state)
         first = {
             "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
-            "version": record.version, "status": record.status, "role": role, "seat": seat,
+            "rules_version": record.rules_version, "version": record.version, "status": record.status,
+            "role": role, "seat": seat,
             "waiting_for": waiting_for(pending), "view": ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
             "deadline": deadline_time(record, pending),
