@@ -65,6 +65,8 @@ class RulesetSummary(TypedDict):
     id: str
     """Stable ruleset id, used in `POST /v1/games`."""
     title: str
+    rules_version: int
+    """Version of the rules as the service plays them; it goes up with every change that can change a game's outcome. Each game keeps the version it was created under."""
     min_players: int
     max_players: int
     bots: list[str]
@@ -83,6 +85,8 @@ class Ruleset(TypedDict):
     id: str
     """Stable ruleset id, used in `POST /v1/games`."""
     title: str
+    rules_version: int
+    """Version of the rules as the service plays them; it goes up with every change that can change a game's outcome. Each game keeps the version it was created under."""
     min_players: int
     max_players: int
     bots: list[str]
@@ -130,6 +134,8 @@ class CreatedSeat(TypedDict):
 class CreatedGame(TypedDict):
     id: str
     ruleset: str
+    rules_version: int
+    """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: int
     status: Literal['active', 'finished']
     seed: int | None
@@ -162,6 +168,8 @@ class Result(TypedDict):
 class Game(TypedDict):
     id: str
     ruleset: str
+    rules_version: int
+    """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: int
     """Increases by one per accepted action."""
     status: Literal['active', 'finished']
@@ -283,6 +291,8 @@ class Turns(TypedDict):
 
 class Statistics(TypedDict):
     ruleset: str
+    rules_version: int
+    """The ruleset's rules version these games were played under (see `GET /v1/rulesets/{id}`)."""
     games: int
     players: int
     bots: list[str]
