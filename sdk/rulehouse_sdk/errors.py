@@ -69,6 +69,11 @@ class StaleVersion(RulehouseError):
     """412: the game has moved on since the version sent in If-Match; ``version`` is the current one."""
 
 
+class RulesVersionGone(RulehouseError):
+    """410: the game was created under an older rules version of its ruleset; the service does not
+    play it on under other rules (``rules_version`` and ``current_rules_version`` are in ``problem``)."""
+
+
 class PreconditionRequired(RulehouseError):
     """428: If-Match is missing."""
 
@@ -108,6 +113,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "method-not-allowed": MethodNotAllowed,
     "illegal-action": IllegalAction,
     "version-mismatch": StaleVersion,
+    "rules-version": RulesVersionGone,
     "validation-error": InvalidRequest,
     "idempotency-key-reused": IdempotencyKeyReused,
     "precondition-required": PreconditionRequired,
@@ -118,8 +124,8 @@ BY_KIND: dict[str, type[RulehouseError]] = {
 
 BY_STATUS: dict[int, type[RulehouseError]] = {
     400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 409: IllegalAction,
-    412: StaleVersion, 413: BadRequest, 415: BadRequest, 422: InvalidRequest, 428: PreconditionRequired,
-    429: RateLimited, 503: ServiceUnavailable,
+    410: RulesVersionGone, 412: StaleVersion, 413: BadRequest, 415: BadRequest, 422: InvalidRequest,
+    428: PreconditionRequired, 429: RateLimited, 503: ServiceUnavailable,
 }
 
 
