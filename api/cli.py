@@ -57,8 +57,8 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def print_table(stats: dict) -> None:
-    print(f"{stats['ruleset']} (rules version {stats['rules_version']}): {stats['games']} games, "
-          f"{stats['players']} players, seed {stats['seed']}")
+    print(f"{stats['ruleset']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}, "
+          f"rules version {stats['rules_version']}")
     print(f"{'seat':>4}  {'bot':12} {'wins':>7} {'rate':>7}  95% CI")
     for seat, (bot, wins) in enumerate(zip(stats["bots"], stats["wins"], strict=True)):
         low, high = stats["win_rate_ci95"][seat]
