@@ -17,6 +17,7 @@ from rq import get_current_job
 from api.config import settings
 from api.moves import load_state, submit_action
 from api.problems import ApiProblem
+from api.rules_version import is_current
 from api.store import GameStore
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -54,6 +55,8 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     if record.version != version:
         return "moved-on"
     ruleset = get_ruleset(record.ruleset)
+    if not is_current(ruleset, record):
+        return "rules-version"  # never played on under other rules (api/rules_version.py)
     state = load_state(ruleset, record)
     if ruleset.result(state) is not None:
         return "over"

@@ -54,12 +54,14 @@ def resolve_redis_url(explicit: str | None = None) -> str:
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
     for ruleset in all_rulesets().values():
-        print(f"{ruleset.id:16} {ruleset.title} ({ruleset.min_players}-{ruleset.max_players} players)")
+        print(f"{ruleset.id:16} {ruleset.title} ({ruleset.min_players}-{ruleset.max_players} players, "
+              f"rules version {ruleset.rules_version})")
     return 0
 
 
 def print_table(stats: dict) -> None:
-    print(f"{stats['ruleset']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}")
+    print(f"{stats['ruleset']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}, "
+          f"rules version {stats['rules_version']}")
     print(f"{'seat':>4}  {'bot':12} {'wins':>7} {'rate':>7}  95% CI")
     for seat, (bot, wins) in enumerate(zip(stats["bots"], stats["wins"], strict=True)):
         low, high = stats["win_rate_ci95"][seat]

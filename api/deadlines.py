@@ -25,6 +25,7 @@ import secrets
 import time
 
 from api.problems import ApiProblem
+from api.rules_version import is_current
 from api.store import ACTIVE, GameRecord, GameStore
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
@@ -96,6 +97,8 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
     if record.status != ACTIVE or not record.decision_timeout:
         return "no-deadline"
     ruleset = get_ruleset(record.ruleset)
+    if not is_current(ruleset, record):
+        return "rules-version"  # never played on under other rules; its readers get the 410 problem
     late = humans_pending(record.seats, ruleset.pending(load_state(ruleset, record)))
     due = deadline_of(record, late)
     if due is None:

@@ -10,6 +10,7 @@ from api import deadlines
 from api.apps import notify
 from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
 from api.problems import ApiProblem, validation_problem
+from api.rules_version import ensure_current
 from api.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
@@ -36,6 +37,8 @@ def body_digest(action) -> str:
 
 
 def load_state(ruleset: Ruleset, record: GameRecord):
+    """The game's state; the ``rules-version`` problem for a game created under other rules."""
+    ensure_current(ruleset, record)
     return ruleset.from_dict(json.loads(record.state))
 
 

@@ -22,6 +22,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "illegal-action": (409, "The rules forbid this action now"),
     "seat-conflict": (409, "This seat change is not possible now"),
     "version-mismatch": (412, "The game has moved on since that version"),
+    "rules-version": (410, "The game was created under rules this service no longer plays"),
     "payload-too-large": (413, "The body is too large"),
     "uri-too-long": (414, "The request line is too long"),
     "unsupported-media-type": (415, "The body must be JSON"),

@@ -1,10 +1,10 @@
 """Games in Redis: the one module that knows the key layout.
 
-``game:{<id>}`` is a hash (ruleset, state JSON, version, status, seats, seed, options,
-timestamps, the optional decision_timeout, the owning app, the app's own ``ttl`` and
-``finished_ttl`` when it set a retention, listed, the decision marks of api/preconditions.py,
-one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per invite of
-api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
+``game:{<id>}`` is a hash (ruleset, the ruleset's rules version, state JSON, version, status,
+seats, seed, options, timestamps, the optional decision_timeout, the owning app, the app's own
+``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
+api/preconditions.py, one ``t:<sha256>`` field per token naming its seat and one
+``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
@@ -65,9 +65,11 @@ ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout", "app", "commitment", "marks", "options", "listed")
+           "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
+#: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
+FIRST_RULES_VERSION = 1
 
 
 def token_digest(token: str) -> str:
@@ -122,6 +124,8 @@ class GameRecord:
     options: dict | None = None
     #: shown in the lobby while waiting
     listed: bool = False
+    #: the ruleset's rules version the game was created under (see api/rules_version.py)
+    rules_version: int = FIRST_RULES_VERSION
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -173,8 +177,8 @@ class GameStore:
 
     # -- writes ---------------------------------------------------------------
 
-    def create(self, game_id: str, *, ruleset: str, state: str, status: str, seats: list[dict], players: int,
-               seed: int, options: dict, tokens: dict[str, str], events: list[dict],
+    def create(self, game_id: str, *, ruleset: str, rules_version: int, state: str, status: str, seats: list[dict],
+               players: int, seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
                now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
                listed: bool = False, invites: dict[str, str] | None = None) -> list[str]:
@@ -186,7 +190,8 @@ class GameStore:
         """
         now = repr(time.time() if now is None else now)
         mapping = {
-            "ruleset": ruleset, "version": "0", "status": status, "state": state, "seats": json.dumps(seats),
+            "ruleset": ruleset, "rules_version": str(rules_version), "version": "0", "status": status,
+            "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
             "created": now, "updated": now, "marks": json.dumps(marks or {}), "listed": "1" if listed else "0",
         }
@@ -322,13 +327,13 @@ class GameStore:
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
-     options, listed) = values[: len(_FIELDS)]
+     options, listed, rules_version) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
-        listed=listed == "1",
+        listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
     )
     if with_token:
         record.token_role = values[-1] or ""

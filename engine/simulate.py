@@ -90,6 +90,8 @@ class Tally:
     #: final score (every seat's, by ``score_bucket``) -> number of seat-games
     scores: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
+    #: the ruleset's rules version the games were played under (0: none counted yet)
+    rules_version: int = 0
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -110,6 +112,9 @@ class Tally:
             self.scores[bucket] = self.scores.get(bucket, 0) + 1
 
     def merge(self, other: Tally) -> None:
+        if self.rules_version and other.rules_version and self.rules_version != other.rules_version:
+            raise ValueError(f"cannot merge games of rules version {self.rules_version} and {other.rules_version}")
+        self.rules_version = self.rules_version or other.rules_version
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         self.draws += other.draws
@@ -133,6 +138,7 @@ class Tally:
             "score_sums": self.score_sums,
             "scores": {str(k): v for k, v in sorted(self.scores.items())},
             "seconds": self.seconds,
+            "rules_version": self.rules_version,
         }
 
     @classmethod
@@ -148,6 +154,7 @@ class Tally:
             score_sums=list(data["score_sums"]),
             scores={int(k): v for k, v in data.get("scores", {}).items()},  # absent in older records
             seconds=data["seconds"],
+            rules_version=data.get("rules_version", 0),
         )
 
 
@@ -170,7 +177,7 @@ def play_chunk(
     """
     ruleset = get_ruleset(ruleset_id)
     bots = seat_bots(bots, players)
-    tally = Tally(players, bots)
+    tally = Tally(players, bots, rules_version=ruleset.rules_version)
     began = time.perf_counter()
     for index in range(start, start + count):
         game_check = None if check is None else functools.partial(check, index)
@@ -218,6 +225,7 @@ def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | No
         entry["win_rate_ci95"] = wilson_interval(entry["wins"], entry["games"])
     return {
         "ruleset": ruleset_id,
+        "rules_version": tally.rules_version or get_ruleset(ruleset_id).rules_version,
         "games": games,
         "players": tally.players,
         "bots": tally.bots,

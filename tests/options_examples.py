@@ -18,7 +18,7 @@ def _cash_n_guns() -> dict:
     loot = _data("cash_n_guns", "loot.json")
     return {"deck": {card["id"]: card["count"] for card in loot["cards"]},
             "painting_set_values": loot["painting_set_values"], "diamond_bonus": loot["diamond_bonus"],
-            "turn_cap": 8}
+            "reveal_wasted_bullets": True, "turn_cap": 8}
 
 
 _FULL = {
@@ -29,7 +29,8 @@ _FULL = {
     "whipcash": lambda: {"board": _data("whipcash", "board.json"), "turn_cap": 300},
     "hitchiker": lambda: {"board": _data("hitchiker", "board.json"),
                           "deal_chart": _data("hitchiker", "deal_chart.json"),
-                          "bad_ride_deck": _data("hitchiker", "bad_ride.json"), "turn_cap": 300},
+                          "bad_ride_deck": _data("hitchiker", "bad_ride.json"), "savings_to_pouch": True,
+                          "turn_cap": 300},
 }
 
 RULESETS = sorted(_FULL)

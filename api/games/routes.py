@@ -74,6 +74,8 @@ SEAT_QUERY = {"in": "query", "name": "seat", "required": False,
 CREATE_GAME_EXAMPLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Bob"},
                                                               {"name": "Robo", "bot": "heuristic"}],
                        "options": {}, "seed": 7}
+RULES_VERSION_GONE = problem_response(410, "The game was created under an older rules version of its ruleset "
+                                           "(`rules-version`; see the rules versions in docs/http-api.md).")
 ETAG_HEADER = {"ETag": {"description": "`\"<version>\"` to a spectator, `\"<version>.<role>\"` to a token "
                                      "holder (`<role>`: the seat number, or `c` for the creator).",
                       "schema": {"type": "string"}}}
@@ -170,7 +172,8 @@ class Games(MethodView):
         digests[token_digest(creator_token)] = "creator"
         invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game)
         timeout, now, due = body["decision_timeout"], time.time(), None
-        first_event = {"type": "game_created", "ruleset": ruleset.id, "players": len(seats),
+        first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
+                       "players": len(seats),
                        "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
         if invites:
             if new.fork:
@@ -182,9 +185,9 @@ class Games(MethodView):
             events = [first_event, *(event.to_dict() for event in
                                      ([] if new.fork else ruleset.setup_events(state)))]
             pending = ruleset.pending(state) if status == ACTIVE else []
-        store().create(game_id, ruleset=ruleset.id, state=state_json, status=status, seats=seats,
-                       players=len(seats), seed=new.seed, options=new.options, tokens=digests, events=events,
-                       decision_timeout=timeout, app=ownership.current_app_id(),
+        store().create(game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json,
+                       status=status, seats=seats, players=len(seats), seed=new.seed, options=new.options,
+                       tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
                        marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests)
         ownership.claim("games", game_id)
@@ -195,7 +198,8 @@ class Games(MethodView):
             due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
             notify.game_created(ownership.current_app_id(), game_id, seats, pending)
         created = {
-            "id": game_id, "ruleset": ruleset.id, "version": 0, "status": status, "seed": body["seed"],
+            "id": game_id, "ruleset": ruleset.id, "rules_version": ruleset.rules_version, "version": 0,
+            "status": status, "seed": body["seed"],
             "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
@@ -216,6 +220,7 @@ class Game(MethodView):
                       headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, game_id: str):
         """Read a game
 
@@ -237,7 +242,8 @@ class Game(MethodView):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
             store().schedule_bots(game_id, record.version, record.seats, pending)
         body = {
-            "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
+            "id": game_id, "ruleset": record.ruleset, "rules_version": record.rules_version,
+            "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
             "view": None if state is None else ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
@@ -278,6 +284,7 @@ class Decisions(MethodView):
                       headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, game_id: str):
         """The caller's pending decisions
 
@@ -322,6 +329,7 @@ class Actions(MethodView):
     @blp.alt_response(**problem_response(409, "Well-formed, but the rules forbid it now (`reason`: not_your_turn, "
                                      "action_not_allowed, option_not_allowed, game_over, or a game's own code)."))
     @blp.alt_response(**problem_response(412, "`If-Match` is not the game's current version (`version` has it)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     @blp.alt_response(**problem_response(413, "The body is too large."))
     @blp.alt_response(**problem_response(415, "The body is not JSON."))
     @blp.alt_response(**problem_response(422, "The body fits none of the ruleset's action schemas, or the "
@@ -402,6 +410,7 @@ class Stream(MethodView):
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**RULES_VERSION_GONE)
     def get(self, query: dict, game_id: str):
         """Follow a game live
 
@@ -420,7 +429,8 @@ class Stream(MethodView):
         pending = [] if state is None else ruleset.pending(state)
         first = {
             "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
-            "version": record.version, "status": record.status, "role": role, "seat": seat,
+            "rules_version": record.rules_version, "version": record.version, "status": record.status,
+            "role": role, "seat": seat,
             "waiting_for": waiting_for(pending), "view": None if state is None else ruleset.view(state, seat),
             "result": None if result is None else result.to_dict(),
             "deadline": deadline_time(record, pending),

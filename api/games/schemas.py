@@ -99,9 +99,15 @@ class ResultSchema(Schema):
     details = fields.Dict(required=True)
 
 
+def rules_version_field() -> fields.Integer:
+    return fields.Integer(required=True, metadata={
+        "description": "The ruleset's rules version the game is played under (fixed when it was created)."})
+
+
 class CreatedGameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    rules_version = rules_version_field()
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={
         "description": "`waiting` while open seats remain (the game starts when they are filled, or early)."})
@@ -128,6 +134,7 @@ class CreatedGameSchema(Schema):
 class GameSchema(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    rules_version = rules_version_field()
     version = fields.Integer(required=True, metadata={
         "description": "Increases by one per accepted action or seat change."})
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))

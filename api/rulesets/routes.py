@@ -18,7 +18,7 @@ from engine.core.registry import all_rulesets
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games the service referees.")
 
 
-SUMMARY_KEYS = ("id", "title", "min_players", "max_players", "bots", "action_types")
+SUMMARY_KEYS = ("id", "title", "rules_version", "min_players", "max_players", "bots", "action_types")
 #: docs/rules, linked into this package so that an installed service has the rules documents too
 RULES_DOCS = Path(__file__).with_name("rules")
 

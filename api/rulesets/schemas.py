@@ -8,6 +8,9 @@ from marshmallow import Schema, fields
 class RulesetSummarySchema(Schema):
     id = fields.String(required=True, metadata={"description": "Stable ruleset id, used in `POST /v1/games`."})
     title = fields.String(required=True)
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "Version of the rules as the service plays them; it goes up with every change that can "
+                       "change a game's outcome. Each game keeps the version it was created under."})
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
     bots = fields.List(fields.String(), required=True, metadata={"description": "Bot names a seat may use."})

@@ -46,6 +46,8 @@ class StatisticsSchema(Schema):
     """The statistics of `rulehouse simulate --json` (same keys)."""
 
     ruleset = fields.String(required=True)
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The ruleset's rules version these games were played under (see `GET /v1/rulesets/{id}`)."})
     games = fields.Integer(required=True)
     players = fields.Integer(required=True)
     bots = fields.List(fields.String(), required=True)

@@ -80,6 +80,11 @@ class Ruleset(ABC):
     #: True when no action body is a secret (no hidden or simultaneous choices), so a running
     #: game's record may show every seat's actions; False withholds other seats' action bodies
     actions_public: ClassVar[bool] = False
+    #: The version of the rules as this code plays them. Bump it with every change that can
+    #: change a game's outcome (a new reading, a fixed rule, new board data), and say what
+    #: changed in the rules doc: a game, its events and simulation results carry the version
+    #: they were played under, and the service refuses to go on with a game of another one.
+    rules_version: ClassVar[int] = 1
 
     # -- what a game implements ------------------------------------------------
 
@@ -246,6 +251,7 @@ class Ruleset(ABC):
         return {
             "id": self.id,
             "title": self.title,
+            "rules_version": self.rules_version,
             "min_players": self.min_players,
             "max_players": self.max_players,
             "bots": self.bot_names(),

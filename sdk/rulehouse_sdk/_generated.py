@@ -126,6 +126,8 @@ class RulesetSummary(TypedDict):
     id: "str"
     """Stable ruleset id, used in `POST /v1/games`."""
     title: "str"
+    rules_version: "int"
+    """Version of the rules as the service plays them; it goes up with every change that can change a game's outcome. Each game keeps the version it was created under."""
     min_players: "int"
     max_players: "int"
     bots: "list[str]"
@@ -144,6 +146,8 @@ class Ruleset(TypedDict):
     id: "str"
     """Stable ruleset id, used in `POST /v1/games`."""
     title: "str"
+    rules_version: "int"
+    """Version of the rules as the service plays them; it goes up with every change that can change a game's outcome. Each game keeps the version it was created under."""
     min_players: "int"
     max_players: "int"
     bots: "list[str]"
@@ -211,6 +215,8 @@ class Invite(TypedDict):
 class CreatedGame(TypedDict):
     id: "str"
     ruleset: "str"
+    rules_version: "int"
+    """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
     status: "Literal['waiting', 'active', 'finished']"
     """`waiting` while open seats remain (the game starts when they are filled, or early)."""
@@ -244,6 +250,8 @@ class Seat(TypedDict):
 class Game(TypedDict):
     id: "str"
     ruleset: "str"
+    rules_version: "int"
+    """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
     """Increases by one per accepted action or seat change."""
     status: "Literal['waiting', 'active', 'finished']"
@@ -529,6 +537,8 @@ class Turns(TypedDict):
 
 class Statistics(TypedDict):
     ruleset: "str"
+    rules_version: "int"
+    """The ruleset's rules version these games were played under (see `GET /v1/rulesets/{id}`)."""
     games: "int"
     players: "int"
     bots: "list[str]"

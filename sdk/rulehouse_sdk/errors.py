@@ -93,6 +93,11 @@ class SeatConflict(RulehouseError):
     """409: the seat change is not possible now (``reason``: table_full, seat_taken, ...)."""
 
 
+class RulesVersionGone(RulehouseError):
+    """410: the game was created under an older rules version of its ruleset; the service does not
+    play it on under other rules (``rules_version`` and ``current_rules_version`` are in ``problem``)."""
+
+
 class PreconditionRequired(RulehouseError):
     """428: If-Match is missing."""
 
@@ -136,6 +141,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "illegal-action": IllegalAction,
     "seat-conflict": SeatConflict,
     "version-mismatch": StaleVersion,
+    "rules-version": RulesVersionGone,
     "validation-error": InvalidRequest,
     "idempotency-key-reused": IdempotencyKeyReused,
     "precondition-required": PreconditionRequired,
@@ -148,7 +154,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
 
 BY_STATUS: dict[int, type[RulehouseError]] = {
     400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 406: BadRequest,
-    409: IllegalAction,
+    409: IllegalAction, 410: RulesVersionGone,
     412: StaleVersion, 413: BadRequest, 414: BadRequest, 415: BadRequest, 422: InvalidRequest,
     428: PreconditionRequired, 429: RateLimited, 431: BadRequest, 503: ServiceUnavailable,
 }

@@ -8,10 +8,11 @@ import pytest
 
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
+from engine.core.registry import get_ruleset
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng, derive_seed
 from engine.core.serial import from_jsonable, to_jsonable
-from engine.simulate import GameOutcome, Tally, _percentile, seat_bots, wilson_interval
+from engine.simulate import GameOutcome, Tally, _percentile, play_chunk, seat_bots, simulate, wilson_interval
 
 
 def test_rng_is_deterministic_and_resumable():
@@ -95,6 +96,18 @@ def test_tally_merges_to_the_same_numbers_as_one_run():
     left.merge(Tally.from_dict(right.to_dict()))
     assert left.to_dict() == whole.to_dict()
     assert whole.draws == 1 and whole.turn_cap_hits == 1 and sum(whole.wins) == 9
+
+
+def test_simulation_results_say_which_rules_version_they_were_played_under():
+    ruleset = get_ruleset("whipcash")
+    assert ruleset.metadata()["rules_version"] == ruleset.rules_version
+    stats = simulate("whipcash", 3, 2, ["random"], None, 1)
+    assert stats["rules_version"] == ruleset.rules_version
+    tally = play_chunk("whipcash", 2, ["random"], None, 1, 0, 2)
+    assert Tally.from_dict(tally.to_dict()).rules_version == ruleset.rules_version
+    older = Tally(2, ["random"] * 2, rules_version=ruleset.rules_version - 1)
+    with pytest.raises(ValueError, match="rules version"):
+        older.merge(tally)
 
 
 def test_percentiles_and_wilson_interval():

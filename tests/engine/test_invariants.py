@@ -7,6 +7,7 @@ import pytest
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng
 from tests.engine.invariants import (
+    OutcomeSecrecy,
     assert_every_option_applies,
     assert_illegal_rejected,
     assert_round_trip,
@@ -18,18 +19,23 @@ from tests.engine.invariants import (
 RULESETS = sorted(all_rulesets())
 BULK_GAMES = 500
 DEEP_GAMES = 12
+SECRECY_GAMES = 6
 
 
 def player_counts(ruleset) -> list[int]:
     return sorted({ruleset.min_players, ruleset.max_players})
 
 
+def games_by_players(ruleset, games: int) -> list[tuple[int, int]]:
+    """(game number, player count) for ``games`` games, alternating the fewest and the most players."""
+    counts = player_counts(ruleset)
+    return [(game, counts[game % len(counts)]) for game in range(games)]
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_many_random_games_end_and_conserve_money(ruleset_id):
     ruleset = all_rulesets()[ruleset_id]
-    counts = player_counts(ruleset)
-    for game in range(BULK_GAMES):
-        players = counts[game % len(counts)]
+    for game, players in games_by_players(ruleset, BULK_GAMES):
         state = ruleset.new_game(players, None, game)
         total = ruleset.money_in_play(state)
 
@@ -46,8 +52,7 @@ def test_many_random_games_end_and_conserve_money(ruleset_id):
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_states_round_trip_options_apply_and_illegal_is_rejected(ruleset_id):
     ruleset = all_rulesets()[ruleset_id]
-    for game in range(DEEP_GAMES):
-        players = player_counts(ruleset)[game % 2 if len(player_counts(ruleset)) > 1 else 0]
+    for game, players in games_by_players(ruleset, DEEP_GAMES):
         rng = Rng(game)
 
         def deep_checks(state, decisions, players=players, rng=rng):
@@ -58,6 +63,14 @@ def test_states_round_trip_options_apply_and_illegal_is_rejected(ruleset_id):
 
         final, _, _ = play_random(ruleset, players, 1000 + game, on_step=deep_checks)
         assert_round_trip(ruleset, final)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_actions_tell_no_seat_what_it_cannot_see(ruleset_id):
+    """Views hide secrets (above); so must what an action shows: see ``OutcomeSecrecy``."""
+    ruleset = all_rulesets()[ruleset_id]
+    for game, players in games_by_players(ruleset, SECRECY_GAMES):
+        play_random(ruleset, players, 2000 + game, on_step=OutcomeSecrecy(ruleset, players, Rng(game)))
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -91,6 +91,10 @@ class CashNGunsOptions(OptionsSchema):
         validate=validate.Length(min=1, max=DECK_SIZE),
         metadata={"description": "Value of a set of 1, 2, 3... paintings."},
     )
+    reveal_wasted_bullets = fields.Boolean(
+        load_default=False,
+        metadata={"description": "House rule: a standing player whose target lay down (or who aims at nobody) "
+                                 "turns his bullet card face up too; by default it is discarded face down."})
     diamond_bonus = fields.Integer(
         strict=True,
         load_default=None,
@@ -136,6 +140,8 @@ def _living(state: CashNGunsState) -> list[int]:
 class CashNGuns(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 4
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions
@@ -173,6 +179,7 @@ class CashNGuns(Ruleset):
             painting_set_values=list(chart),
             diamond_bonus=DECK.diamond_bonus if bonus is None else bonus,
             turn_cap=options.get("turn_cap"),
+            reveal_wasted=options["reveal_wasted_bullets"],
         )
         # The oldest player starts as Godfather; seat 0 stands for them.
         self._start_round(state, [])
@@ -199,8 +206,7 @@ class CashNGuns(Ruleset):
         if phase == LOOT:
             return [self._loot_decision(state)]
         if phase == CLIP_PHASE:
-            options = [CLIP_DISCARD_OPTIONS[CLICK], CLIP_DISCARD_OPTIONS[BANG]]
-            return [Decision(state.picker, "clip_discard", options, default=CLIP_DISCARD_OPTIONS[CLICK], secret=True)]
+            return [self._clip_decision(state)]
         return []
 
     @staticmethod
@@ -212,6 +218,15 @@ class CashNGuns(Ruleset):
             options.append(BULLET_OPTIONS[BANG])
         # Too slow to choose: the harmless Click if there is one left.
         return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
+
+    @staticmethod
+    def _clip_decision(state: CashNGunsState) -> Decision:
+        """The card to toss after a clip's reload: offered even when the hand holds only Bang! cards,
+        so the table never learns from the decision whether the taker holds a Click."""
+        options = [CLIP_DISCARD_OPTIONS[BANG]]
+        if state.gangsters[state.picker].clicks:
+            options.insert(0, CLIP_DISCARD_OPTIONS[CLICK])
+        return Decision(state.picker, "clip_discard", options, default=options[0], secret=True)
 
     @staticmethod
     def _aim_decision(seat: int, living: list[int]) -> Decision:
@@ -320,7 +335,7 @@ class CashNGuns(Ruleset):
         if kind == FIRST_AID:
             events.append(Event("healed", {"seat": seat, "wounds_healed": gangster.wounds}))
             gangster.wounds = 0
-        elif kind == CLIP and self._reload(state, seat, events):
+        elif kind == CLIP and self._reload(state, seat, card_id, events):
             return  # the clip's discard is the player's next decision
         self._next_pick(state, events)
 
@@ -356,9 +371,13 @@ class CashNGuns(Ruleset):
         standing = [s for s in living if gangsters[s].stands]
         events.append(Event("courage_revealed", {"standing": standing,
                                                  "lying_down": [s for s in living if not gangsters[s].stands]}))
+        wasted = []
         for seat in living:
             g = gangsters[seat]
-            if g.stands:
+            # "If I or my target have already laid down, the Bullet card will be discarded and have
+            # no effect": thrown away face down, unrevealed (as is the card of a player aiming at nobody).
+            fires = g.stands and g.target != NOBODY and gangsters[g.target].stands
+            if fires or (g.stands and state.reveal_wasted):
                 g.revealed = g.chosen
                 if g.chosen == BANG:
                     g.shown_bangs += 1
@@ -367,10 +386,12 @@ class CashNGuns(Ruleset):
                     g.shown_clicks += 1
                     state.discard_clicks += 1
             else:
-                # Lying down throws the bullet card away unrevealed.
                 g.face_down.append(g.chosen)
+                if g.stands:
+                    wasted.append(seat)
             g.chosen = ""
-        events.append(Event("bullets_revealed", {"cards": [g.revealed or None for g in gangsters]}))
+        events.append(Event("bullets_revealed", {"cards": [g.revealed or None for g in gangsters],
+                                                 "discarded_face_down": wasted}))
         for shooter in standing:
             g = gangsters[shooter]
             if g.revealed != BANG or g.target == NOBODY:
@@ -407,24 +428,26 @@ class CashNGuns(Ruleset):
         state.picker = first
         state.phase = LOOT
 
-    def _reload(self, state: CashNGunsState, seat: int, events: list[Event]) -> bool:
-        """A clip: take a Bang! from the discard, then discard another card. True if that discard is a choice."""
+    def _reload(self, state: CashNGunsState, seat: int, clip: str, events: list[Event]) -> bool:
+        """A clip: take a face-up Bang! from the discard, then toss a card of the hand (the next decision).
+
+        True when the toss is pending; False when the clip is lost, which takes it out of the game.
+        """
         gangster = state.gangsters[seat]
-        if not state.discard_bangs:
-            events.append(Event("clip_lost", {"seat": seat, "why": "no_bang_in_discard"}))
-            return False
-        if not gangster.clicks + gangster.bangs:
-            events.append(Event("clip_lost", {"seat": seat, "why": "no_card_to_discard"}))
+        why = "no_bang_in_discard" if not state.discard_bangs else (
+            "no_card_to_discard" if not gangster.clicks + gangster.bangs else "")
+        if why:
+            # "If there aren't any Bang! cards in the discard pile, I lose the Clip."
+            gangster.loot.remove(clip)
+            state.lost_loot.append(clip)
+            events.append(Event("clip_lost", {"seat": seat, "why": why}))
             return False
         state.discard_bangs -= 1
         gangster.bangs += 1
         gangster.reloaded += 1
         events.append(Event("reloaded", {"seat": seat}))
-        if gangster.clicks:
-            state.phase = CLIP_PHASE
-            return True
-        self._discard_from_hand(state, seat, BANG, events)  # a hand of Bang! cards only: nothing to choose
-        return False
+        state.phase = CLIP_PHASE
+        return True
 
     @staticmethod
     def _discard_from_hand(state: CashNGunsState, seat: int, card: str, events: list[Event]) -> None:

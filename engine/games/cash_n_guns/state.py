@@ -64,7 +64,7 @@ class CashNGunsState:
     turn: int = 0
     phase: str = BULLETS
     lineup: list[str] = field(default_factory=list)
-    #: loot nobody could take (every player lay down or was wounded)
+    #: loot out of the game: lineups nobody could take (every player lay down or was wounded), lost clips
     lost_loot: list[str] = field(default_factory=list)
     godfather: int = 0
     #: who flipped the New Godfather token this round (NOBODY = still available)
@@ -79,6 +79,9 @@ class CashNGunsState:
     turn_cap: int | None = None
     #: how the game ended ("" while it goes on)
     ended: str = ""
+    #: house rule ``reveal_wasted_bullets``: a standing player's card that cannot hit (his target
+    #: lay down, or he aims at nobody) is turned face up too (by default it is discarded face down)
+    reveal_wasted: bool = False
 
 
 

@@ -104,8 +104,15 @@ def roll_decision(state: HitchikerState) -> Decision:
     return Decision(state.decider, "deal_roll", [ROLL], default=ROLL)
 
 
-def choice_decision(state: HitchikerState) -> Decision:
-    return Decision(state.decider, "deal_choice", [ACCEPT, DECLINE], default=ACCEPT)
+#: outcomes a buyer too slow to choose declines rather than accepts (death, losing the stake)
+_DECLINED_BY_DEFAULT = frozenset(("shootout", "ripped_off"))
+
+
+def choice_decision(state: HitchikerState, tables: Tables) -> Decision:
+    """Accept or decline rolls 1 and 2; a timeout declines a Police Shootout or a Ripped Off."""
+    outcome = tables.chart[state.deal.last_roll]
+    default = DECLINE if outcome.kind in _DECLINED_BY_DEFAULT else ACCEPT
+    return Decision(state.decider, "deal_choice", [ACCEPT, DECLINE], default=default)
 
 
 def view(deal: Deal | None, tables: Tables) -> dict | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.core.decisions import Decision
 from engine.core.events import Event
+from engine.core.rng import Rng
 from engine.games.hitchiker.state import Casino, Hand, HitchikerState
 
 ROUNDS = 2
@@ -75,6 +76,19 @@ def _draw(state: HitchikerState) -> int:
         taken.add(casino.burned)
     left = [card for card in range(DECK_SIZE) if card not in taken]
     return left[state.rng.randint(0, len(left) - 1)]
+
+
+def reburn(casino: Casino | None, rng: Rng) -> None:
+    """Burn another card, one of those not on the table: the burned card is never shown, so a
+    world a seat cannot tell apart from this one may have burned any of them."""
+    if casino is None or not casino.hands:
+        return
+    taken = set(casino.house)
+    for hand in casino.hands:
+        taken.update(hand.cards)
+    left = [card for card in range(DECK_SIZE) if card not in taken]
+    if left:
+        casino.burned = left[rng.randint(0, len(left) - 1)]
 
 
 def _start_round(state: HitchikerState, events: list[Event]) -> None:

@@ -72,20 +72,33 @@ def least_cash_seat(state: HitchikerState, besides: int) -> int:
     return best
 
 
+def receive_savings(state: HitchikerState, seat: int, amount: int) -> None:
+    """Savings changing hands (an inheritance, a Customs bust).
+
+    Money enters a Bank Pouch only by a deposit ("You may ONLY put money in your Bank Pouch
+    under the following conditions: ... PASS THROUGH ... LAND RIGHT ON"), so by default
+    they arrive as the receiver's travelling cash; the ``savings_to_pouch`` house rule puts
+    them into the receiver's pouch.
+    """
+    if state.savings_to_pouch:
+        state.seats[seat].savings += amount
+    else:
+        state.seats[seat].cash += amount
+
+
 def customs(state: HitchikerState, seat: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     if hitchiker.units == 0:
         events.append(Event("customs_cleared", {"seat": seat}))
         return
-    # Money keeps its pocket when it changes hands (as in an inheritance): the cash goes to
-    # the receiver's travelling cash, the half of the savings into the receiver's Bank Pouch.
     receiver = least_cash_seat(state, seat)
     half_savings = hitchiker.savings // 2
     events.append(Event("busted", {
         "seat": seat, "units_lost": hitchiker.units, "cash": hitchiker.cash, "savings": half_savings, "to": receiver,
+        "savings_to": "savings" if state.savings_to_pouch else "cash",
     }))
     state.seats[receiver].cash += hitchiker.cash
-    state.seats[receiver].savings += half_savings
+    receive_savings(state, receiver, half_savings)
     hitchiker.units = 0
     hitchiker.cash = 0
     hitchiker.savings -= half_savings
@@ -101,11 +114,12 @@ def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, caus
         state.deal = None
     inheritor = state.seats[heir]
     inheritor.cash += dead.cash + stake
-    inheritor.savings += dead.savings
+    receive_savings(state, heir, dead.savings)
     inheritor.units += dead.units
     events.append(Event("died", {
         "seat": seat, "cause": cause, "heir": heir, "responsible": responsible,
         "cash": dead.cash + stake, "savings": dead.savings, "units": dead.units, "hometowns": list(dead.hometowns),
+        "savings_to": "savings" if state.savings_to_pouch else "cash",
     }))
     dead.cash = dead.savings = dead.units = 0
     dead.hometowns = []

@@ -39,6 +39,10 @@ class HitchikerOptions(OptionsSchema):
                              metadata={"description": "A custom Black Market Deal Chart, as `data.deal_chart`."})
     bad_ride_deck = fields.Dict(load_default=None, allow_none=True,
                                 metadata={"description": "A custom Bad Ride deck, as `data.bad_ride_deck`."})
+    savings_to_pouch = fields.Boolean(
+        load_default=False,
+        metadata={"description": "House rule: savings inherited at a death or received from a Customs bust go "
+                                 "into the receiver's Bank Pouch (by default they arrive as travelling cash)."})
 
 
 def _amount() -> fields.Integer:
@@ -49,6 +53,8 @@ class HitchikerRuleset(Ruleset):
     id = "hitchiker"
     title = "Hitchiker"
     actions_public = True  # no hidden or simultaneous choices
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 2
     max_players = 6
     options_schema = HitchikerOptions
@@ -89,6 +95,7 @@ class HitchikerRuleset(Ruleset):
             players=players, rng=rng, seats=[Hitchiker(cash=START_CASH) for _ in range(players)],
             bad_ride_discards=[],
             bank=-START_CASH * players, turn_cap=options.get("turn_cap") or 0, custom=custom, data_key=key,
+            savings_to_pouch=options["savings_to_pouch"],
         )
         state.first = self._roll_for_first(state)
         state.pick_queue = [(state.first + step) % players for step in range(players)]
@@ -143,7 +150,7 @@ class HitchikerRuleset(Ruleset):
         if phase == "black_market":
             return [black_market.risk_decision(state)]
         if phase == "deal_choice":
-            return [black_market.choice_decision(state)]
+            return [black_market.choice_decision(state, self.tables(state))]
         if phase == "buy_hometown":
             return [Decision(seat, "buy_hometown", [BUY, PASS], default=PASS)]
         if phase == "sell":
@@ -312,8 +319,14 @@ class HitchikerRuleset(Ruleset):
             raise ValueError(f"not a {self.id} state of format {STATE_FORMAT}")
         return state_from_jsonable(data["state"])
 
-    # The RNG is the only secret (card piles are drawn from at random, not stored in order),
-    # so the base class's resample_hidden, which re-seeds it, is complete.
+    def resample_hidden(self, state: HitchikerState, seat: int | None, rng: Rng) -> HitchikerState:
+        """Re-seed the RNG and burn another card at a casino table: the two things nobody sees.
+
+        Card piles are drawn from at random, not stored in order, so nothing else is secret.
+        """
+        other = super().resample_hidden(state, seat, rng)
+        casino.reburn(other.casino, rng)
+        return other
 
     def default_data(self) -> dict:
         return copy.deepcopy(DEFAULT_DATA)

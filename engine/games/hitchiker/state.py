@@ -100,6 +100,9 @@ class HitchikerState:
     data_key: str = ""
     #: seats that joined the running game and have not picked their Hometown yet (their turns wait)
     joining: list[int] = field(default_factory=list)
+    #: house rule ``savings_to_pouch``: inherited and confiscated savings go into the receiver's
+    #: Bank Pouch (by default they arrive as travelling cash: only deposits fill a pouch)
+    savings_to_pouch: bool = False
 
 
 def owner_of(state: HitchikerState, city: int) -> int:
@@ -144,6 +147,7 @@ def copy_state(state: HitchikerState) -> HitchikerState:
         custom=state.custom,
         data_key=state.data_key,
         joining=state.joining[:],
+        savings_to_pouch=state.savings_to_pouch,
     )
 
 
@@ -191,6 +195,7 @@ def state_to_jsonable(state: HitchikerState) -> dict:
         "custom": state.custom,
         "data_key": state.data_key,
         "joining": state.joining[:],
+        "savings_to_pouch": state.savings_to_pouch,
     }
 
 
@@ -230,4 +235,5 @@ def state_from_jsonable(data: dict) -> HitchikerState:
         custom=data["custom"],
         data_key=data["data_key"],
         joining=list(data.get("joining", ())),  # states stored before mid-game joins have none
+        savings_to_pouch=data["savings_to_pouch"],
     )

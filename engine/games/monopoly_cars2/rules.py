@@ -63,13 +63,6 @@ def roll(state: GameState, tables: Tables, events: list[Event]) -> None:
     spin_and_move(state, tables, events)
 
 
-def pay_fine(state: GameState, tables: Tables, events: list[Event]) -> None:
-    seat = state.current
-    if pay_bank(state, seat, tables.board.jail_fine, "jail_fine", events):
-        release(state, seat, "paid_fine", events)
-        spin_and_move(state, tables, events)
-
-
 def use_jail_card(state: GameState, tables: Tables, events: list[Event]) -> None:
     seat = state.current
     card = state.seats[seat].jail_cards.pop(0)

@@ -77,7 +77,6 @@ class Cars2Options(OptionsSchema):
 
 
 ROLL_OPTIONS = [{"type": "roll"}]
-PAY_FINE = {"type": "pay_fine"}
 USE_JAIL_CARD = {"type": "use_jail_card"}
 
 
@@ -91,12 +90,13 @@ class MonopolyCars2(Ruleset):
     id = "monopoly-cars2"
     title = "Monopoly: Cars 2 Edition"
     actions_public = True  # no hidden or simultaneous choices
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 2
     max_players = 4
     options_schema = Cars2Options
     action_schemas = {
         "roll": action_schema("roll"),
-        "pay_fine": action_schema("pay_fine"),
         "use_jail_card": action_schema("use_jail_card"),
         "choose_property": action_schema("choose_property", space=fields.Integer(required=True, strict=True)),
         "move_forward": action_schema("move_forward", spaces=fields.Integer(required=True, strict=True)),
@@ -160,9 +160,8 @@ class MonopolyCars2(Ruleset):
         if phase == ROLL:
             return [_roll_decision(seat, state.seats[seat].in_jail)]
         if phase == JAIL:
-            fine = self.tables(state).board.jail_fine
-            options = [PAY_FINE, USE_JAIL_CARD] if state.seats[seat].money >= fine else [USE_JAIL_CARD]
-            return [Decision(seat, "jail", options, default=USE_JAIL_CARD)]
+            # "If you have a 'Get Out of Jail Free' card, you simply race ... and pay nothing!"
+            return [Decision(seat, "jail", [USE_JAIL_CARD], default=USE_JAIL_CARD)]
         if phase == CHOOSE_PROPERTY:
             tables = self.tables(state)
             choices = rules.free_property_choices(state, tables, tables.cards[state.card])
@@ -179,8 +178,6 @@ class MonopolyCars2(Ruleset):
         kind = action["type"]
         if kind == "roll":
             rules.roll(state, tables, events)
-        elif kind == "pay_fine":
-            rules.pay_fine(state, tables, events)
         elif kind == "use_jail_card":
             rules.use_jail_card(state, tables, events)
         else:

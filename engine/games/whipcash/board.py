@@ -17,30 +17,31 @@ PROS = ("daily", "chasinbucks", "overbilled")
 PRO_NAMES = {"daily": "Mr. Daily", "chasinbucks": "Mr. Chasinbucks", "overbilled": "Dr. Overbilled"}
 BANK_PAYER = -1
 
-# Space kinds, as ints on the hot path.
-START, PAY_PRO, PRO_PAYS, PAY_BANK, BANK_PAYS, PAY_EACH_PRO, ROLL_FOR_CASH, PIT, ONRAMP, LANE = range(10)
+# Space kinds, as ints on the hot path. No kind pays the bank: the parties are the players and
+# the Pros, and the winner ends up with all the money (see docs/rules/whipcash.md).
+START, PAY_PRO, PRO_PAYS, BANK_PAYS, PAY_EACH_PRO, ROLL_FOR_CASH, PIT, ONRAMP, MOVE, LANE = range(10)
 KIND_CODES = {
     "start": START,
     "pay_pro": PAY_PRO,
     "pro_pays": PRO_PAYS,
-    "pay_bank": PAY_BANK,
     "bank_pays": BANK_PAYS,
     "pay_each_pro": PAY_EACH_PRO,
     "roll_for_cash": ROLL_FOR_CASH,
     "pit": PIT,
     "onramp": ONRAMP,
+    "move": MOVE,
 }
 #: the keys each kind needs beside ``kind`` (``label`` is always optional)
 KIND_FIELDS = {
     "start": (),
     "pay_pro": ("pro", "amount"),
     "pro_pays": ("pro", "amount"),
-    "pay_bank": ("amount",),
     "bank_pays": ("amount",),
     "pay_each_pro": ("amount",),
     "roll_for_cash": ("payer",),
     "pit": ("pro",),
     "onramp": (),
+    "move": ("steps",),
 }
 MAX_AMOUNT = 1_000_000
 MIN_LOOP = 8
@@ -55,7 +56,7 @@ class Board:
     """A validated board, parsed into flat per-position lists for speed."""
 
     __slots__ = ("amount", "data", "kind", "lane_start", "loop_len", "next_position", "onramp", "payer",
-                 "pit_of_pro", "pro", "size")
+                 "pit_of_pro", "pro", "size", "steps")
 
     def __init__(self, data: dict) -> None:
         validate_board(data)
@@ -68,6 +69,8 @@ class Board:
         self.kind = [KIND_CODES[space["kind"]] for space in loop] + [LANE] * lanes
         self.pro = [PROS.index(space["pro"]) if "pro" in space else -1 for space in loop] + [-1] * lanes
         self.amount = [space.get("amount", 0) for space in loop] + [0] * lanes
+        #: a ``move`` space's steps (negative: back), 0 elsewhere
+        self.steps = [space.get("steps", 0) for space in loop] + [0] * lanes
         self.payer = [_payer_code(space.get("payer")) for space in loop] + [BANK_PAYER] * lanes
         self.next_position = [(i + 1) % self.loop_len for i in range(self.loop_len)]
         self.next_position += [self.lane_start + j + 1 for j in range(lanes - 1)] + [data["freeway"]["rejoin"]]
@@ -93,6 +96,18 @@ def _check_amount(space: dict, where: str, errors: dict) -> None:
 
 def _short_text(value: object) -> bool:
     return isinstance(value, str) and len(value) <= MAX_TEXT
+
+
+def _check_steps(loop: list, index: int, errors: dict) -> None:
+    """A ``move`` space moves a car 1 or more spaces ahead or back, onto a space that is not a ``move`` too."""
+    steps = loop[index].get("steps")
+    where = f"board.loop.{index}.steps"
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps == 0 or abs(steps) >= len(loop):
+        errors[where] = [f"must be a non-zero integer between {1 - len(loop)} and {len(loop) - 1}"]
+        return
+    target = loop[(index + steps) % len(loop)]
+    if isinstance(target, dict) and target.get("kind") == "move":
+        errors[where] = ["must not lead onto another 'move' space"]
 
 
 def validate_board(data: object) -> None:
@@ -128,6 +143,8 @@ def validate_board(data: object) -> None:
             errors[f"{where}.pro"] = [f"must be one of {list(PROS)}"]
         if "amount" in needed:
             _check_amount(space, where, errors)
+        if "steps" in needed:
+            _check_steps(loop, index, errors)
         if "payer" in needed and space.get("payer") not in (*PROS, "bank"):
             errors[f"{where}.payer"] = [f"must be 'bank' or one of {list(PROS)}"]
         if kind == "pit" and space.get("pro") in PROS:

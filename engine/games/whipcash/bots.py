@@ -127,12 +127,13 @@ class HeuristicBot(Bot):
             return 0 if self._holder(view, board.pro[position]) == me else -amount
         if kind == spaces.PRO_PAYS:
             return 0 if self._holder(view, board.pro[position]) == me else amount
-        if kind == spaces.PAY_BANK:
-            return -amount
         if kind == spaces.BANK_PAYS:
             return amount
         if kind == spaces.PAY_EACH_PRO:
             return -amount * sum(1 for k in range(len(PROS)) if self._holder(view, k) != me)
+        if kind == spaces.MOVE:
+            target = (position + board.steps[position]) % board.loop_len
+            return self._landing_value(view, board, target, cars, dice) if board.kind[target] != spaces.MOVE else 0
         if kind == spaces.ROLL_FOR_CASH:
             payer = board.payer[position]
             if payer != spaces.BANK_PAYER and self._holder(view, payer) == me:

@@ -32,23 +32,15 @@ def party_name(state: WhipcashState, party: int) -> int | str:
     return PROS[party - state.players]
 
 
-def payment_rank(state: WhipcashState, party: int) -> int:
-    """Mr. Daily, Mr. Chasinbucks, Dr. Overbilled, then the players in order of play, then the bank."""
-    if party < state.players:
-        return len(PROS) + state.order.index(party)
-    if party == state.bank:
-        return len(PROS) + state.players
-    return party - state.players
-
-
 def pay(state: WhipcashState, debtor: int, debts: list[tuple[int, int]], events: list[Event], why: str) -> bool:
-    """Pay each ``(creditor, amount)`` in the payment order; False if the debtor went bankrupt.
+    """Pay each ``(creditor, amount)`` in the order given; False if the debtor went bankrupt.
 
-    A debtor short of money gives all it has to the first creditor it cannot pay in full,
-    and that creditor bankrupts it.
+    Callers list several debts in the rulebook's payment order ("1st - Mr.Daily, 2nd - Mr.
+    Chasinbucks, 3rd - Dr. Overbilled, next the players in their order of play"), which follows
+    the Pro a debt comes from, also when a player now holds that Pro's spaces. A debtor short
+    of money gives all it has to the first creditor it cannot pay in full, and that creditor
+    bankrupts it; the later ones get nothing.
     """
-    if len(debts) > 1:
-        debts = sorted(debts, key=lambda debt: payment_rank(state, debt[0]))
     cash = state.cash
     for creditor, amount in debts:
         if creditor == debtor or amount <= 0:

@@ -58,6 +58,8 @@ class WhipcashRuleset(Ruleset):
     id = "whipcash"
     title = "Whipca$h"
     actions_public = True  # no hidden or simultaneous choices
+    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
+    rules_version = 2
     min_players = 2
     max_players = 6
     options_schema = WhipcashOptions
@@ -205,12 +207,16 @@ class WhipcashRuleset(Ruleset):
             pay(state, seat, [(state.holdings[board.pro[position]], amount)], events, "space")
         elif kind == spaces.PRO_PAYS:
             pay(state, state.holdings[board.pro[position]], [(seat, amount)], events, "space")
-        elif kind == spaces.PAY_BANK:
-            pay(state, seat, [(state.bank, amount)], events, "space")
         elif kind == spaces.BANK_PAYS:
             pay(state, state.bank, [(seat, amount)], events, "space")
         elif kind == spaces.PAY_EACH_PRO:
+            # In the Pros' payment order (Mr. Daily first), whoever now holds each Pro's spaces.
             pay(state, seat, [(holder, amount) for holder in state.holdings], events, "space")
+        elif kind == spaces.MOVE:
+            target = (position + board.steps[position]) % board.loop_len
+            state.position[seat] = target
+            events.append(Event("moved", {"seat": seat, "to": target, "by": "space"}))
+            self._land(state, board, seat, target, events)
         elif kind == spaces.ROLL_FOR_CASH:
             dice = [state.rng.die() for _ in range(state.dice_count)]
             events.append(Event("rolled_for_cash", {"seat": seat, "dice": dice}))

@@ -80,25 +80,65 @@ def test_a_clip_takes_a_bang_from_the_discard_and_the_player_chooses_the_card_to
     assert state.phase == "loot" and pending_seats(state) == [1]
 
 
-def test_a_clip_is_lost_when_no_bang_lies_in_the_discard():
+def test_a_clip_is_lost_when_no_bang_lies_in_the_discard_and_leaves_the_game():
+    # "If there aren't any Bang! cards in the discard pile, I lose the Clip."
     state = new_game(4, ["clip", "bill_5000"])
+    money = RULES.money_in_play(state)
     peaceful_round(state)
     assert state.discard_bangs == 0
     events = take(state, 0, "clip")
     assert of_type(events, "clip_lost") == [{"seat": 0, "why": "no_bang_in_discard"}]
     assert (state.gangsters[0].clicks, state.gangsters[0].bangs) == (4, 3)
+    assert state.gangsters[0].loot == [] and state.lost_loot == ["clip"]
+    assert RULES.view(state, None)["players"][0]["loot"] == []
     assert state.phase == "loot" and pending_seats(state) == [1]
+    assert RULES.money_in_play(state) == money
 
 
-def test_a_clip_with_only_bangs_in_hand_needs_no_choice():
+def test_a_clip_with_only_bangs_in_hand_still_asks_which_card_to_toss():
+    # The taker's hand is secret: the table must not learn from the decision that he holds no Click.
     state = new_game(4, ["clip", "bill_5000"])
     state.gangsters[0].clicks = 1
     state.discard_bangs = 2
     peaceful_round(state)
-    take(state, 0, "clip")
+    events = take(state, 0, "clip")
+    assert (state.gangsters[0].clicks, state.gangsters[0].bangs) == (0, 4)
+    assert state.phase == "clip" and pending_seats(state) == [0]
+    (decision,) = RULES.pending(state)
+    assert decision.kind == "clip_discard" and decision.options == [{"type": "clip_discard", "card": "bang"}]
+    assert [e.type for e in events if e.visible_to is None] == ["loot_taken", "reloaded"]
+    events = act(state, 0, {"type": "clip_discard", "card": "bang"})
     assert (state.gangsters[0].clicks, state.gangsters[0].bangs) == (0, 3)
     assert state.gangsters[0].face_down == ["bang"] and state.discard_bangs == 1
+    assert [e.type for e in events if e.visible_to is None] == ["clip_discarded"]
     assert state.phase == "loot"
+
+
+def test_a_clip_pickup_looks_the_same_to_the_table_whatever_the_takers_hand():
+    def pick_clip(clicks: int):
+        """Seat 0 plays a Click this round, then takes the clip holding ``clicks - 1`` Click cards."""
+        state = new_game(4, ["clip", "bill_5000"])
+        state.gangsters[0].clicks = clicks
+        state.gangsters[0].bangs = 4 - clicks
+        state.discard_bangs = 1
+        peaceful_round(state)
+        events = take(state, 0, "clip")
+        return state, events
+
+    with_click, events_click = pick_clip(clicks=2)
+    bangs_only, events_bangs = pick_clip(clicks=1)
+    for seat in (None, 1, 2, 3):
+        assert RULES.view(with_click, seat) == RULES.view(bangs_only, seat)
+        assert [e.to_dict() for e in events_click if e.visible(seat)] == \
+            [e.to_dict() for e in events_bangs if e.visible(seat)]
+    public_decisions = [[(d.seat, d.kind) for d in RULES.pending(state)] for state in (with_click, bangs_only)]
+    assert public_decisions[0] == public_decisions[1]
+    after_click = act(with_click, 0, {"type": "clip_discard", "card": "bang"})
+    after_bangs = act(bangs_only, 0, {"type": "clip_discard", "card": "bang"})
+    for seat in (None, 1, 2, 3):
+        assert RULES.view(with_click, seat) == RULES.view(bangs_only, seat)
+        assert [e.to_dict() for e in after_click if e.visible(seat)] == \
+            [e.to_dict() for e in after_bangs if e.visible(seat)]
 
 
 def test_the_new_godfather_token_makes_its_taker_godfather_next_round():

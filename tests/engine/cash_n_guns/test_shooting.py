@@ -41,16 +41,43 @@ def test_a_third_wound_kills_a_player_already_wounded_twice():
     assert not state.gangsters[2].alive and of_type(events, "killed") == [{"seat": 2}]
 
 
-def test_a_shot_at_a_player_lying_down_is_wasted():
+def test_a_bullet_at_a_player_lying_down_is_discarded_face_down_unrevealed():
+    # "If I or my target have already laid down, the Bullet card will be discarded and have no effect."
     state = new_game(4, BILLS)
     events = shoot_out(state, {0: "click", 1: "bang", 2: "bang", 3: "click"}, {0: 1, 1: 2, 2: 3, 3: 0},
                        stands={2: False})
     assert [g.wounds for g in state.gangsters] == [0, 0, 0, 0]
-    assert of_type(events, "shot") == [{"shooter": 1, "target": 2, "wounded": False}]
-    # The player lying down throws the bullet away face down: it is not revealed and fires nothing.
+    assert of_type(events, "shot") == []
+    # Seat 2 lies down and seat 1 aims at him: both cards go away face down, fire nothing, show nothing.
     assert state.gangsters[2].face_down == ["bang"] and state.gangsters[2].revealed == ""
-    assert state.discard_bangs == 1 and state.discard_clicks == 2
+    assert state.gangsters[1].face_down == ["bang"] and state.gangsters[1].revealed == ""
+    assert of_type(events, "bullets_revealed") == [{"cards": ["click", None, None, "click"],
+                                                    "discarded_face_down": [1]}]
+    assert state.discard_bangs == 0 and state.discard_clicks == 2
     assert of_type(events, "courage_revealed") == [{"standing": [0, 1, 3], "lying_down": [2]}]
+    public = RULES.view(state, None)["players"][1]
+    assert public["revealed"] is None and public["shown"] == {"click": 0, "bang": 0}
+    assert public["face_down_discards"] == 1
+    assert all("bang" not in str(e.to_dict()) for e in events if e.visible(3) and e.type != "bullet_card")
+
+
+def test_a_standing_player_aiming_at_nobody_discards_his_bullet_face_down():
+    state = new_game(4, BILLS)
+    events = shoot_out(state, {0: "bang", 1: "click", 2: "click", 3: "click"}, {0: None, 1: 2, 2: 3, 3: 1})
+    assert state.gangsters[0].face_down == ["bang"] and state.gangsters[0].revealed == ""
+    assert of_type(events, "bullets_revealed")[0] == {"cards": [None, "click", "click", "click"],
+                                                      "discarded_face_down": [0]}
+
+
+def test_the_reveal_wasted_bullets_house_rule_turns_a_wasted_bullet_face_up():
+    state = new_game(4, BILLS, reveal_wasted_bullets=True)
+    events = shoot_out(state, {0: "click", 1: "bang", 2: "bang", 3: "click"}, {0: 1, 1: 2, 2: 3, 3: 0},
+                       stands={2: False})
+    assert [g.wounds for g in state.gangsters] == [0, 0, 0, 0]
+    assert of_type(events, "shot") == [{"shooter": 1, "target": 2, "wounded": False}]
+    assert state.gangsters[1].revealed == "bang" and state.gangsters[1].face_down == []
+    assert state.gangsters[2].face_down == ["bang"]  # lying down still throws the card away unseen
+    assert state.discard_bangs == 1 and state.discard_clicks == 2
 
 
 def test_lying_down_players_share_no_loot():
@@ -102,7 +129,7 @@ def test_a_player_too_slow_to_aim_holds_nobody_up():
     decision = next(d for d in RULES.pending(state) if d.seat == 1)
     assert decision.default_action() == {"type": "choose_bullet", "card": "click"}
     events = shoot_out(state, {0: "click", 1: "bang", 2: "click", 3: "click"}, {0: 2, 1: None, 2: 3, 3: 0})
-    assert of_type(events, "shot") == [] and state.gangsters[1].revealed == "bang"
+    assert of_type(events, "shot") == [] and state.gangsters[1].face_down == ["bang"]
     assert of_type(events, "aims_revealed")[0]["targets"] == [2, None, 3, 0]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.rng import Rng
 from tests.engine.hitchiker.helpers import RULES, act, game, give, money, pending_kind, stack_cards, types
 
 
@@ -94,3 +95,17 @@ def test_a_dealer_who_stakes_everything_on_the_first_hand_does_not_play_the_seco
     events = act(state, 0, "bet", amount=25_000)
     assert "hand_withdrawn" in types(events) and len(state.casino.hands) == 2
     assert money(state) == 0
+
+
+def test_resample_hidden_burns_another_card_and_keeps_every_view(monkeypatch):
+    state = at_the_casino(monkeypatch, ["AS", "10H", "9D", "6C", "KS", "7H", "9S", "10D", "AC"])
+    on_table = set(state.casino.house) | {card for hand in state.casino.hands for card in hand.cards}
+    rng = Rng(3)
+    burned = set()
+    for _ in range(20):
+        other = RULES.resample_hidden(state, 1, rng)
+        assert other.casino.burned not in on_table
+        assert RULES.view(other, 1) == RULES.view(state, 1)
+        burned.add(other.casino.burned)
+    # The burned card is never shown, so a world a seat cannot tell apart may have burned another one.
+    assert len(burned) > 1

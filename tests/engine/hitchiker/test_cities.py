@@ -105,8 +105,21 @@ def test_customs_takes_contraband_cash_and_half_the_savings_to_the_poorest_other
     give(state, 3, cash=3_000)  # a tie with seat 2: seat 2 is first to the busted player's left
     events = act(state, 0, "roll")
     busted = first(events, "busted").data
-    assert busted == {"seat": 0, "units_lost": 7, "cash": 40_000, "savings": 50_500, "to": 2}
+    assert busted == {"seat": 0, "units_lost": 7, "cash": 40_000, "savings": 50_500, "to": 2, "savings_to": "cash"}
     assert state.seats[0].cash == 0 and state.seats[0].units == 0 and state.seats[0].savings == 50_501
+    # Money enters a Bank Pouch only by a deposit: the confiscated savings arrive as travelling cash.
+    assert state.seats[2].cash == 3_000 + 40_000 + 50_500 and state.seats[2].savings == 0
+    assert money(state) == 0
+
+
+def test_with_the_savings_to_pouch_house_rule_customs_puts_the_half_savings_in_the_receivers_pouch():
+    state = land_on("Niagara Fails")
+    state.savings_to_pouch = True
+    give(state, 0, cash=40_000, savings=101_001, units=7)
+    give(state, 1, cash=9_000)
+    give(state, 2, cash=3_000)
+    give(state, 3, cash=5_000)
+    assert first(act(state, 0, "roll"), "busted").data["savings_to"] == "savings"
     assert state.seats[2].cash == 3_000 + 40_000 and state.seats[2].savings == 50_500
     assert money(state) == 0
 

@@ -37,7 +37,10 @@ def test_death_without_a_responsible_player_goes_to_the_poorest_and_reincarnates
     events = act(state, 0, "roll")
     died = first(events, "died").data
     assert died["heir"] == 2 and died["responsible"] == NOBODY and died["cause"] == "shark_attack"
-    assert state.seats[2].cash == 31_000 and state.seats[2].savings == 120_000 and state.seats[2].units == 6
+    # Money enters a Bank Pouch only by a deposit: the inherited savings arrive as travelling cash.
+    assert died["savings_to"] == "cash"
+    assert state.seats[2].cash == 1_000 + 30_000 + 120_000 and state.seats[2].savings == 0
+    assert state.seats[2].units == 6
     assert owner_of(state, city("Kebec City")) == NOBODY and owner_of(state, city("Regina Rock")) == NOBODY
     assert state.seats[0].hometowns == [] and state.seats[0].savings == 0 and state.seats[0].units == 0
     assert state.seats[0].cash == 25_000  # reincarnated with $25,000 from the bank
@@ -49,6 +52,23 @@ def test_death_without_a_responsible_player_goes_to_the_poorest_and_reincarnates
     assert state.seats[0].position == city("Regina Rock") and owner_of(state, city("Regina Rock")) == 0
     assert pending_kind(state) == (1, "roll")
     assert money(state) == 0
+
+
+def test_with_the_savings_to_pouch_house_rule_the_heir_banks_the_inherited_savings():
+    state = shark_death_game()
+    state.savings_to_pouch = True
+    give(state, 0, cash=30_000, savings=120_000)
+    give(state, 1, cash=2_000)
+    give(state, 2, cash=1_000, savings=5_000)
+    died = first(act(state, 0, "roll"), "died").data
+    assert died["heir"] == 2 and died["savings_to"] == "savings"
+    assert state.seats[2].cash == 31_000 and state.seats[2].savings == 125_000
+    assert money(state) == 0
+
+
+def test_the_house_rule_is_an_option_off_by_default():
+    assert RULES.new_game(2, None, 1).savings_to_pouch is False
+    assert RULES.new_game(2, {"savings_to_pouch": True}, 1).savings_to_pouch is True
 
 
 def test_reincarnation_without_a_free_hometown_starts_homeless_where_you_died():
@@ -127,6 +147,20 @@ def test_black_market_rolls_come_from_the_players_to_the_left_and_the_third_is_f
     assert state.seats[3].cash == 50_000 and state.deal is None
     assert pending_kind(state) == (0, "pick_hometown")
     assert money(state) == 0
+
+
+@pytest.mark.parametrize(("first_roll", "default"), [
+    ((3, 4), "decline_deal"),  # 7: killed in a police shootout
+    ((2, 2), "decline_deal"),  # 4: ripped off
+    ((1, 2), "accept_deal"),  # 3: $1,000 a unit
+    ((1, 1), "accept_deal"),  # 2: free units
+])
+def test_a_buyer_too_slow_to_choose_declines_death_and_a_rip_off(first_roll, default):
+    state = black_market_game(*first_roll)
+    act(state, 0, "risk", amount=10_000)
+    act(state, 1, "roll")
+    [decision] = RULES.pending(state)
+    assert decision.kind == "deal_choice" and decision.default_action() == {"type": default}
 
 
 def test_with_two_players_the_other_player_makes_every_black_market_roll():

@@ -159,37 +159,23 @@ def test_in_prison_with_no_money_for_the_fine_the_game_ends():
     assert RULESET.result(state).winners == [1]
 
 
-def test_in_prison_with_a_card_the_seat_chooses_to_pay_or_use_the_card():
+def test_in_prison_with_a_card_the_card_is_used_and_the_fine_is_never_offered():
+    # "If you have a 'Get Out of Jail Free' card, you simply race Flash McQueen and pay nothing!"
     state = new_state(spins=[2], position=BOARD.jail, in_jail=True, jail_cards=[13])
     state.pile.remove(13)
     rules.start_turn(state, [])
     assert state.phase == JAIL
     [decision] = RULESET.pending(state)
     assert decision.kind == "jail"
-    assert decision.options == [{"type": "pay_fine"}, {"type": "use_jail_card"}]
-    events = play(state, 0, {"type": "use_jail_card"})
-    assert first(events, "left_prison") == {"seat": 0, "how": "used_card"}
-    assert state.seats[0].jail_cards == [] and state.pile[-1] == 13  # used: to the bottom
-    assert state.seats[0].money == 18 - 2 and state.seats[0].position == 8
-
-
-def test_in_prison_with_a_card_paying_the_fine_keeps_the_card():
-    state = new_state(spins=[4], position=BOARD.jail, in_jail=True, jail_cards=[13])
-    state.pile.remove(13)
-    rules.start_turn(state, [])
-    play(state, 0, {"type": "pay_fine"})
-    assert state.seats[0].jail_cards == [13] and 13 not in state.pile
-    assert state.seats[0].money == 18 - 1 - 2 and state.seats[0].position == 10
-
-
-def test_in_prison_with_a_card_and_no_money_only_the_card_is_offered():
-    state = new_state(position=BOARD.jail, in_jail=True, jail_cards=[13], money=0)
-    rules.start_turn(state, [])
-    [decision] = RULESET.pending(state)
-    assert decision.options == [{"type": "use_jail_card"}]
+    assert decision.options == [{"type": "use_jail_card"}] and decision.default_action() == {"type": "use_jail_card"}
     with pytest.raises(IllegalAction) as caught:
         play(state, 0, {"type": "pay_fine"})
-    assert caught.value.reason == "action_not_allowed"
+    assert caught.value.reason == "invalid_action"
+    events = play(state, 0, {"type": "use_jail_card"})
+    assert first(events, "left_prison") == {"seat": 0, "how": "used_card"}
+    assert "paid" not in types(events)
+    assert state.seats[0].jail_cards == [] and state.pile[-1] == 13  # used: to the bottom
+    assert state.seats[0].money == 18 - 2 and state.seats[0].position == 8
 
 
 def test_race_again_gives_the_same_seat_another_turn():

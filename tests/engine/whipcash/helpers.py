@@ -14,7 +14,7 @@ TEST_BOARD = {
         {"kind": "start"},                                    # 0
         {"kind": "pay_pro", "pro": "daily", "amount": 3000},  # 1
         {"kind": "pro_pays", "pro": "chasinbucks", "amount": 4000},  # 2
-        {"kind": "pay_bank", "amount": 2000},                 # 3
+        {"kind": "pay_pro", "pro": "overbilled", "amount": 2000},  # 3
         {"kind": "bank_pays", "amount": 2000},                # 4
         {"kind": "pay_each_pro", "amount": 1000},             # 5
         {"kind": "roll_for_cash", "payer": "overbilled"},     # 6

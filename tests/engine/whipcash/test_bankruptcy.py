@@ -91,11 +91,24 @@ def test_payment_order_daily_then_chasinbucks_then_overbilled_when_money_runs_ou
     assert not state.alive[0] and state.current == 1
 
 
+def test_payment_order_follows_the_pro_a_debt_comes_from_when_a_player_holds_its_spaces():
+    # Seat 2 bankrupted Mr. Daily and holds his spaces: its share of "pay each Pro" is still paid first.
+    state = new_state(positions=[0, 14, 15], cash=[1_500, 24_000, 24_000])
+    state.alive[pro(state, DAILY)] = False
+    state.holdings[DAILY] = 2
+    script(state, 5)  # pay each Pro $1,000 with $1,500
+    events = roll(state, 1)
+    payments = [(e.data["to"], e.data["amount"]) for e in events if e.type == "paid"]
+    assert payments == [(2, 1_000), ("chasinbucks", 500)]
+    assert state.bankrupted_by[0] == pro(state, CHASINBUCKS) and not state.alive[0]
+    assert state.cash[2] == 25_000 and state.cash[pro(state, CHASINBUCKS)] == 24_500
+
+
 def test_a_bankrupt_player_is_out_and_the_turn_passes():
     state = new_state(positions=[0, 14, 15], cash=[1_000, 24_000, 24_000])
     script(state, 3)
     roll(state, 1)
-    assert state.eliminated == [0] and state.cash[state.bank] == 1_000
+    assert state.eliminated == [0] and state.cash[pro(state, OVERBILLED)] == 25_000
     assert state.current == 1 and RULESET.pending(state)[0].seat == 1
     assert RULESET.result(state) is None
 

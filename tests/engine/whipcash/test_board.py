@@ -13,11 +13,14 @@ from engine.games.whipcash.board import DEFAULT_BOARD_PATH, PROS, Board, default
 from tests.engine.whipcash.helpers import TEST_BOARD
 
 
-def test_the_shipped_board_has_every_kind_of_space_one_pit_per_pro_and_a_freeway():
+def test_the_shipped_board_pays_no_bank_moves_cars_and_has_one_pit_per_pro_and_a_freeway():
     board = default_board()
     kinds = {space["kind"] for space in board.data["loop"]}
-    assert kinds == {"start", "pay_pro", "pro_pays", "pay_bank", "bank_pays", "pay_each_pro", "roll_for_cash",
-                     "pit", "onramp"}
+    # The parties are the players and the Pros: no space takes money out of play or pays it in.
+    assert kinds == {"start", "pay_pro", "pro_pays", "pay_each_pro", "roll_for_cash", "pit", "onramp", "move"}
+    assert all(space.get("payer") != "bank" for space in board.data["loop"])
+    moves = [space["steps"] for space in board.data["loop"] if space["kind"] == "move"]
+    assert len(moves) >= 2 and any(steps > 0 for steps in moves) and any(steps < 0 for steps in moves)
     pits = [space["pro"] for space in board.data["loop"] if space["kind"] == "pit"]
     assert sorted(pits) == sorted(PROS)
     assert board.next_position[board.size - 1] == board.data["freeway"]["rejoin"]
@@ -53,6 +56,13 @@ def broken(change) -> dict:
         (broken(lambda b: b["freeway"].update(lanes=0)), "board.freeway.lanes"),
         (broken(lambda b: b.pop("freeway")), "board.freeway"),
         (broken(lambda b: b.__setitem__("loop", b["loop"][:5])), "board.loop"),
+        (broken(lambda b: b["loop"].__setitem__(3, {"kind": "pay_bank", "amount": 2000})), "board.loop.3.kind"),
+        (broken(lambda b: b["loop"].__setitem__(3, {"kind": "move", "steps": 0})), "board.loop.3.steps"),
+        (broken(lambda b: b["loop"].__setitem__(3, {"kind": "move", "steps": 16})), "board.loop.3.steps"),
+        (broken(lambda b: b["loop"].__setitem__(3, {"kind": "move", "steps": "far"})), "board.loop.3.steps"),
+        (broken(lambda b: b["loop"].__setitem__(3, {"kind": "move"})), "board.loop.3.steps"),
+        (broken(lambda b: (b["loop"].__setitem__(3, {"kind": "move", "steps": 1}),
+                           b["loop"].__setitem__(4, {"kind": "move", "steps": -2}))), "board.loop.3.steps"),
     ],
 )
 def test_a_bad_board_is_refused_with_the_field_named(board, field):

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
-from tests.engine.whipcash.helpers import CHASINBUCKS, DAILY, OVERBILLED, event_types, new_state, pro, roll, script
+from tests.engine.whipcash.helpers import (
+    CHASINBUCKS,
+    DAILY,
+    OVERBILLED,
+    TEST_BOARD,
+    event_types,
+    new_state,
+    pro,
+    roll,
+    script,
+)
 
 AWAY = [0, 14, 15]  # seats 1 and 2 parked where seat 0 cannot land with one die from START
 
@@ -24,11 +36,7 @@ def test_spaces_that_pay_a_pro_or_where_a_pro_pays(faces, seat_cash, party, part
     assert state.cash[pro(state, party)] == party_cash
 
 
-def test_bank_spaces_move_money_against_the_signed_bank_ledger():
-    state = new_state(positions=AWAY)
-    script(state, 3)
-    roll(state, 1)
-    assert state.cash[0] == 22_000 and state.cash[state.bank] == 2_000
+def test_a_bank_pays_space_of_a_custom_board_pays_from_the_signed_bank_ledger():
     state = new_state(positions=AWAY)
     script(state, 4)
     roll(state, 1)
@@ -63,3 +71,37 @@ def test_start_says_nothing():
     events = roll(state, 1)
     assert state.position[0] == 0 and state.cash[0] == 24_000
     assert "paid" not in event_types(events)
+
+
+def board_with_moves() -> dict:
+    """The test board with space 4 moving a car 2 ahead (onto 6, Roll Dice for $ paid by Dr. Overbilled)
+    and space 15 moving it 5 back (onto 10, pay Dr. Overbilled $5,000)."""
+    board = copy.deepcopy(TEST_BOARD)
+    board["loop"][4] = {"kind": "move", "steps": 2, "label": "Tailwind: ahead 2 spaces"}
+    board["loop"][15] = {"kind": "move", "steps": -5, "label": "Wrong way: back 5 spaces"}
+    return board
+
+
+def test_a_move_space_moves_the_car_ahead_and_it_does_the_space_it_reaches():
+    state = new_state(options={"board": board_with_moves()}, positions=[0, 13, 14])
+    script(state, 4, 5)  # 0 + 4 = the move space, on to 6: Roll Dice for $ with one die, a 5
+    events = roll(state, 1)
+    moves = [e.data for e in events if e.type == "moved"]
+    assert moves == [{"seat": 0, "to": 4}, {"seat": 0, "to": 6, "by": "space"}]
+    assert state.position[0] == 6 and state.cash[0] == 29_000 and state.cash[pro(state, OVERBILLED)] == 19_000
+
+
+def test_a_move_space_moves_the_car_back_and_a_car_already_there_is_whipcashed():
+    state = new_state(options={"board": board_with_moves()}, positions=[13, 10, 0])
+    state.card = [False] * 3
+    script(state, 2)  # 13 + 2 = 15, back 5 onto 10 where seat 1 is: a Whipca$h, not the space
+    events = roll(state, 1)
+    assert state.position[0] == 10 and "whipcash" in event_types(events)
+    assert state.cash[:2] == [9_000, 39_000] and state.cash[pro(state, OVERBILLED)] == 24_000
+
+
+def test_a_move_space_back_lands_on_the_space_it_reaches():
+    state = new_state(options={"board": board_with_moves()}, positions=[13, 0, 1])
+    script(state, 2)
+    roll(state, 1)
+    assert state.position[0] == 10 and state.cash[0] == 19_000 and state.cash[pro(state, OVERBILLED)] == 29_000

@@ -62,7 +62,7 @@ def test_only_the_active_seat_rolls_and_only_one_or_two_dice():
 def test_eliminated_seats_are_skipped_in_the_order_of_play():
     state = new_state(positions=[0, 14, 15], cash=[24_000, 24_000, 500])
     state.current = 2
-    script(state, 4)  # 15 + 4 wraps to 3: pay the bank $2,000 with $500
+    script(state, 4)  # 15 + 4 wraps to 3: pay Dr. Overbilled $2,000 with $500
     roll(state, 1)
     assert not state.alive[2]
     assert state.current == 0

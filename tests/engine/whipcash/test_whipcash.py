@@ -9,7 +9,7 @@ from tests.engine.whipcash.helpers import event_types, new_state, roll, script
 
 
 def whipcash_state(pros_bankrupt: int, cards: bool = False):
-    """Seat 0 at START, seat 1 on space 3 (pay the bank), seat 2 far away."""
+    """Seat 0 at START, seat 1 on space 3 (pay Dr. Overbilled), seat 2 far away."""
     state = new_state(positions=[0, 3, 14])
     state.card = [cards] * 3
     for k in range(pros_bankrupt):
@@ -23,7 +23,7 @@ def test_no_pro_bankrupt_the_car_landing_pays_15000_does_not_do_the_space_and_ro
     events = roll(state, 1)
     assert "whipcash" in event_types(events)
     assert state.cash[:2] == [9_000, 39_000]
-    assert state.cash[state.bank] == 0, "the space (pay the bank) is not done"
+    assert state.cash[state.players + 2] == 24_000, "the space (pay Dr. Overbilled) is not done"
     assert state.current == 0 and RULESET.pending(state)[0].kind == "roll"
 
 
