@@ -53,16 +53,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_service(redis_url: str, workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+def start_service(redis_url: str, workers: int, threads: int, *, root: Path = ROOT, env: dict | None = None,
+                  ) -> tuple[subprocess.Popen, str]:
+    """The service of the code at ``root`` under gunicorn with the deployed settings, sized by the arguments
+    (``env`` adds settings); the process and its base URL once it answers."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "RULEHOUSE_BENCH_ENDPOINTS": "1", "RULEHOUSE_BOT_QUEUE": "",
-           "PYTHONPATH": str(ROOT), "RULEHOUSE_BIND": f"127.0.0.1:{port}",
-           "RULEHOUSE_WEB_WORKERS": str(workers), "RULEHOUSE_THREADS": str(threads)}
+           "PYTHONPATH": str(root), "RULEHOUSE_BIND": f"127.0.0.1:{port}",
+           "RULEHOUSE_WEB_WORKERS": str(workers), "RULEHOUSE_THREADS": str(threads), **(env or {})}
     # The deployed settings (api/gunicorn_conf.py), sized by --config.
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "warning",
          "api.app:create_app()"],
-        cwd=ROOT, env=env,
+        cwd=root, env=env,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
