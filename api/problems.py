@@ -26,6 +26,8 @@ KINDS: dict[str, tuple[int, str]] = {
     "validation-error": (422, "The request does not fit its schema"),
     "idempotency-key-reused": (422, "This Idempotency-Key was used with another request"),
     "precondition-required": (428, "If-Match is required"),
+    "too-many-streams": (429, "Too many open streams"),
+    "request-timeout": (408, "The request took too long to arrive"),
     "service-unavailable": (503, "A backing service is unavailable"),
     "internal-error": (500, "Internal error"),
 }
@@ -37,6 +39,7 @@ _KIND_BY_STATUS = {
     404: "not-found",
     405: "method-not-allowed",
     406: "not-acceptable",
+    408: "request-timeout",
     409: "illegal-action",
     412: "version-mismatch",
     413: "payload-too-large",

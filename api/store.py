@@ -131,7 +131,11 @@ class GameStore:
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
                       queue_connection: redis.Redis | None = None) -> GameStore:
         """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
-        client = client or redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+        if client is None:
+            # Bounded: thousands of live streams share these connections, waiting for a free one when all are busy.
+            client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                settings["REDIS_URL"], max_connections=int(settings["REDIS_MAX_CONNECTIONS"]), timeout=10,
+                decode_responses=True))
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
@@ -210,7 +214,10 @@ class GameStore:
         return job_id
 
     def delete(self, game_id: str) -> None:
-        self.redis.delete(game_key(game_id), events_key(game_id))
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(game_key(game_id), events_key(game_id))
+        pipe.publish(wake_channel(game_id), "deleted")  # its live streams end now
+        pipe.execute()
 
     # -- reads ----------------------------------------------------------------
 
@@ -244,14 +251,16 @@ class GameStore:
         entries = self.redis.xrange(events_key(game_id), min=start, max="+", count=count)
         return _events_of(entries), (entries[-1][0] if entries else None)
 
-    def wait_events(self, game_id: str, after: str, timeout_ms: int, count: int = 100,
-                    ) -> tuple[list[StoredEvent], str | None]:
-        """Like ``events``, but blocks up to ``timeout_ms`` for the next entry."""
-        reply = self.redis.xread({events_key(game_id): after or "0-0"}, count=count, block=max(1, timeout_ms))
-        if not reply:
-            return [], None
-        entries = reply[0][1]
-        return _events_of(entries), (entries[-1][0] if entries else None)
+    def events_and_status(self, game_id: str, after: str, count: int,
+                          ) -> tuple[list[StoredEvent], str | None, tuple[str, int] | None]:
+        """``events`` and ``status`` in one round trip (a live stream's look at its game)."""
+        start = "-" if after in ("", "0", "0-0") else f"({after}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(events_key(game_id), min=start, max="+", count=count)
+        pipe.hmget(game_key(game_id), ["status", "version"])
+        entries, (status, version) = pipe.execute()
+        return (_events_of(entries), (entries[-1][0] if entries else None),
+                None if status is None else (status, int(version)))
 
     def action_log(self, game_id: str) -> list[tuple[int, dict]]:
         """Every accepted action in order, as (seat, action): enough to replay the game."""
