@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -79,6 +80,23 @@ def wake_channel(game_id: str) -> str:
 
 def bot_job_id(game_id: str, version: int) -> str:
     return f"bot-{game_id}-{version}"
+
+
+def bot_job_version(job_id: str) -> int | None:
+    """The game version a bot job id (``bot-<game>-<version>[-<retry>]``) plays, or None."""
+    parts = job_id.split("-")
+    return int(parts[2]) if len(parts) >= 3 and parts[0] == "bot" and parts[2].isdigit() else None
+
+
+def bot_current_key(game_id: str) -> str:
+    """The id of the bot job now responsible for the game's pending bot move."""
+    return f"game:{{{game_id}}}:bot"
+
+
+#: Sorted set of games with bot seats; score: when api.bot_seats.sweep should next look at the game.
+BOT_GAMES_KEY = "bots:games"
+#: A bot job gets this long to be picked up before the sweep looks at its game.
+BOT_CHECK_AFTER_SECONDS = 2.0
 
 
 def idempotency_key(game_id: str, seat: int, key: str) -> str:
@@ -197,16 +215,23 @@ class GameStore:
             return Commit("ok", int(reply[1]), list(reply[2:]))
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
-    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions) -> str | None:
+    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, retry: bool = False,
+                      ) -> str | None:
         """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
 
         The id is unique per game and version, so a second request for the same version
         (a retry, a duplicate) queues nothing; the job itself moves only if the game is
-        still at ``version``.
+        still at ``version``. ``retry`` (api.bot_seats.sweep, for a job that died) queues
+        another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
+        sweep finds it even if the job is lost before it runs (or is never queued).
         """
         if self.bot_queue is None or not any(seats[d.seat].get("bot") for d in decisions):
             return None
-        job_id = bot_job_id(game_id, version)
+        job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
+        pipe.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
+        pipe.execute()
         with contextlib.suppress(DuplicateJobError):
             # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
             self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,

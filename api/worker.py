@@ -15,7 +15,7 @@ from redis import Redis
 from rq import SimpleWorker, Worker
 from rq.utils import now
 
-from api import deadlines
+from api import bot_seats, deadlines
 from api.bot_seats import job_store
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
@@ -46,6 +46,7 @@ class SweepingMixin:
             super().run_maintenance_tasks()
         self.last_swept_at = now()
         deadlines.sweep_logged(job_store())
+        bot_seats.sweep_logged(job_store())
         try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker

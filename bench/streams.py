@@ -254,7 +254,7 @@ def measure(base: str, games: list[dict], args) -> None:
     health, health_failures = next((latencies, failures) for kind, latencies, failures in gathered if kind == "health")
     held = stats["streams held to the end"]
     print(f"  streams: {args.streams} asked, {stats['state lines']} opened (first line), {held} held to the end; "
-          f"{stats['keepalive lines']} keep-alive and {stats['event lines']} event lines")
+          f"{stats['keepalive lines']} keep-alive, {stats['event lines']} event and {stats['end lines']} end lines")
     other = {key: value for key, value in sorted(stats.items()) if key.startswith(("stream ", "slow"))
              or key in ("streams closed by the server", "streams failed", "streams never opened")}
     if other:
@@ -290,8 +290,8 @@ def main() -> None:
         env = {"RULEHOUSE_STREAM_KEEPALIVE_SECONDS": str(args.keepalive),
                # one client address opens them all here: lift the per-client limit
                "RULEHOUSE_STREAMS_PER_CLIENT": str(args.streams + 100)}
-        process, base = bench_api.start_service(redis_url, 2, 8, root=args.root.resolve(), env=env)
-        stack.callback(process.wait, 10)
+        process, base = bench_api.start_service(redis_url, 2, None, root=args.root.resolve(), env=env)
+        stack.callback(process.wait, 30)  # open streams may hold it for its graceful_timeout
         stack.callback(process.terminate)
         print(f"machine: {os.cpu_count()} cores; service from {args.root.resolve()}; Redis {redis_url}")
         games = []

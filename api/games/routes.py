@@ -11,7 +11,7 @@ from flask import Response, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import deadlines
+from api import bot_seats, deadlines
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -201,7 +201,7 @@ class Game(MethodView):
         pending = ruleset.pending(state)
         if result is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
-            store().schedule_bots(game_id, record.version, record.seats, pending)
+            bot_seats.ensure_job(store(), record, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "version": record.version, "status": record.status,
             "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
