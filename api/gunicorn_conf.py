@@ -12,7 +12,7 @@ the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
 
 import os
 
-from api.serving import raise_fd_limit, time_limited_body
+from api.serving import body_answered, raise_fd_limit, time_limited_body
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -34,6 +34,7 @@ graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True
 pre_request = time_limited_body
+post_request = body_answered
 
 
 def on_starting(server) -> None:

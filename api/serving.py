@@ -36,7 +36,7 @@ def raise_fd_limit(wanted: int) -> tuple[int, int]:
     return soft, hard
 
 
-def _cooperative() -> bool:
+def cooperative() -> bool:
     """Whether sockets yield to a gevent loop (the gevent worker monkey-patched this process)."""
     try:
         from gevent import monkey
@@ -52,13 +52,19 @@ class DeadlineBody:
         self._body = body
         self._request = request
         self._deadline = time.monotonic() + seconds
+        #: Set once the answer is sent: gunicorn then drains what is left, and a plain timeout closes quietly.
+        self.answered = False
 
     def _call(self, method, *args):
         left = self._deadline - time.monotonic()
+        if self.answered:
+            if left <= 0:
+                raise TimeoutError("the rest of the body did not arrive in time")
+            return method(*args)
         try:
             if left <= 0:
                 raise TimeoutError
-            if not _cooperative():
+            if not cooperative():
                 return method(*args)  # a thread's blocking socket: its per-operation timeout bounds it
             import gevent
 
@@ -90,6 +96,12 @@ class DeadlineBody:
 def time_limited_body(worker, req) -> None:
     """gunicorn's ``pre_request`` hook: give the body its deadline before the app sees it."""
     req.body = DeadlineBody(req.body, req, BODY_SECONDS)
+
+
+def body_answered(worker, req, environ, resp) -> None:
+    """gunicorn's ``post_request`` hook: from here on gunicorn, not the app, reads what is left of the body."""
+    if isinstance(req.body, DeadlineBody):
+        req.body.answered = True
 
 
 try:

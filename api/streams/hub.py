@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import redis
 
+from api.serving import cooperative
+
 log = logging.getLogger("rulehouse.streams")
 
 #: The wake-up channels ``api.store.wake_channel`` names: ``game:{<id>}:wake``.
@@ -67,7 +69,9 @@ class StreamHub:
         self.redis_url = redis_url
         self.redis = client
         self._acquire = client.register_script(_ACQUIRE)
-        self._lock = threading.Lock()
+        # Under gevent (one OS thread, switches only at I/O) these short sections need no lock, and a
+        # gevent lock around them was seen to wedge the subscriber; with real threads they do.
+        self._lock = contextlib.nullcontext() if cooperative() else threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
         self._slots: dict[tuple[str, str], None] = {}
         self._thread: threading.Thread | None = None
@@ -140,9 +144,10 @@ class StreamHub:
         with self._lock:
             if self._pid != os.getpid():  # a forked child: the parent's subscriber is not ours
                 self._pid, self._thread = os.getpid(), None
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="rulehouse-stream-hub", daemon=True)
-                self._thread.start()
+            if self._thread is not None and self._thread.is_alive():
+                return
+            thread = self._thread = threading.Thread(target=self._run, name="rulehouse-stream-hub", daemon=True)
+        thread.start()  # outside the lock: starting waits for the new thread, which takes the lock
 
     def _idle(self) -> bool:
         with self._lock:

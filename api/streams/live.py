@@ -21,6 +21,8 @@ log = logging.getLogger("rulehouse.streams")
 
 #: Events read per round trip while catching up.
 PAGE = 100
+#: A quiet stream still reads its game after this many keep-alives (the wake-ups are the rule).
+LOOK_EVERY = 4
 
 
 def hub() -> StreamHub:
@@ -81,6 +83,7 @@ def stream_lines(game_store: GameStore, streams: StreamHub, waiter: Waiter, firs
     version = first["version"]
     game_id = waiter.game_id
     streams.register(waiter)
+    quiet = 0  # keep-alives since the last look at the game
     try:
         while True:
             try:
@@ -105,8 +108,14 @@ def stream_lines(game_store: GameStore, streams: StreamHub, waiter: Waiter, firs
             if left <= 0:
                 yield _end("time_limit", version)
                 return
-            # A little jitter, so that streams opened together do not all wake together.
-            if not waiter.wait(min(left, keepalive * random.uniform(0.9, 1.0))):
+            # Every change of the game wakes its streams (and a lost subscriber wakes them all), so a silence
+            # costs no Redis read; once in a while one looks anyway. The jitter keeps streams opened together
+            # from keeping alive together.
+            while not waiter.wait(min(left, keepalive * random.uniform(0.9, 1.0))):
                 yield '{"kind":"keepalive"}\n'
+                left = deadline - time.monotonic()
+                quiet += 1
+                if left <= 0 or quiet % LOOK_EVERY == 0:
+                    break
     finally:
         streams.unregister(waiter)
