@@ -61,17 +61,14 @@ def read_until(sock: socket.socket, marker: bytes) -> bytes:
 
 
 def test_a_quiet_stream_keeps_alive_past_redis_socket_timeout_then_ends_with_an_end_line(serve):
-    # redis-py's socket timeout is 5 s: the stream stays silent longer than that, twice.
-    with serve(STREAM_KEEPALIVE_SECONDS="1", STREAM_MAX_SECONDS="12", WEB_WORKERS="1") as service:
+    # redis-py's socket timeout is 5 s: the keep-alive interval is longer, and the game stays quiet for two.
+    with serve(STREAM_KEEPALIVE_SECONDS="6", STREAM_MAX_SECONDS="15", WEB_WORKERS="1") as service:
         game = create(service.base)
         reply = requests.get(f"{service.base}/v1/games/{game['id']}/stream", stream=True, timeout=30)
         lines = reply.iter_lines()
         assert json.loads(next(lines))["kind"] == "state"
-        seen = []
-        began = time.monotonic()
-        while time.monotonic() - began < 6.5:
-            seen.append(json.loads(next(lines)))
-        assert [line["kind"] for line in seen].count("keepalive") >= 4
+        # Two silent intervals (over 10 s): the stream stays open and says so.
+        assert [json.loads(next(lines))["kind"] for _ in range(2)] == ["keepalive", "keepalive"]
         # After the silence a move still reaches the stream (a wake-up, not a blocking read, brings it).
         play_one_move(service.base, game, 0, Rng(3))
         rest = [json.loads(line) for line in lines]
