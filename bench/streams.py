@@ -141,7 +141,7 @@ async def slow_client(host: str, port: int, stats: Counter, lifetimes: list[floa
 
 
 async def hold_all(base: str, paths: list[str], slow: int, seconds: float, stats: Counter, lifetimes: list[float],
-                   ready) -> None:
+                   ready, meter) -> None:
     """Open the streams, wait until each has its first line (or failed), then open the slow clients, set
     ``ready`` (the measuring processes start) and hold everything for ``seconds``."""
     host, port = base.removeprefix("http://").split(":")
@@ -159,7 +159,10 @@ async def hold_all(base: str, paths: list[str], slow: int, seconds: float, stats
     tasks += [asyncio.ensure_future(slow_client(host, int(port), stats, lifetimes, stop)) for _ in range(slow)]
     await asyncio.sleep(0.5)
     ready.set()
-    await asyncio.sleep(seconds + 1)
+    cpu_before = meter()
+    await asyncio.sleep(seconds)
+    stats["service CPU %"] = round(100 * (meter() - cpu_before) / seconds)
+    await asyncio.sleep(1)
     stop.set()
     await asyncio.gather(*tasks)
 
@@ -245,7 +248,7 @@ def ms(latencies: list[float], fraction: float) -> str:
     return f"{bench_api.percentile(latencies, fraction) * 1000:.1f} ms" if latencies else "n/a"
 
 
-def measure(base: str, games: list[dict], args) -> None:
+def measure(base: str, games: list[dict], args, service) -> None:
     paths = [f"/v1/games/{games[i % len(games)]['id']}/stream" for i in range(args.streams)]
     context = multiprocessing.get_context("fork")
     results = context.Queue()
@@ -258,7 +261,8 @@ def measure(base: str, games: list[dict], args) -> None:
         process.start()
     stats: Counter = Counter()
     lifetimes: list[float] = []
-    asyncio.run(hold_all(base, paths, args.slow, args.seconds, stats, lifetimes, ready))
+    meter = bench_api.CpuMeter(service)._total if bench_api.psutil else (lambda: float("nan"))
+    asyncio.run(hold_all(base, paths, args.slow, args.seconds, stats, lifetimes, ready, meter))
     gathered = [results.get(timeout=60) for _ in processes]
     for process in processes:
         process.join(10)
@@ -279,6 +283,7 @@ def measure(base: str, games: list[dict], args) -> None:
     total_health = len(health) + health_failures
     print(f"  moves ({args.movers} clients x {args.move_rate:.0f}/s): {len(moves)} ok, {move_failures} failed; "
           f"p50 {ms(moves, 0.5)}, p99 {ms(moves, 0.99)}")
+    print(f"  service CPU while measured: {stats['service CPU %']}% of one core")
     print(f"  health checks: {len(health)}/{total_health} ok ({len(health) / max(1, total_health):.0%}); "
           f"p50 {ms(health, 0.5)}, p99 {ms(health, 0.99)}")
 
@@ -318,7 +323,7 @@ def main() -> None:
               f"{args.seconds:.0f} s measured, keep-alive every {args.keepalive:.0f} s")
         for run in range(1, args.runs + 1):
             print(f"run {run}: load average {os.getloadavg()[0]:.2f}")
-            measure(base, games, args)
+            measure(base, games, args, process)
 
 
 if __name__ == "__main__":
