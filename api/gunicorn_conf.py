@@ -12,7 +12,7 @@ the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
 
 import os
 
-from api.serving import body_answered, raise_fd_limit, time_limited_body
+from api.serving import body_answered, prepare_request, raise_fd_limit
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -28,12 +28,12 @@ else:
     # Capped at its thread count, a busy gthread worker stops accepting and the idle one takes the client.
     worker_connections = threads
 # A request's line and headers must arrive within this (gunicorn times the parser with it under
-# gevent), and an idle keep-alive connection closes after it.
+# gevent). Connections close after each answer (api/serving.py, prepare_request).
 keepalive = int(os.environ.get("RULEHOUSE_HEADER_TIMEOUT", "5"))
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True
-pre_request = time_limited_body
+pre_request = prepare_request
 post_request = body_answered
 
 

@@ -93,9 +93,18 @@ class DeadlineBody:
         return line
 
 
-def time_limited_body(worker, req) -> None:
-    """gunicorn's ``pre_request`` hook: give the body its deadline before the app sees it."""
+def prepare_request(worker, req) -> None:
+    """gunicorn's ``pre_request`` hook: give the body its deadline before the app sees it, and close the
+    connection after the answer.
+
+    Without keep-alive each request is a new connection, taken by whichever worker process is idle
+    (a busy event loop does not accept), so the load spreads over the processes; with it, a process
+    would keep every client it happened to accept, however busy (bench/api.py: 42-69 actions/s with
+    keep-alive against 215 for the former gthread layout on the same loaded machine). A connection
+    costs little on loopback or a LAN.
+    """
     req.body = DeadlineBody(req.body, req, BODY_SECONDS)
+    req.must_close = True
 
 
 def body_answered(worker, req, environ, resp) -> None:
