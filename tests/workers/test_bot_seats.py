@@ -18,15 +18,6 @@ GAME_TIMEOUT = 90
 
 
 @pytest.fixture
-def app(redis_db_url):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
-    app.testing = True
-    return app
-
-
-@pytest.fixture
 def client(app):
     return app.test_client()
 

@@ -7,8 +7,6 @@ import random
 import signal
 import time
 
-import pytest
-
 from tests.processes import wait_for
 from tests.workers.test_bot_seats import assert_log_replays_to_stored_state
 
@@ -19,15 +17,6 @@ PLAYERS = 4
 #: Seconds of killing (or less, once every game is over), then the survivors must finish.
 KILL_SECONDS = 20
 FINISH_SECONDS = 40
-
-
-@pytest.fixture
-def app(redis_db_url):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
-    app.testing = True
-    return app
 
 
 def finished(store, game_ids: list[str]) -> list[str]:
