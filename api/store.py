@@ -150,10 +150,16 @@ class GameStore:
                       queue_connection: redis.Redis | None = None) -> GameStore:
         """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
         if client is None:
-            # Bounded: thousands of live streams share these connections, waiting for a free one when all are busy.
-            client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-                settings["REDIS_URL"], max_connections=int(settings["REDIS_MAX_CONNECTIONS"]), timeout=10,
-                decode_responses=True))
+            from api.serving import cooperative
+
+            if cooperative():
+                # An event-loop process: thousands of live streams share a bounded pool, waiting for a free
+                # connection when all are busy. A threaded process holds at most one per thread anyway.
+                client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                    settings["REDIS_URL"], max_connections=int(settings["REDIS_MAX_CONNECTIONS"]), timeout=10,
+                    decode_responses=True))
+            else:
+                client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
