@@ -313,15 +313,15 @@ def main() -> None:
         stack.callback(process.wait, 30)  # open streams may hold it for its graceful_timeout
         stack.callback(process.terminate)
         print(f"machine: {os.cpu_count()} cores; service from {args.root.resolve()}; Redis {redis_url}")
-        games = []
-        for number in range(args.games):
-            created = post_json(base, "/v1/games", {"ruleset": RULESET, "seed": number,
-                                                    "seats": [{"name": f"p{i}"} for i in range(PLAYERS)]})
-            created["seed"] = number
-            games.append(created)
         print(f"{args.streams} streams over {args.games} games, {args.slow} slow-header clients, "
               f"{args.seconds:.0f} s measured, keep-alive every {args.keepalive:.0f} s")
         for run in range(1, args.runs + 1):
+            games = []  # new ones each run: the movers start every game from its first move
+            for number in range(run * args.games, (run + 1) * args.games):
+                created = post_json(base, "/v1/games", {"ruleset": RULESET, "seed": number,
+                                                        "seats": [{"name": f"p{i}"} for i in range(PLAYERS)]})
+                created["seed"] = number
+                games.append(created)
             print(f"run {run}: load average {os.getloadavg()[0]:.2f}")
             measure(base, games, args, process)
 
