@@ -5,25 +5,63 @@ Run workers with ``rq worker bots --url $REDIS_URL`` (or ``rulehouse worker``). 
 move from the bot's own view and decision, and submits it through the same
 compare-and-set path as a human move; the accepted move queues the next job when a bot
 seat is still pending, so a game of bots plays itself to the end.
+
+A worker can die holding a job (SIGKILL, a lost machine, Redis restarting under it), after
+taking it off the queue or even after its move but before queueing the next one. Every
+game with bot seats is noted in ``bots:games`` with the time to look at it again, pushed
+on by each job queued for it; ``sweep`` (run by every ``rulehouse worker`` every few
+seconds) looks at the games that fell due: when a bot seat is pending and the job now
+responsible for the game (``game:{<id>}:bot``) is neither waiting in the queue nor
+started less than ``BOT_JOB_LEASE`` seconds ago, it queues another job for the version.
+Whatever runs twice, the compare-and-set on the version lets exactly one move through.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import time
+from datetime import UTC, datetime
 
 import redis
 from rq import get_current_job
+from rq.job import Job
+from rq.utils import utcparse
 
 from api.config import settings
 from api.moves import load_state, submit_action
 from api.problems import ApiProblem
 from api.rules_version import is_current
-from api.store import GameStore
+from api.store import (
+    ACTIVE,
+    BOT_CHECK_AFTER_SECONDS,
+    BOT_GAMES_KEY,
+    GameRecord,
+    GameStore,
+    bot_current_key,
+    bot_job_version,
+    game_key,
+)
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 
 #: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
 BOT_SEED_STREAM = 0xB07
+#: A bot job started longer ago than this whose game still waits for it is taken for dead.
+BOT_JOB_LEASE = float(os.environ.get("RULEHOUSE_BOT_JOB_LEASE", "5"))
+#: RQ job states in which a job still runs without help (given that it sits in its queue or registry).
+WAITING = {"queued", "deferred", "scheduled"}
+SWEEP_LOCK_KEY = "bots:sweeping"
+
+log = logging.getLogger("rulehouse.bots")
+
+# Takes the game out of the index, or puts its next look at ARGV[3], only if nobody pushed it past ARGV[2].
+_RESCHEDULE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
 
 _store: GameStore | None = None
 
@@ -74,3 +112,83 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
             return "moved-on"
         raise
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
+
+
+def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
+    """The read path's check: queue the job of this version if none was (e.g. the API died before queueing)."""
+    if store.bot_queue is None or not any(record.seats[d.seat].get("bot") for d in decisions):
+        return
+    current = store.redis.get(bot_current_key(record.id))
+    if current is None or bot_job_version(current) != record.version:
+        store.schedule_bots(record.id, record.version, record.seats, decisions)
+
+
+def _seconds_since(rq_time: str | None) -> float:
+    if not rq_time:
+        return 0.0
+    return (datetime.now(UTC) - utcparse(rq_time).replace(tzinfo=UTC)).total_seconds()
+
+
+def job_alive(store: GameStore, job_id: str) -> bool:
+    """Whether the bot job will still run (or is running) without help."""
+    pipe = store.redis.pipeline(transaction=True)
+    pipe.hmget(Job.key_for(job_id), ["status", "started_at"])
+    pipe.lpos(store.bot_queue.key, job_id)
+    (status, started_at), position = pipe.execute()
+    if status in WAITING:
+        # "queued" but no longer in the queue: a worker took it and died before starting it.
+        return status != "queued" or position is not None
+    if status == "started":
+        return _seconds_since(started_at) < BOT_JOB_LEASE
+    return False  # finished, failed or gone while its game still waits: nothing will move
+
+
+def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
+    """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
+    version, status = store.redis.hmget(game_key(game_id), ["version", "status"])
+    current = store.redis.get(bot_current_key(game_id))
+    later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
+    if version is None or status != ACTIVE:
+        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        return False
+    if current is not None and bot_job_version(current) == int(version) and job_alive(store, current):
+        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
+        return False
+    record = store.load(game_id)
+    if record is None or record.version != int(version):
+        return False  # it moved meanwhile: the mover queued what it owes
+    ruleset = get_ruleset(record.ruleset)
+    decisions = ruleset.pending(load_state(ruleset, record))
+    if not any(record.seats[d.seat].get("bot") for d in decisions):
+        # Waiting for humans: a human move that leaves a bot pending notes the game again.
+        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        return False
+    store.schedule_bots(game_id, record.version, record.seats, decisions, retry=True)
+    return True
+
+
+def sweep(store: GameStore, now: float | None = None, limit: int = 500) -> int:
+    """Queue again the bot moves whose jobs died (one sweeper at a time); how many."""
+    if store.bot_queue is None or not store.redis.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
+        return 0
+    now = time.time() if now is None else now
+    requeued = 0
+    for game_id, due in store.redis.zrangebyscore(BOT_GAMES_KEY, "-inf", now, start=0, num=limit, withscores=True):
+        try:
+            requeued += heal(store, game_id, due, now)
+        except redis.RedisError:
+            raise
+        except Exception:  # one broken game must not stop the others
+            log.exception("bot sweep of game %s failed", game_id)
+    return requeued
+
+
+def sweep_logged(store: GameStore) -> None:
+    """``sweep`` for the worker loop: never raises."""
+    try:
+        requeued = sweep(store)
+    except Exception as error:
+        log.warning("bot sweep failed: %s", error)
+        return
+    if requeued:
+        log.warning("re-queued %d bot move(s) whose jobs died with their workers", requeued)

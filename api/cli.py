@@ -300,6 +300,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "RULEHOUSE_BIND": f"{args.host}:{args.port}",
         "RULEHOUSE_WEB_WORKERS": str(args.web_workers),
         "RULEHOUSE_THREADS": str(args.threads),
+        "RULEHOUSE_WORKER_CLASS": args.worker_class,
+        "RULEHOUSE_WORKER_CONNECTIONS": str(args.connections),
     }
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
@@ -384,7 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=2, help="RQ worker processes (bots and simulations)")
     serve.add_argument("--bot-workers", type=int, default=1, help="more RQ workers, on the bots queue only")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
-    serve.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    serve.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent",
+                       help="gunicorn worker kind: gevent (thousands of connections each) or gthread")
+    serve.add_argument("--connections", type=int, default=5000, help="connections per gevent worker")
+    serve.add_argument("--threads", type=int, default=8, help="threads per gthread worker")
     serve.add_argument("--fork", action="store_true", help="workers fork a child per job (RQ's default)")
     serve.set_defaults(func=cmd_serve)
 

@@ -18,6 +18,10 @@ DEFAULTS: dict = {
     "STREAM_KEEPALIVE_SECONDS": 15.0,
     #: the live stream closes after this long; clients resume from their last cursor
     "STREAM_MAX_SECONDS": 600.0,
+    #: open live streams one client address may hold at once (one more is 429)
+    "STREAMS_PER_CLIENT": 100,
+    #: connections each API process keeps to Redis at most (requests wait for a free one)
+    "REDIS_MAX_CONNECTIONS": 64,
     #: RQ queue that plays bot seats; None disables bot jobs (bot seats then wait forever)
     "BOT_QUEUE": "bots",
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
@@ -43,7 +47,7 @@ DEFAULTS: dict = {
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
-             "WEBHOOK_TIMEOUT_SECONDS"}
+             "WEBHOOK_TIMEOUT_SECONDS", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults

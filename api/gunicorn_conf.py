@@ -1,26 +1,50 @@
-"""Gunicorn settings for the API, shared by ``rulehouse serve``, the Docker image and bench/api.py.
+"""Gunicorn settings for the API, shared by ``rulehouse serve``, the Docker image and the benches.
 
     gunicorn -c python:api.gunicorn_conf "api.app:create_app()"
 
-``RULEHOUSE_WEB_WORKERS`` (default 2) and ``RULEHOUSE_THREADS`` (default 8) size it;
-``RULEHOUSE_BIND`` (default ``127.0.0.1:8000``) is where it listens.
+Environment: ``RULEHOUSE_BIND`` (default ``127.0.0.1:8000``), ``RULEHOUSE_WEB_WORKERS``
+(processes, default 2), ``RULEHOUSE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
+``RULEHOUSE_WORKER_CONNECTIONS`` (connections per gevent process, default 5000),
+``RULEHOUSE_THREADS`` (threads per gthread process, default 8), ``RULEHOUSE_HEADER_TIMEOUT``
+(seconds for a request's headers, and for an idle keep-alive connection, default 5), and
+the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
 """
 
 import os
 
+from api.serving import body_answered, prepare_request, raise_fd_limit
+
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
+_kind = os.environ.get("RULEHOUSE_WORKER_CLASS", "gevent")
 threads = int(os.environ.get("RULEHOUSE_THREADS", "8"))
-# gthread keeps the live event streams from holding a whole worker each.
-worker_class = "gthread" if threads > 1 else "sync"
-# A gthread worker accepts connections however busy its threads are, so with keep-alive one
-# worker could hold most clients while the other idled: bench/api.py measured p99 57-97 ms.
-# Capped at its thread count, a busy worker stops accepting and the idle one takes the client
-# (p99 44-49 ms, and more actions per second). The cost is no keep-alive, cheap on a LAN.
-worker_connections = threads
+if _kind == "gevent":
+    # One event loop per process: an open stream or a slow client costs a greenlet, not a thread.
+    worker_class = "api.serving.TimedGeventWorker"
+    worker_connections = int(os.environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
+else:
+    # gthread: each stream or slow client holds one of the threads.
+    worker_class = "gthread" if threads > 1 else "sync"
+    # Capped at its thread count, a busy gthread worker stops accepting and the idle one takes the client.
+    worker_connections = threads
+# A request's line and headers must arrive within this (gunicorn times the parser with it under
+# gevent). Connections close after each answer (api/serving.py, prepare_request).
+keepalive = int(os.environ.get("RULEHOUSE_HEADER_TIMEOUT", "5"))
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True
+pre_request = prepare_request
+post_request = body_answered
+
+
+def on_starting(server) -> None:
+    """Every connection is a file descriptor: lift the soft limit to what the workers may hold."""
+    wanted = workers * (worker_connections + 256) + 256
+    soft, hard = raise_fd_limit(wanted)
+    if soft < wanted:
+        server.log.warning("open files limited to %d (hard limit %s), below the %d that %d workers x %d "
+                           "connections need: raise it (ulimit -Hn, systemd LimitNOFILE, docker --ulimit nofile)",
+                           soft, hard, wanted, workers, worker_connections)
 
 
 def post_worker_init(worker) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -97,6 +98,23 @@ def bot_job_id(game_id: str, version: int) -> str:
     return f"bot-{game_id}-{version}"
 
 
+def bot_job_version(job_id: str) -> int | None:
+    """The game version a bot job id (``bot-<game>-<version>[-<retry>]``) plays, or None."""
+    parts = job_id.split("-")
+    return int(parts[2]) if len(parts) >= 3 and parts[0] == "bot" and parts[2].isdigit() else None
+
+
+def bot_current_key(game_id: str) -> str:
+    """The id of the bot job now responsible for the game's pending bot move."""
+    return f"game:{{{game_id}}}:bot"
+
+
+#: Sorted set of games with bot seats; score: when api.bot_seats.sweep should next look at the game.
+BOT_GAMES_KEY = "bots:games"
+#: A bot job gets this long to be picked up before the sweep looks at its game.
+BOT_CHECK_AFTER_SECONDS = 2.0
+
+
 def idempotency_key(game_id: str, seat: int, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{seat}:{token_digest(key)}"
 
@@ -158,7 +176,17 @@ class GameStore:
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
                       queue_connection: redis.Redis | None = None) -> GameStore:
         """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
-        client = client or redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+        if client is None:
+            from api.serving import cooperative
+
+            if cooperative():
+                # An event-loop process: thousands of live streams share a bounded pool, waiting for a free
+                # connection when all are busy. A threaded process holds at most one per thread anyway.
+                client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                    settings["REDIS_URL"], max_connections=int(settings["REDIS_MAX_CONNECTIONS"]), timeout=10,
+                    decode_responses=True))
+            else:
+                client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
@@ -233,16 +261,23 @@ class GameStore:
             return Commit("ok", int(reply[1]), list(reply[2:]))
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
-    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions) -> str | None:
+    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, retry: bool = False,
+                      ) -> str | None:
         """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
 
         The id is unique per game and version, so a second request for the same version
         (a retry, a duplicate) queues nothing; the job itself moves only if the game is
-        still at ``version``.
+        still at ``version``. ``retry`` (api.bot_seats.sweep, for a job that died) queues
+        another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
+        sweep finds it even if the job is lost before it runs (or is never queued).
         """
         if self.bot_queue is None or not any(seats[d.seat].get("bot") for d in decisions):
             return None
-        job_id = bot_job_id(game_id, version)
+        job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
+        pipe.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
+        pipe.execute()
         with contextlib.suppress(DuplicateJobError):
             # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
             self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
@@ -250,7 +285,10 @@ class GameStore:
         return job_id
 
     def delete(self, game_id: str) -> None:
-        self.redis.delete(game_key(game_id), events_key(game_id))
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(game_key(game_id), events_key(game_id))
+        pipe.publish(wake_channel(game_id), "deleted")  # its live streams end now
+        pipe.execute()
 
     # -- reads ----------------------------------------------------------------
 
@@ -284,14 +322,16 @@ class GameStore:
         entries = self.redis.xrange(events_key(game_id), min=start, max="+", count=count)
         return _events_of(entries), (entries[-1][0] if entries else None)
 
-    def wait_events(self, game_id: str, after: str, timeout_ms: int, count: int = 100,
-                    ) -> tuple[list[StoredEvent], str | None]:
-        """Like ``events``, but blocks up to ``timeout_ms`` for the next entry."""
-        reply = self.redis.xread({events_key(game_id): after or "0-0"}, count=count, block=max(1, timeout_ms))
-        if not reply:
-            return [], None
-        entries = reply[0][1]
-        return _events_of(entries), (entries[-1][0] if entries else None)
+    def events_and_status(self, game_id: str, after: str, count: int,
+                          ) -> tuple[list[StoredEvent], str | None, tuple[str, int] | None]:
+        """``events`` and ``status`` in one round trip (a live stream's look at its game)."""
+        start = "-" if after in ("", "0", "0-0") else f"({after}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(events_key(game_id), min=start, max="+", count=count)
+        pipe.hmget(game_key(game_id), ["status", "version"])
+        entries, (status, version) = pipe.execute()
+        return (_events_of(entries), (entries[-1][0] if entries else None),
+                None if status is None else (status, int(version)))
 
     def action_log(self, game_id: str) -> list[tuple[int, dict]]:
         """Every accepted action in order, as (seat, action): enough to replay the game."""

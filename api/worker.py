@@ -16,7 +16,7 @@ from rq import SimpleWorker, Worker
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
-from api import deadlines
+from api import bot_seats, deadlines
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.simulations import jobs
@@ -48,6 +48,7 @@ class SweepingMixin:
             super().run_maintenance_tasks()
         self.last_swept_at = now()
         deadlines.sweep_logged(job_store())
+        bot_seats.sweep_logged(job_store())
         try:
             deadline_warnings.deadlines_near(job_store())
             self.enqueue_due_retries()

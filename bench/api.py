@@ -1,6 +1,6 @@
 """HTTP API speed: POST /actions throughput and latency against a bare one-Redis-read endpoint.
 
-    .venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--runs 2] [--config 2x8 ...]
+    .venv/bin/python bench/api.py [--clients 16] [--seconds 10] [--runs 2] [--config 2xgevent ...]
 
 Starts the service under gunicorn on loopback against Redis (``REDIS_URL``, else an embedded
 server in a temporary directory), then drives it with concurrent closed-loop clients: one
@@ -11,7 +11,8 @@ not queue behind one another's GIL. Each run measures, in turn:
 - ``POST /v1/games/{id}/actions``: each client plays its own games with every seat's token,
   choosing moves with a local engine copy of the game (so only actions are on the wire).
 
-``--config WORKERSxTHREADS`` (repeatable) picks the gunicorn layout: threads > 1 is the
+``--config WORKERSxTHREADS`` (repeatable) picks the gunicorn layout: ``gevent`` (the deployed
+kind) or a thread count, where threads > 1 is the
 gthread worker, 1 the sync worker; every other setting is the deployed one (api/gunicorn_conf.py).
 Several configs are measured one after the other in one run.
 """
@@ -53,16 +54,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_service(redis_url: str, workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+def start_service(redis_url: str, workers: int, threads: int | None, *, root: Path = ROOT,
+                  env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """The service of the code at ``root`` under gunicorn with the deployed settings, sized by the arguments
+    (``threads`` None: the deployed worker kind; ``env`` adds settings); the process and its base URL."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "RULEHOUSE_BENCH_ENDPOINTS": "1", "RULEHOUSE_BOT_QUEUE": "",
-           "PYTHONPATH": str(ROOT), "RULEHOUSE_BIND": f"127.0.0.1:{port}",
-           "RULEHOUSE_WEB_WORKERS": str(workers), "RULEHOUSE_THREADS": str(threads)}
+           "PYTHONPATH": str(root), "RULEHOUSE_BIND": f"127.0.0.1:{port}",
+           "RULEHOUSE_WEB_WORKERS": str(workers), **(env or {})}
+    if threads is not None:
+        env.update(RULEHOUSE_WORKER_CLASS="gthread", RULEHOUSE_THREADS=str(threads))
     # The deployed settings (api/gunicorn_conf.py), sized by --config.
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "warning",
          "api.app:create_app()"],
-        cwd=ROOT, env=env,
+        cwd=root, env=env,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -71,7 +77,7 @@ def start_service(redis_url: str, workers: int, threads: int) -> tuple[subproces
             with urllib.request.urlopen(f"{base}/v1/ready", timeout=5) as reply:
                 if reply.status == 200:
                     return process, base
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # URLError, refused, or a timeout while it starts
             time.sleep(0.2)
     process.terminate()
     process.wait(10)
@@ -198,16 +204,16 @@ def report(name: str, measured) -> float:
     return rate
 
 
-def layout(text: str) -> tuple[int, int]:
+def layout(text: str) -> tuple[int, int | None]:
     workers, _, threads = text.partition("x")
-    return int(workers), int(threads or 1)
+    return int(workers), None if threads in ("", "gevent") else int(threads)
 
 
-def measure_config(redis_url: str, workers: int, threads: int, args) -> None:
+def measure_config(redis_url: str, workers: int, threads: int | None, args) -> None:
     process, base = start_service(redis_url, workers, threads)
     try:
         drive(args.clients, 1.0, ping_client(base), base)  # warm every worker (imports, Lua script load)
-        kind = f"gthread, {threads} threads" if threads > 1 else "sync"
+        kind = "deployed: gevent" if threads is None else f"gthread, {threads} threads" if threads > 1 else "sync"
         print(f"gunicorn {workers} workers ({kind}), {args.clients} clients (one process each), "
               f"{args.seconds:.0f} s per measure, {args.ruleset} with {args.players} seats")
         meter = CpuMeter(process)
@@ -229,7 +235,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--config", action="append", type=layout, metavar="WORKERSxTHREADS",
-                        help="gunicorn workers x threads per worker (default: 2x8, then 2x1; repeat to compare)")
+                        help="gunicorn workers x (gevent | threads per worker) (default: 2xgevent, then 2x8; "
+                             "repeat to compare)")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--ruleset", default="monopoly-cars2")
     parser.add_argument("--players", type=int, default=4)
@@ -245,7 +252,7 @@ def main() -> None:
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
             redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")
-        for workers, threads in args.config or [(2, 8), (2, 1)]:
+        for workers, threads in args.config or [(2, None), (2, 8)]:
             measure_config(redis_url, workers, threads, args)
 
 

@@ -29,7 +29,8 @@ class Workers:
         self.redis_url = redis_url
         self.processes: list[subprocess.Popen] = []
 
-    def start(self, count: int = 1, *extra: str) -> list[subprocess.Popen]:
+    def start(self, count: int = 1, *extra: str, wait: bool = True) -> list[subprocess.Popen]:
+        """``count`` more workers; with ``wait``, once they have registered with Redis."""
         from rq import Worker
 
         client = redis_lib.Redis.from_url(self.redis_url)
@@ -45,6 +46,9 @@ class Workers:
             for _ in range(count)
         ]
         self.processes += started
+        if not wait:
+            client.close()
+            return started
         deadline = time.monotonic() + 20
         while Worker.count(connection=client) < expected:
             assert time.monotonic() < deadline, "workers did not register"

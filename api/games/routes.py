@@ -7,11 +7,11 @@ import re
 import secrets
 import time
 
-from flask import Response, current_app, g, request, stream_with_context, url_for
+from flask import Response, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import deadlines
+from api import bot_seats, deadlines
 from api.apps import notify, ownership
 from api.games.schemas import (
     ActionResultSchema,
@@ -42,6 +42,7 @@ from api.problems import ApiProblem, problem_response, validation_problem
 from api.records.creation import NewGame, fork_game, sealed
 from api.seats.table import Table, game_invites, public_seats
 from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
+from api.streams import live
 from engine.core.errors import InvalidOptions
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -240,7 +241,7 @@ class Game(MethodView):
         pending = [] if state is None else ruleset.pending(state)
         if result is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
-            store().schedule_bots(game_id, record.version, record.seats, pending)
+            bot_seats.ensure_job(store(), record, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "rules_version": record.rules_version,
             "version": record.version, "status": record.status,
@@ -402,7 +403,8 @@ class Stream(MethodView):
                        "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
                        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
                        "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
-                       "when the game is over (or the connection reached its time limit: resume with `after`).",
+                       "when the game is over, or the stream reached its time limit or lost Redis (resume "
+                       "with `after`).",
         # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
         "content": {"application/x-ndjson": {"schema": {"type": "string"},
                                              "x-itemSchema": {"$ref": "#/components/schemas/StreamLine"}}},
@@ -411,6 +413,7 @@ class Stream(MethodView):
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     @blp.alt_response(**RULES_VERSION_GONE)
+    @blp.alt_response(**problem_response(429, "This client address already holds its limit of open streams."))
     def get(self, query: dict, game_id: str):
         """Follow a game live
 
@@ -435,52 +438,9 @@ class Stream(MethodView):
             "result": None if result is None else result.to_dict(),
             "deadline": deadline_time(record, pending),
         }
-        cursor = query.get("after", last_cursor)
-        settings = current_app.config
-        lines = _stream_lines(store(), game_id, seat, first, cursor, float(settings["STREAM_KEEPALIVE_SECONDS"]),
-                              float(settings["STREAM_MAX_SECONDS"]))
-        response = Response(stream_with_context(lines), mimetype="application/x-ndjson")
-        response.headers["Cache-Control"] = "no-cache"
-        response.headers["X-Accel-Buffering"] = "no"
+        response = live.stream_response(game_id, first, query.get("after", last_cursor),
+                                         lambda events: event_entries(events, seat))
         caller_specific(response, record.version, tag)
         response.headers["Cache-Control"] = "no-cache" if tag is None else "private, no-cache"
         return response
 
-
-def _final_result(game_store, game_id: str) -> dict | None:
-    record = game_store.load(game_id)
-    if record is None:
-        return None
-    ruleset = get_ruleset(record.ruleset)
-    result = ruleset.result(load_state(ruleset, record))
-    return None if result is None else result.to_dict()
-
-
-def _stream_lines(game_store, game_id: str, seat: int | None, first: dict, cursor: str, keepalive: float,
-                  max_seconds: float):
-    yield json.dumps(first) + "\n"
-    deadline = time.monotonic() + max_seconds
-    version = first["version"]
-    while True:
-        events, last = game_store.events(game_id, cursor, 100)
-        if last is None:
-            status = game_store.status(game_id)
-            if status is None:
-                yield json.dumps({"kind": "end", "reason": "gone", "version": version, "result": None}) + "\n"
-                return
-            if status[0] == FINISHED:
-                yield json.dumps({"kind": "end", "reason": "finished", "version": status[1],
-                                  "result": _final_result(game_store, game_id)}) + "\n"
-                return
-            wait = min(keepalive, deadline - time.monotonic())
-            if wait <= 0:
-                yield json.dumps({"kind": "end", "reason": "time_limit", "version": version, "result": None}) + "\n"
-                return
-            events, last = game_store.wait_events(game_id, cursor, int(wait * 1000))
-            if last is None:
-                yield '{"kind":"keepalive"}\n'
-                continue
-        cursor = last
-        for entry in event_entries(events, seat):
-            version = entry["version"]
-            yield json.dumps({"kind": "event", **entry}) + "\n"

@@ -59,3 +59,10 @@ class Decision:
         if self.secret:
             body["secret"] = True
         return body
+
+    @classmethod
+    def from_dict(cls, body: dict) -> Decision:
+        """A decision as ``to_dict`` (or the service, which adds its ``id``) wrote it; a secret one
+        comes back without its default, which ``to_dict`` never shows."""
+        return cls(body["seat"], body["kind"], body["options"], ranges=body.get("ranges") or {},
+                   default=body.get("default"), secret=bool(body.get("secret", False)))

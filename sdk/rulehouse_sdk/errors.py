@@ -146,6 +146,8 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "idempotency-key-reused": IdempotencyKeyReused,
     "precondition-required": PreconditionRequired,
     "too-many-requests": RateLimited,
+    "too-many-streams": RateLimited,
+    "request-timeout": BadRequest,
     "quota-exceeded": QuotaExceeded,
     "service-unavailable": ServiceUnavailable,
     "internal-error": ServerError,
@@ -154,6 +156,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
 
 BY_STATUS: dict[int, type[RulehouseError]] = {
     400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed, 406: BadRequest,
+    408: BadRequest,
     409: IllegalAction, 410: RulesVersionGone,
     412: StaleVersion, 413: BadRequest, 414: BadRequest, 415: BadRequest, 422: InvalidRequest,
     428: PreconditionRequired, 429: RateLimited, 431: BadRequest, 503: ServiceUnavailable,

@@ -63,7 +63,7 @@ def play_over_http(client, ruleset_id: str, players: int, *, seed: int = 11, opt
             break
         seat = rng.choice(sorted({d.seat for d in pending}))
         listed = client.get(f"/v1/games/{play.game_id}/decisions", headers=auth(play.tokens[seat])).get_json()
-        decision = Decision(**{k: v for k, v in rng.choice(listed["decisions"]).items() if k != "id"})
+        decision = Decision.from_dict(rng.choice(listed["decisions"]))
         action = bot.act(None, decision, rng)
         reply = act(client, play.game_id, play.tokens[seat], action, version)
         assert reply.status_code == 200, reply.get_json()

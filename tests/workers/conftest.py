@@ -22,3 +22,13 @@ def toy_race():
 
     register()
     return RULESET
+
+
+@pytest.fixture
+def app(redis_db_url):
+    """The API app on the test database, queueing bot jobs on ``bots``."""
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
+    app.testing = True
+    return app

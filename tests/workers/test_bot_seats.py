@@ -18,15 +18,6 @@ GAME_TIMEOUT = 90
 
 
 @pytest.fixture
-def app(redis_db_url):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
-    app.testing = True
-    return app
-
-
-@pytest.fixture
 def client(app):
     return app.test_client()
 
@@ -65,7 +56,7 @@ def test_bot_seat_answers_a_human_by_itself(client, app, bot_workers):
         if game["status"] == "finished":
             break
         listed = client.get(f"/v1/games/{game_id}/decisions", headers=auth(token)).get_json()
-        action = bot.act(None, Decision(**{k: v for k, v in listed["decisions"][0].items() if k != "id"}), rng)
+        action = bot.act(None, Decision.from_dict(listed["decisions"][0]), rng)
         reply = act(client, game_id, token, action, listed["version"])
         if reply.status_code == 412:
             continue  # the bot moved in between (both pending at once); look again
