@@ -14,13 +14,15 @@ from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.config import settings
+from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
-from api.system.routes import bench, pages
+from api.system.routes import bench
 from api.system.routes import blp as system_blp
+from api.web.routes import blp as web_blp
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +116,11 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.schema("Action", schema=ActionSchema)
     for blueprint in (rulesets_blp, games_blp, *_optional_blueprints(), system_blp):
         api.register_blueprint(blueprint)
-    app.register_blueprint(pages)
+    app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
     app.extensions["rulehouse.store"] = GameStore.from_settings(app.config)
+    init_cors(app)
     app.before_request(_check_json_body)
     app.register_error_handler(ApiProblem, lambda problem: problem.response())
     app.register_error_handler(redis.RedisError, _redis_down)

@@ -21,6 +21,9 @@ DEFAULTS: dict = {
     "BOT_QUEUE": "bots",
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
+    #: browser origins (comma-separated, e.g. ``https://app.example``; ``*`` for any) allowed to call the API
+    #: from their pages (CORS); none by default
+    "CORS_ALLOWED_ORIGINS": "",
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH"}

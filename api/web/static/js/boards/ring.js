@@ -1,0 +1,63 @@
+// A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
+import { el } from "../dom.js";
+
+/** Grid cell (row, column; 1-based) of ring position i on a side x side grid, clockwise from the top left. */
+export function ringCell(i, side) {
+  const edge = side - 1;
+  if (i < edge) return [1, i + 1];
+  if (i < 2 * edge) return [i - edge + 1, side];
+  if (i < 3 * edge) return [side, side - (i - 2 * edge)];
+  return [side - (i - 3 * edge), 1];
+}
+
+export function ringSide(count) {
+  return Math.max(3, Math.ceil(count / 4) + 1);
+}
+
+/** Pawns (one per seat on that space), labelled with the seat's initial and number. */
+export function pawns(seatsHere, ctx) {
+  return el("div", { className: "pawns" }, seatsHere.map((seat) => el("span", {
+    className: `pawn seat-${seat % 8}`, title: ctx.who(seat), dataset: { seat },
+  }, String(ctx.who(seat)).slice(0, 1).toUpperCase() || "?")));
+}
+
+/**
+ * Draws `spaces` (each {title, lines: [text], className, seats: [seat numbers]}) around a ring and
+ * `middle` (a node) inside it.
+ */
+export function ring(spaces, middle, ctx) {
+  const side = ringSide(spaces.length);
+  const grid = el("div", { className: "ring", style: {
+    gridTemplateColumns: `repeat(${side}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${side}, minmax(4.2rem, auto))`,
+  } });
+  spaces.forEach((space, index) => {
+    const [row, column] = ringCell(index, side);
+    grid.append(el("div", {
+      className: `space ${space.className || ""}`, dataset: { index }, title: space.tooltip || space.title,
+      style: { gridRow: String(row), gridColumn: String(column) },
+    }, el("span", { className: "space-index" }, String(index)), el("strong", {}, space.title),
+    (space.lines || []).map((line) => el("small", {}, line)), pawns(space.seats || [], ctx)));
+  });
+  grid.append(el("div", { className: "ring-middle", style: {
+    gridRow: `2 / ${side}`, gridColumn: `2 / ${side}`,
+  } }, middle));
+  return grid;
+}
+
+/** Seats standing on each position. */
+export function seatsAt(players, positionOf = (player) => player.position) {
+  const at = new Map();
+  players.forEach((player, seat) => {
+    const position = positionOf(player);
+    if (position === null || position === undefined) return;
+    if (!at.has(position)) at.set(position, []);
+    at.get(position).push(seat);
+  });
+  return at;
+}
+
+/** A small table: rows of [label, value]. */
+export function facts(rows) {
+  return el("dl", { className: "facts" }, rows.filter(Boolean).flatMap(([term, value]) => [el("dt", {}, term),
+    el("dd", {}, value)]));
+}

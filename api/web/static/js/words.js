@@ -1,0 +1,134 @@
+// Events, actions and loot in words. Names come from the API and are only ever set as text.
+import { money, words } from "./dom.js";
+
+const LOOT = {
+  painting: "a painting", first_aid: "a first-aid kit", clip: "a clip", godfather_token: "the Godfather token",
+};
+
+export function loot(card) {
+  if (LOOT[card]) return LOOT[card];
+  const match = /^(bill|diamond)_(\d+)$/.exec(card);
+  if (match) return `a ${money(Number(match[2]))} ${match[1]}`;
+  return words(card);
+}
+
+/** A context names seats and spaces: {names: [...], space(i) -> string}. */
+export function makeContext(seats, space = (i) => `space ${i}`) {
+  const names = seats.map((seat) => seat.name);
+  const who = (seat) => (typeof seat === "number" ? names[seat] ?? `seat ${seat}` : seat === null ? "nobody" : words(seat));
+  return { names, who, space };
+}
+
+const list = (items, ctx) => (items.length ? items.map(ctx.who).join(", ") : "nobody");
+
+const EVENTS = {
+  game_created: (e) => `The game is set for ${e.players} players.`,
+  game_over: (e, c) => `Game over (${words(e.reason)})${e.winners ? `: ${list(e.winners, c)} won` : ""}.`,
+  game_won: (e, c) => `${list(e.winners, c)} won (${words(e.reason)}).`,
+  timed_out: (e, c) => `${c.who(e.seat)} ran out of time: the default was played.`,
+  turn: (e, c) => `${c.who(e.seat)}'s turn.`,
+  rolled: (e, c) => `${c.who(e.seat)} rolled ${e.dice.join(" + ")}${e.doubles ? " (doubles)" : ""}.`,
+  moved: (e, c) => `${c.who(e.seat)} moved to ${c.space(e.to)}.`,
+  landed: (e, c) => `${c.who(e.seat)} landed on ${e.name}.`,
+  spun: (e, c) => `${c.who(e.seat)} spun ${e.value}.`,
+  opening_spin: (e, c) => `${c.who(e.seat)} spun ${e.value} for the first turn.`,
+  first_player: (e, c) => `${c.who(e.seat)} goes first.`,
+  bought: (e, c) => `${c.who(e.seat)} bought ${c.space(e.space)} for ${money(e.price)}.`,
+  paid_rent: (e, c) => `${c.who(e.seat)} paid ${money(e.amount)} rent to ${c.who(e.owner)}.`,
+  paid_bank: (e, c) => `${c.who(e.seat)} paid the bank ${money(e.amount)}.`,
+  collected: (e, c) => `${c.who(e.seat)} collected ${money(e.amount)}.`,
+  paid: (e, c) => `${c.who(e.from ?? e.seat)} paid ${money(e.amount)} to ${c.who(e.to)}.`,
+  sent_to_prison: (e, c) => `${c.who(e.seat)} went to prison.`,
+  left_prison: (e, c) => `${c.who(e.seat)} left prison (${words(e.how)}).`,
+  chance: (e, c) => `${c.who(e.seat)} drew a Chance card (${words(e.kind)}).`,
+  // Cash 'n Guns
+  round_started: (e, c) => `Round ${e.round}: ${c.who(e.godfather)} is the Godfather.`,
+  round_ended: (e) => `Round ${e.round} is over.`,
+  bullet_card: (e, c) => `${c.who(e.seat)} loaded a ${e.card}.`,
+  bullet_chosen: (e, c) => `${c.who(e.seat)} loaded a card.`,
+  aim_secret: (e, c) => `${c.who(e.seat)} aims at ${c.who(e.target)}.`,
+  aimed: (e, c) => `${c.who(e.seat)} took aim.`,
+  aims_revealed: (e, c) => `Guns out: ${e.targets.map((t, s) => `${c.who(s)} → ${c.who(t)}`).join(", ")}.`,
+  privilege_used: (e, c) => `The Godfather ${c.who(e.godfather)} made ${c.who(e.seat)} aim elsewhere.`,
+  privilege_passed: (e, c) => `The Godfather ${c.who(e.godfather)} let it be.`,
+  retargeted: (e, c) => `${c.who(e.seat)} now aims at ${c.who(e.to)}.`,
+  courage_secret: (e, c) => `${c.who(e.seat)} decided to ${e.stand ? "stand" : "lie down"}.`,
+  courage_decided: (e, c) => `${c.who(e.seat)} made up their mind.`,
+  courage_revealed: (e, c) => `Standing: ${list(e.standing, c)}; lying down: ${list(e.lying_down, c)}.`,
+  bullets_revealed: (e, c) => `Cards shown: ${e.cards.map((card, s) => `${c.who(s)} ${card ?? "–"}`).join(", ")}.`,
+  shot: (e, c) => `${c.who(e.shooter)} shot at ${c.who(e.target)}${e.wounded ? " and hit" : ""}.`,
+  wounded: (e, c) => `${c.who(e.seat)} is wounded (${e.wounds} in all).`,
+  killed: (e, c) => `${c.who(e.seat)} is out of the game.`,
+  loot_taken: (e, c) => `${c.who(e.seat)} took ${loot(e.card)}.`,
+  godfather_token_taken: (e, c) => `${c.who(e.seat)} took the Godfather token.`,
+  loot_lost: (e) => `Nobody took ${e.cards.map(loot).join(", ")}.`,
+  healed: (e, c) => `${c.who(e.seat)} healed ${e.wounds_healed} wound(s).`,
+  reloaded: (e, c) => `${c.who(e.seat)} reloaded.`,
+  clip_discard_secret: (e, c) => `${c.who(e.seat)} discarded a ${e.card}.`,
+  clip_discarded: (e, c) => `${c.who(e.seat)} discarded a card.`,
+  // Hitchiker
+  hometown_picked: (e, c) => `${c.who(e.seat)} picked ${e.name} as hometown.`,
+  game_started: (e, c) => `${c.who(e.first)} starts.`,
+  bad_ride: (e, c) => `Bad ride for ${c.who(e.seat)}: ${e.text}`,
+  died: (e, c) => `${c.who(e.seat)} died (${words(e.cause)}).`,
+  bet_placed: (e, c) => `${c.who(e.seat)} bet ${money(e.amount)}.`,
+  // Whipca$h
+  in_pit: (e, c) => `${c.who(e.seat)} is in the pit.`,
+  whipcash: (e, c) => `Whipca$h! ${c.who(e.seat)} hit ${list(e.cars, c)}.`,
+  player_bankrupted: (e, c) => `${c.who(e.seat)} went bankrupt.`,
+};
+
+const SEAT_KEYS = new Set(["seat", "to", "from", "by", "owner", "target", "shooter", "godfather", "heir",
+  "responsible", "roller", "first"]);
+const MONEY_KEYS = new Set(["amount", "price", "cash", "savings", "paid", "owed", "lost", "won", "cost", "stake",
+  "cancelled"]);
+
+function plain(event, ctx) {
+  const parts = [];
+  for (const [key, value] of Object.entries(event)) {
+    if (key === "type" || key === "visible_to" || key === "seat") continue;
+    let text;
+    if (SEAT_KEYS.has(key) && (typeof value === "number" || value === null)) text = ctx.who(value);
+    else if (MONEY_KEYS.has(key) && typeof value === "number") text = money(value);
+    else if (Array.isArray(value)) text = value.map((item) => (typeof item === "object" ? JSON.stringify(item) : item)).join(", ");
+    else if (value && typeof value === "object") text = JSON.stringify(value);
+    else text = String(value);
+    parts.push(`${words(key)} ${text}`);
+  }
+  const subject = typeof event.seat === "number" ? `${ctx.who(event.seat)}: ` : "";
+  return `${subject}${words(event.type)}${parts.length ? ` (${parts.join(", ")})` : ""}.`;
+}
+
+export function describe(event, ctx) {
+  const template = EVENTS[event.type];
+  try {
+    return template ? template(event, ctx) : plain(event, ctx);
+  } catch {
+    return plain(event, ctx);
+  }
+}
+
+/** The label of a button that sends this action. */
+export function actionLabel(action, ctx) {
+  const { type } = action;
+  switch (type) {
+    case "choose_bullet": return `Load a ${action.card}`;
+    case "clip_discard": return `Discard a ${action.card}`;
+    case "aim": return action.target === null ? "Don't aim" : `Aim at ${ctx.who(action.target)}`;
+    case "retarget": return `Aim at ${ctx.who(action.target)} instead`;
+    case "privilege": return action.target === null ? "Let everyone be" : `Make ${ctx.who(action.target)} aim elsewhere`;
+    case "courage": return action.stand ? "Stand" : "Lie down";
+    case "take_loot": return `Take ${loot(action.card)}`;
+    case "take_godfather_token": return "Take the Godfather token";
+    case "roll": return action.dice ? `Roll ${action.dice} ${action.dice === 1 ? "die" : "dice"}` : "Roll";
+    case "choose_property": return `Take ${ctx.space(action.space)}`;
+    case "pick_hometown": case "go_home": return `${words(type)}: ${action.city}`;
+    case "anti_fender_bender": return action.play ? "Play the Anti-Fender-Bender" : "Keep the Anti-Fender-Bender";
+    case "send_to_pit": return `Send ${ctx.who(action.target ?? action.seat)} to the pit`;
+    default: {
+      const rest = Object.entries(action).filter(([key]) => key !== "type")
+        .map(([key, value]) => `${words(key)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
+      return [words(type).replace(/^./, (first) => first.toUpperCase()), ...rest].join(" ");
+    }
+  }
+}
