@@ -10,32 +10,44 @@ from collections import defaultdict
 
 from werkzeug.serving import make_server
 
+from tests.processes import wait_for
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 class Recorder:
-    """WSGI middleware keeping every response body the service sent, by the request's bearer token."""
+    """WSGI middleware keeping every JSON body the service sent, by the request's bearer token."""
 
     def __init__(self, app) -> None:
         self.app = app
         self.lock = threading.Lock()
         self.bodies: dict[str | None, list[bytes]] = defaultdict(list)
         self.paths: list[str] = []
+        self.in_flight = 0
 
     def __call__(self, environ, start_response):
         header = environ.get("HTTP_AUTHORIZATION", "")
         token = header.partition(" ")[2].strip() or None
         with self.lock:
             self.paths.append(environ.get("PATH_INFO", "") + "?" + environ.get("QUERY_STRING", ""))
+            self.in_flight += 1
         chunks: list[bytes] = []
+        content_type: list[str] = []
+
+        def recording_start_response(status, headers, *args):
+            content_type.extend(value for name, value in headers if name.lower() == "content-type")
+            return start_response(status, headers, *args)
+
         try:
-            for chunk in self.app(environ, start_response):
+            for chunk in self.app(environ, recording_start_response):
                 chunks.append(chunk)
                 yield chunk
         finally:
             with self.lock:
-                self.bodies[token].append(b"".join(chunks))
+                self.in_flight -= 1
+                if content_type and "json" in content_type[0]:  # JSON, problem+json and NDJSON
+                    self.bodies[token].append(b"".join(chunks))
 
     def json_documents(self, token: str | None) -> list:
         """Every JSON document (a body, or one NDJSON line) sent to this token."""
@@ -65,6 +77,8 @@ class Service:
         return self
 
     def stop(self) -> None:
+        # Streams left open by closed pages end at their next keep-alive line.
+        wait_for(lambda: self.recorder.in_flight == 0, timeout=30)
         self.server.shutdown()
         self.thread.join(timeout=10)
 

@@ -8,13 +8,15 @@ from tests.web.browser import Service, chromium
 
 
 @pytest.fixture
-def service(redis_db_url, workers):
+def service(redis_db_url, workers, browser):
     from api.app import create_app
 
     workers.start(1)
-    app = create_app({"REDIS_URL": redis_db_url, "STREAM_KEEPALIVE_SECONDS": 2.0, "STREAM_MAX_SECONDS": 30.0})
+    # Short streams: a page following a game reconnects (with its cursor) several times per game.
+    app = create_app({"REDIS_URL": redis_db_url, "STREAM_KEEPALIVE_SECONDS": 0.5, "STREAM_MAX_SECONDS": 4.0})
     running = Service(app).start()
     yield running
+    browser.get("about:blank")  # closes the pages' live streams before the server and Redis stop
     running.stop()
 
 

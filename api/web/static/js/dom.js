@@ -13,7 +13,7 @@ function fill(node, props, children) {
     else if (key in node && !(node instanceof SVGElement)) node[key] = value;
     else node.setAttribute(key, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -53,10 +53,14 @@ function render() {
   show($("decisions-panel"), me.seat !== null);
   if (me.seat !== null) drawDecisions($("decisions"), page.decisions, ctx, act);
   drawResult($("result-panel"), $("result"), game.result, ctx);
-  // Log lines are drawn with the names known now (the first lines may come before the seats).
+  drawLog(ctx);
+}
+
+/** Appends the log lines not drawn yet (the first events may come before the seats' names are known). */
+function drawLog(ctx = contextFor(page.game, page.info)) {
   const log = $("log");
   while (log.children.length < page.entries.length) {
-    log.append(logLine(page.entries[log.children.length], ctx, game.seats));
+    log.append(logLine(page.entries[log.children.length], ctx, page.game.seats));
   }
   log.lastElementChild?.scrollIntoView({ block: "nearest" });
 }
@@ -100,6 +104,7 @@ function addEntries(entries) {
     page.seen.add(entry.cursor);
     page.entries.push(entry);
   }
+  if (page.game) drawLog();
 }
 
 async function act(action) {
