@@ -44,7 +44,10 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games re
 AUTH = [{"bearerAuth": []}, {}]
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 
-IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
+#: Request examples that work as sent (the API reference page at /docs offers them).
+CREATE_EXAMPLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Robo", "bot": "heuristic"}],
+                  "options": {}, "seed": 1}  # seed 1: Ann spins first, so the Act example ({"type": "roll"}) is legal
+IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"}, "example": '"0"',
             "description": "The game version the action answers (the `ETag` of the game), e.g. `\"3\"`."}
 IDEMPOTENCY_KEY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
@@ -126,7 +129,7 @@ def _new_game(body: dict) -> tuple[Ruleset, object, int]:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CreateGameSchema, example=CREATE_EXAMPLE)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options."))
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -276,7 +279,8 @@ class Actions(MethodView):
         "description": "An action body, e.g. `{\"type\": \"roll\"}`: one of the options of a decision of yours, "
                        "or within its `ranges`. It is checked against the ruleset's action schemas "
                        "(`GET /v1/rulesets/{ruleset}`), not by the framework, so any JSON reaches the engine.",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"},
+                                         "example": {"type": "roll"}}},
     })
     @blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))

@@ -52,7 +52,8 @@ def _found(read, sim_id: str, *args) -> dict:
 
 @blp.route("")
 class Simulations(MethodView):
-    @blp.arguments(SimulationRequestSchema)
+    @blp.arguments(SimulationRequestSchema, example={"ruleset": "monopoly-cars2", "players": 2,
+                                                     "bots": ["heuristic", "random"], "games": 200, "seed": 42})
     @blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong players, invalid options, or a "
                                               "limit exceeded."))

@@ -44,7 +44,7 @@ def enabled_actions(driver) -> list:
 def console_errors(driver) -> list[dict]:
     """Script errors and CSP violations (failed requests are the API's answers, checked by the pages)."""
     return [entry for entry in driver.get_log("browser")
-            if entry["level"] == "SEVERE" and entry.get("source") != "network"
+            if (entry["level"] == "SEVERE" and entry.get("source") != "network")
             or "Content Security Policy" in entry["message"]]
 
 

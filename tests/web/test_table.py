@@ -3,8 +3,6 @@ following it live, its replay, hidden information, and escaping of names."""
 
 from __future__ import annotations
 
-import json
-
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
@@ -40,13 +38,13 @@ def _play_by_clicking(driver, spectator_window: str, player_window: str) -> tupl
         except (StaleElementReferenceException, IndexError):
             continue  # redrawn by a bot's move between finding the button and clicking it
         clicks += 1
-        wait(driver, lambda d: _version(d) > before or body_data(d, "status") == "finished",
+        wait(driver, lambda d, before=before: _version(d) > before or body_data(d, "status") == "finished",
              message="the click changed nothing")
         if clicks == 6:
             # The spectator page, never reloaded, has followed the game through its stream.
             reached = _version(driver)
             driver.switch_to.window(spectator_window)
-            wait(driver, lambda d: _version(d) >= reached, message="the spectator did not follow")
+            wait(driver, lambda d, reached=reached: _version(d) >= reached, message="the spectator did not follow")
             spectator_checked = True
             driver.switch_to.window(player_window)
 
@@ -150,7 +148,8 @@ def _assert_no_other_seat_secret(service, store, game_id: str, token: str) -> No
 def test_names_are_text_never_markup(service, browser):
     driver = browser
     hostile = '<img src=x onerror="window.pwned=1">'
-    game_id = create_in_lobby(driver, service.url, "monopoly-cars2", [("person", hostile), ("bot:random", "<b>Bot</b>")])
+    seats = [("person", hostile), ("bot:random", "<b>Bot</b>")]
+    game_id = create_in_lobby(driver, service.url, "monopoly-cars2", seats)
     driver.find_element(By.CSS_SELECTOR, "#created-seats a.play-link").click()
     names = wait(driver, lambda d: [element.text for element in d.find_elements(By.CSS_SELECTOR, "#seats .seat-name")])
     assert names == [hostile, "<b>Bot</b>"]
