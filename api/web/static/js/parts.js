@@ -18,7 +18,8 @@ export function gameIdFromPath() {
 }
 
 export function contextFor(game, info) {
-  return makeContext(game.seats, boardFor(game.ruleset).spaceName(game.view, info && info.data));
+  const board = boardFor(game.ruleset);
+  return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {});
 }
 
 /** The seats list: name, bot, whose decision it is, the deadline. */

@@ -22,7 +22,7 @@ function show(step) {
   document.body.dataset.step = String(replay.step);
   const log = clear($("log"));
   replay.events.slice(0, replay.step).forEach((entry) => log.append(logLine(entry, replay.ctx, replay.game.seats)));
-  log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  log.scrollTop = log.scrollHeight; // the log scrolls, not the page
   const currentEvent = replay.events[replay.step - 1];
   $("current").textContent = currentEvent ? describe(currentEvent.event, replay.ctx) : "The game before its first event.";
   drawResult($("result-panel"), $("result"), replay.step === replay.events.length ? replay.game.result : null, replay.ctx);

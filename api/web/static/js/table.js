@@ -62,7 +62,9 @@ function drawLog(ctx = contextFor(page.game, page.info)) {
   while (log.children.length < page.entries.length) {
     log.append(logLine(page.entries[log.children.length], ctx, page.game.seats));
   }
-  log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  log.scrollTop = log.scrollHeight; // the log scrolls, not the page
+  const last = page.entries[page.entries.length - 1];
+  if (last) document.body.dataset.loggedVersion = String(last.version);
 }
 
 let refreshing = null;

@@ -12,10 +12,14 @@ export function loot(card) {
   return words(card);
 }
 
-/** A context names seats and spaces: {names: [...], space(i) -> string}. */
-export function makeContext(seats, space = (i) => `space ${i}`) {
+/** A context names seats, spaces and other parties (e.g. Whipca$h's Pros): {names, who(x), space(i)}. */
+export function makeContext(seats, space = (i) => `space ${i}`, others = {}) {
   const names = seats.map((seat) => seat.name);
-  const who = (seat) => (typeof seat === "number" ? names[seat] ?? `seat ${seat}` : seat === null ? "nobody" : words(seat));
+  const who = (seat) => {
+    if (typeof seat === "number") return names[seat] ?? `seat ${seat}`;
+    if (seat === null || seat === undefined) return "nobody";
+    return Object.hasOwn(others, seat) ? others[seat] : words(seat);
+  };
   return { names, who, space };
 }
 
@@ -72,8 +76,26 @@ const EVENTS = {
   bad_ride: (e, c) => `Bad ride for ${c.who(e.seat)}: ${e.text}`,
   died: (e, c) => `${c.who(e.seat)} died (${words(e.cause)}).`,
   bet_placed: (e, c) => `${c.who(e.seat)} bet ${money(e.amount)}.`,
+  casino_opened: (e, c) => `The casino opens; ${c.who(e.dealer)} deals.`,
+  casino_closed: () => "The casino closes.",
+  casino_round_dealt: (e, c) => `Casino round ${e.round}: ${e.hands.map((h) => `${c.who(h.seat)} ${h.cards.join(" ")}`).join(", ")}; the house shows ${e.house.join(" ")}.`,
+  card_dealt: (e, c) => `${c.who(e.seat)} drew ${e.card}.`,
+  house_played: (e) => `The house drew to ${e.cards.join(" ")} (${e.total}).`,
+  hand_settled: (e, c) => `${c.who(e.seat)}'s hand: ${words(e.outcome)}, paid ${money(e.paid)}.`,
+  hand_bust: (e, c) => `${c.who(e.seat)} went bust and lost ${money(e.lost)}.`,
+  blackjack: (e, c) => `Blackjack for ${c.who(e.seat)}: won ${money(e.won)}.`,
+  deposited: (e, c) => `${c.who(e.seat)} banked ${money(e.amount)} (savings ${money(e.savings)}).`,
+  moving: (e, c) => `${c.who(e.seat)} hitches ${e.steps} cities.`,
+  turn_order_rolled: () => "Turn order rolled.",
+  turn_order: () => "Turn order rolled.",
+  rolled_for_cash: (e, c) => `${c.who(e.seat)} rolled ${e.dice.join(" + ")} for cash.`,
+  stayed_in_pit: (e, c) => `${c.who(e.seat)} stays in ${c.who(e.pit)}'s pit.`,
+  escaped_pit: (e, c) => `${c.who(e.seat)} got out of ${c.who(e.pit)}'s pit.`,
+  entered_freeway: (e, c) => `${c.who(e.seat)} took the Blind Justice Freeway.`,
+  sent_to_pit: (e, c) => `${c.who(e.by)} sent ${c.who(e.seat)} to ${c.who(e.pit)}'s pit.`,
+  pro_bankrupted: (e, c) => `${c.who(e.pro)} went bankrupt (${c.who(e.by)}).`,
   // Whipca$h
-  in_pit: (e, c) => `${c.who(e.seat)} is in the pit.`,
+  in_pit: (e, c) => `${c.who(e.seat)} is in ${c.who(e.pit)}'s pit.`,
   whipcash: (e, c) => `Whipca$h! ${c.who(e.seat)} hit ${list(e.cars, c)}.`,
   player_bankrupted: (e, c) => `${c.who(e.seat)} went bankrupt.`,
 };
@@ -124,7 +146,7 @@ export function actionLabel(action, ctx) {
     case "choose_property": return `Take ${ctx.space(action.space)}`;
     case "pick_hometown": case "go_home": return `${words(type)}: ${action.city}`;
     case "anti_fender_bender": return action.play ? "Play the Anti-Fender-Bender" : "Keep the Anti-Fender-Bender";
-    case "send_to_pit": return `Send ${ctx.who(action.target ?? action.seat)} to the pit`;
+    case "send_to_pit": return `Send them to ${ctx.who(action.pit)}'s pit`;
     default: {
       const rest = Object.entries(action).filter(([key]) => key !== "type")
         .map(([key, value]) => `${words(key)} ${typeof value === "object" ? JSON.stringify(value) : value}`);

@@ -1,17 +1,26 @@
 // A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
 import { el } from "../dom.js";
 
-/** Grid cell (row, column; 1-based) of ring position i on a side x side grid, clockwise from the top left. */
-export function ringCell(i, side) {
-  const edge = side - 1;
-  if (i < edge) return [1, i + 1];
-  if (i < 2 * edge) return [i - edge + 1, side];
-  if (i < 3 * edge) return [side, side - (i - 2 * edge)];
-  return [side - (i - 3 * edge), 1];
+/** Grid cell (row, column; 1-based) of ring position i on a rows x columns grid, clockwise from the top left. */
+export function ringCell(i, rows, columns) {
+  const top = columns - 1;
+  const right = top + rows - 1;
+  const bottom = right + columns - 1;
+  if (i < top) return [1, i + 1];
+  if (i < right) return [i - top + 1, columns];
+  if (i < bottom) return [rows, columns - (i - right)];
+  return [rows - (i - bottom), 1];
 }
 
-export function ringSide(count) {
-  return Math.max(3, Math.ceil(count / 4) + 1);
+/** The smallest near-square grid whose border holds `count` spaces: [rows, columns]. */
+export function ringShape(count) {
+  let rows = 3;
+  let columns = 3;
+  while (2 * (rows + columns) - 4 < count) {
+    if (columns > rows) rows += 1;
+    else columns += 1;
+  }
+  return [rows, columns];
 }
 
 /** Pawns (one per seat on that space), labelled with the seat's initial and number. */
@@ -26,12 +35,12 @@ export function pawns(seatsHere, ctx) {
  * `middle` (a node) inside it.
  */
 export function ring(spaces, middle, ctx) {
-  const side = ringSide(spaces.length);
+  const [rows, columns] = ringShape(spaces.length);
   const grid = el("div", { className: "ring", style: {
-    gridTemplateColumns: `repeat(${side}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${side}, minmax(4.2rem, auto))`,
+    gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
   } });
   spaces.forEach((space, index) => {
-    const [row, column] = ringCell(index, side);
+    const [row, column] = ringCell(index, rows, columns);
     grid.append(el("div", {
       className: `space ${space.className || ""}`, dataset: { index }, title: space.tooltip || space.title,
       style: { gridRow: String(row), gridColumn: String(column) },
@@ -39,7 +48,7 @@ export function ring(spaces, middle, ctx) {
     (space.lines || []).map((line) => el("small", {}, line)), pawns(space.seats || [], ctx)));
   });
   grid.append(el("div", { className: "ring-middle", style: {
-    gridRow: `2 / ${side}`, gridColumn: `2 / ${side}`,
+    gridRow: `2 / ${rows}`, gridColumn: `2 / ${columns}`,
   } }, middle));
   return grid;
 }

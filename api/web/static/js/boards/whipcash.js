@@ -11,13 +11,18 @@ export function spaceName(view) {
   };
 }
 
+/** The Pros and the bank by name, for the log. */
+export function otherNames(view) {
+  return Object.fromEntries([["bank", "the bank"], ...(view && view.pros ? view.pros.map((pro) => [pro.id, pro.name]) : [])]);
+}
+
 export function draw(view, ctx) {
   const live = view.players.map((player) => (player.alive ? player : { ...player, position: null }));
   const at = seatsAt(live);
   const loop = view.board.loop;
   const spaces = loop.map((space, index) => ({
     title: space.label, seats: at.get(index) || [], className: `kind-${space.kind}`,
-    lines: space.pro ? [words(space.pro)] : [],
+    lines: space.pro ? [ctx.who(space.pro)] : [],
   }));
   const lanes = [];
   for (let lane = 0; lane < view.board.freeway.lanes; lane += 1) {
@@ -39,7 +44,7 @@ export function draw(view, ctx) {
       el("th", {}, "Holdings"))),
     el("tbody", {}, view.pros.map((pro) => el("tr", { className: pro.bankrupt ? "out" : "" }, el("td", {}, pro.name),
       el("td", {}, pro.bankrupt ? "bankrupt" : money(pro.cash)),
-      el("td", {}, typeof pro.holdings_owner === "number" ? ctx.who(pro.holdings_owner) : words(pro.holdings_owner)))))),
+      el("td", {}, ctx.who(pro.holdings_owner)))))),
     el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cash"),
       el("th", {}, "Notes"))),
     el("tbody", {}, view.players.map((player, seat) => el("tr", { className: player.alive ? "" : "out", dataset: { seat } },
