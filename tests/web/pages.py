@@ -48,7 +48,8 @@ def console_errors(driver) -> list[dict]:
             or "Content Security Policy" in entry["message"]]
 
 
-def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]], seed: int | None = None) -> str:
+def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]], seed: int | None = None,
+                    decision_timeout: int | None = None) -> str:
     """Creates a game through the lobby form; ``seats`` are (kind, name) with kind ``person`` or ``bot:<name>``."""
     driver.get(f"{base}/")
     wait_data(driver, "ready", "true")
@@ -66,6 +67,8 @@ def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]
         fill(row.find_element(By.CSS_SELECTOR, ".seat-name"), name)
     if seed is not None:
         fill(driver.find_element(By.ID, "create-seed"), str(seed))
+    if decision_timeout is not None:
+        fill(driver.find_element(By.ID, "create-timeout"), str(decision_timeout))
     driver.find_element(By.ID, "create-submit").click()
     created = wait(driver, lambda d: d.find_element(By.ID, "created-panel").is_displayed()
                    and d.find_element(By.ID, "created-id").text)

@@ -162,3 +162,19 @@ def test_names_are_text_never_markup(service, browser):
     assert hostile in mine
     assert driver.execute_script("return window.pwned === undefined;")
     assert not [entry for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+
+def test_a_deadline_counts_down_and_its_default_shows_as_it_happens(service, browser):
+    driver = browser
+    # Seed 1: Ann spins first; she has 2 seconds and lets them pass.
+    create_in_lobby(driver, service.url, "monopoly-cars2", [("person", "Ann"), ("bot:heuristic", "Bo")], seed=1,
+                    decision_timeout=2)
+    driver.find_element(By.CSS_SELECTOR, "#created-seats a.play-link").click()
+    _wait_drawn(driver)
+    status = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#seats li[data-seat="0"] .seat-status').text)
+    assert "to decide" in status and "s left" in status
+    # A worker plays her default when the time is up; the page shows it, then the bot's answer, live.
+    wait(driver, lambda d: any("ran out of time" in line.text for line in d.find_elements(By.CSS_SELECTOR, "#log li")),
+         timeout=30, message="the timeout never showed")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#log li.by-bot"), message="the bot never moved")
+    assert console_errors(driver) == []

@@ -25,7 +25,7 @@ function rangedControl(type, bounds, fixed, send) {
   return form;
 }
 
-/** Draws `decisions` (from GET /decisions) into `container`; `send(action)` is called on a choice. */
+/** Draws `decisions` (from GET /decisions) into `container`; `send(action, decision)` is called on a choice. */
 export function drawDecisions(container, decisions, ctx, send) {
   clear(container);
   if (!decisions.length) {
@@ -46,12 +46,12 @@ export function drawDecisions(container, decisions, ctx, send) {
         const key = JSON.stringify(fixed);
         if (seenRanged.has(key)) continue;
         seenRanged.add(key);
-        box.append(rangedControl(option.type, bounds, fixed, send));
+        box.append(rangedControl(option.type, bounds, fixed, (action) => send(action, decision)));
         continue;
       }
       buttons.append(el("button", {
         type: "button", className: "action", dataset: { type: option.type, action: JSON.stringify(option) },
-        on: { click: () => send(option) },
+        on: { click: () => send(option, decision) },
       }, actionLabel(option, ctx)));
     }
     box.append(buttons);

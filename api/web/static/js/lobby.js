@@ -81,10 +81,15 @@ function drawCreated(game) {
       el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
   }
   const invites = clear($("created-invites"));
+  const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(game.id)}&invite=${encodeURIComponent(secret)}`;
   for (const invite of game.invites || []) {
-    invites.append(el("li", {}, `Invite for seat ${invite.seat}: `, el("code", {}, invite.invite)));
+    invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
+      el("input", { readOnly: true, value: inviteLink(invite.invite), className: "share", size: 40 })));
   }
-  if (game.invite) invites.append(el("li", {}, "Invite to join mid-game: ", el("code", {}, game.invite)));
+  if (game.invite) {
+    invites.append(el("li", {}, "Invite to join mid-game: ",
+      el("input", { readOnly: true, value: inviteLink(game.invite), className: "share", size: 40 })));
+  }
   $("created-spectate").href = tableLink(game.id, null);
 }
 
@@ -128,10 +133,11 @@ async function drawWaiting() {
   try {
     const page = await get("/v1/games?status=waiting&limit=20");
     for (const game of page.games || []) {
-      const open = (game.seats || []).filter((seat) => seat.open || (seat.name === null && !seat.bot)).length;
+      const open = game.open_seats ?? (game.seats || []).filter((seat) => seat.open).length;
       list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${game.ruleset} · `,
-        (game.seats || []).map((seat) => seat.name || "(open)").join(", "), open ? ` · ${open} open` : "",
-        " ", el("button", { type: "button", className: "link", on: { click: () => { $("join-game").value = game.id; $("join-invite").focus(); } } }, "join")));
+        (game.seats || []).map((seat) => (seat.open ? "(open)" : seat.name)).join(", "), ` · ${open} open`,
+        game.decision_timeout ? ` · ${game.decision_timeout} s per decision` : "", " ",
+        el("button", { type: "button", className: "link", on: { click: () => { $("join-game").value = game.id; $("join-name").focus(); } } }, "join")));
     }
     if (!(page.games || []).length) list.append(el("li", { className: "muted" }, "No game is waiting for players."));
     $("waiting-note").textContent = "";
@@ -146,9 +152,10 @@ async function join(submitted) {
   showProblem(null);
   const gameId = $("join-game").value.trim();
   try {
-    const joined = await post(`/v1/games/${encodeURIComponent(gameId)}/join`, {
-      invite: $("join-invite").value.trim(), name: $("join-name").value.trim(),
-    });
+    const body = { name: $("join-name").value.trim() };
+    const invite = $("join-invite").value.trim();
+    if (invite) body.invite = invite; // a listed game may be joined without one
+    const joined = await post(`/v1/games/${encodeURIComponent(gameId)}/join`, body);
     tokens.save(gameId, { created: new Date().toISOString(), seats: { [joined.seat]: { name: $("join-name").value.trim(), token: joined.token } } });
     location.assign(tableLink(gameId, joined.seat));
   } catch (error) {

@@ -33,7 +33,7 @@ export function drawSeats(list, game, { viewerSeat = null, deadline = null } = {
     list.append(el("li", {
       className: `seat seat-${seat.seat % 8} ${waiting.has(seat.seat) ? "waiting" : ""} ${seat.seat === viewerSeat ? "me" : ""}`,
       dataset: { seat: seat.seat },
-    }, el("span", { className: "seat-name" }, seat.name ?? `seat ${seat.seat}`),
+    }, el("span", { className: "seat-name" }, seat.open ? "(open seat)" : seat.name ?? `seat ${seat.seat}`),
     seat.bot ? el("span", { className: "badge bot" }, `bot: ${seat.bot}`) : null,
     seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
     el("span", { className: "seat-status" }, status.join(" · "))));

@@ -45,13 +45,23 @@ function render() {
   document.body.dataset.version = String(game.version);
   document.body.dataset.status = game.status;
   drawSeats($("seats"), game, { viewerSeat: me.seat, deadline: deadlineText(game.deadline) });
-  clear($("board")).append(drawBoard(game.ruleset, game.view, ctx, info && info.data));
+  const waiting = game.status === "waiting" || game.view === null;
+  show($("waiting-panel"), waiting);
+  if (waiting) {
+    const open = game.seats.filter((seat) => seat.open).length;
+    $("waiting-text").textContent = `${open} open seat${open === 1 ? "" : "s"}: the game starts when they are taken.`;
+    show($("start-controls"), Boolean(creatorToken()));
+    clear($("board"));
+  } else {
+    clear($("board")).append(drawBoard(game.ruleset, game.view, ctx, info && info.data));
+  }
   const privateFacts = boardFor(game.ruleset).privateFacts;
   const secret = me.seat !== null && privateFacts ? privateFacts(game.view) : null;
   show($("private-panel"), Boolean(secret));
   if (secret) clear($("private")).append(secret);
   show($("decisions-panel"), me.seat !== null);
   if (me.seat !== null) drawDecisions($("decisions"), page.decisions, ctx, act);
+  show($("to-bot"), me.seat !== null && game.status === "active");
   drawResult($("result-panel"), $("result"), game.result, ctx);
   drawLog(ctx);
 }
@@ -109,13 +119,23 @@ function addEntries(entries) {
   if (page.game) drawLog();
 }
 
-async function act(action) {
+function creatorToken() {
+  const stored = tokens.game(gameId);
+  return (stored && stored.creator_token) || null;
+}
+
+/**
+ * Sends one action. A decision with an `id` is answered with its decision tag (`If-Match: "d:<id>"`),
+ * which stays valid while only other seats move; otherwise with the version it was read at.
+ */
+async function act(action, decision) {
   const container = $("decisions");
   controlsBusy(container, true);
   showProblem(null);
   try {
     const answer = await post(`/v1/games/${encodeURIComponent(gameId)}/actions`, action, {
-      token: me.token, ifMatch: page.game.version, headers: { "Idempotency-Key": crypto.randomUUID() },
+      token: me.token, ifMatch: decision && decision.id ? `d:${decision.id}` : page.game.version,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
     });
     addEntries(answer.events);
   } catch (error) {
@@ -124,6 +144,21 @@ async function act(action) {
   }
   await refresh();
 }
+
+/** A seat-changing request (start, hand a seat to a bot): its answer shows through the stream. */
+async function seatChange(path, body, token) {
+  showProblem(null);
+  try {
+    await post(`/v1/games/${encodeURIComponent(gameId)}/${path}`, body, { token });
+  } catch (error) {
+    showProblem(error);
+  }
+  await refresh();
+}
+
+$("start-bots").addEventListener("click", () => seatChange("start", { fill: "bot", bot: "heuristic" }, creatorToken()));
+$("start-remove").addEventListener("click", () => seatChange("start", { fill: "remove" }, creatorToken()));
+$("to-bot").addEventListener("click", () => seatChange(`seats/${me.seat}/bot`, { bot: "heuristic" }, me.token));
 
 follow(gameId, me.token, {
   onState: () => refresh(),
