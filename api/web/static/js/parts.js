@@ -1,7 +1,7 @@
 // Pieces shared by the table and the replay: seats, the event log, the result, ruleset data.
 import { get } from "./api.js";
 import { boardFor } from "./boards/index.js";
-import { $, clear, el, money, words } from "./dom.js";
+import { $, clear, el, words } from "./dom.js";
 import { describe, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
@@ -19,7 +19,8 @@ export function gameIdFromPath() {
 
 export function contextFor(game, info) {
   const board = boardFor(game.ruleset);
-  return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {});
+  return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
+    board.currency || "$");
 }
 
 /** The seats list: name, bot, whose decision it is, the deadline. */
@@ -59,7 +60,7 @@ export function drawResult(panel, container, result, ctx) {
       ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
       : "Nobody wins", ` (${words(result.reason)}${result.turn_cap_hit ? ", turn cap" : ""}).`),
     el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
-      `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? money(result.scores[seat]) : ""}`))));
+      `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
 }
 
 export function setTitle(game, info) {

@@ -13,20 +13,22 @@ export function loot(card) {
 }
 
 /** A context names seats, spaces and other parties (e.g. Whipca$h's Pros): {names, who(x), space(i)}. */
-export function makeContext(seats, space = (i) => `space ${i}`, others = {}) {
+export function makeContext(seats, space = (i) => `space ${i}`, others = {}, currency = "$") {
   const names = seats.map((seat) => seat.name);
   const who = (seat) => {
     if (typeof seat === "number") return names[seat] ?? `seat ${seat}`;
     if (seat === null || seat === undefined) return "nobody";
     return Object.hasOwn(others, seat) ? others[seat] : words(seat);
   };
-  return { names, who, space };
+  const amount = (value) => (typeof value === "number" && currency !== "$"
+    ? `${value < 0 ? "-" : ""}${currency}${Math.abs(value).toLocaleString("en-US")}` : money(value));
+  return { names, who, space, money: amount };
 }
 
 const list = (items, ctx) => (items.length ? items.map(ctx.who).join(", ") : "nobody");
 
 const EVENTS = {
-  game_created: (e) => `The game is set for ${e.players} players.`,
+  game_created: (e, c) => `The game is set for ${e.players} players.`,
   game_over: (e, c) => `Game over (${words(e.reason)})${e.winners ? `: ${list(e.winners, c)} won` : ""}.`,
   game_won: (e, c) => `${list(e.winners, c)} won (${words(e.reason)}).`,
   timed_out: (e, c) => `${c.who(e.seat)} ran out of time: the default was played.`,
@@ -37,17 +39,17 @@ const EVENTS = {
   spun: (e, c) => `${c.who(e.seat)} spun ${e.value}.`,
   opening_spin: (e, c) => `${c.who(e.seat)} spun ${e.value} for the first turn.`,
   first_player: (e, c) => `${c.who(e.seat)} goes first.`,
-  bought: (e, c) => `${c.who(e.seat)} bought ${c.space(e.space)} for ${money(e.price)}.`,
-  paid_rent: (e, c) => `${c.who(e.seat)} paid ${money(e.amount)} rent to ${c.who(e.owner)}.`,
-  paid_bank: (e, c) => `${c.who(e.seat)} paid the bank ${money(e.amount)}.`,
-  collected: (e, c) => `${c.who(e.seat)} collected ${money(e.amount)}.`,
-  paid: (e, c) => `${c.who(e.from ?? e.seat)} paid ${money(e.amount)} to ${c.who(e.to)}.`,
+  bought: (e, c) => `${c.who(e.seat)} bought ${c.space(e.space)} for ${c.money(e.price)}.`,
+  paid_rent: (e, c) => `${c.who(e.seat)} paid ${c.money(e.amount)} rent to ${c.who(e.owner)}.`,
+  paid_bank: (e, c) => `${c.who(e.seat)} paid the bank ${c.money(e.amount)}.`,
+  collected: (e, c) => `${c.who(e.seat)} collected ${c.money(e.amount)}.`,
+  paid: (e, c) => `${c.who(e.from ?? e.seat)} paid ${c.money(e.amount)} to ${c.who(e.to)}.`,
   sent_to_prison: (e, c) => `${c.who(e.seat)} went to prison.`,
   left_prison: (e, c) => `${c.who(e.seat)} left prison (${words(e.how)}).`,
   chance: (e, c) => `${c.who(e.seat)} drew a Chance card (${words(e.kind)}).`,
   // Cash 'n Guns
   round_started: (e, c) => `Round ${e.round}: ${c.who(e.godfather)} is the Godfather.`,
-  round_ended: (e) => `Round ${e.round} is over.`,
+  round_ended: (e, c) => `Round ${e.round} is over.`,
   bullet_card: (e, c) => `${c.who(e.seat)} loaded a ${e.card}.`,
   bullet_chosen: (e, c) => `${c.who(e.seat)} loaded a card.`,
   aim_secret: (e, c) => `${c.who(e.seat)} aims at ${c.who(e.target)}.`,
@@ -75,16 +77,16 @@ const EVENTS = {
   game_started: (e, c) => `${c.who(e.first)} starts.`,
   bad_ride: (e, c) => `Bad ride for ${c.who(e.seat)}: ${e.text}`,
   died: (e, c) => `${c.who(e.seat)} died (${words(e.cause)}).`,
-  bet_placed: (e, c) => `${c.who(e.seat)} bet ${money(e.amount)}.`,
+  bet_placed: (e, c) => `${c.who(e.seat)} bet ${c.money(e.amount)}.`,
   casino_opened: (e, c) => `The casino opens; ${c.who(e.dealer)} deals.`,
   casino_closed: () => "The casino closes.",
   casino_round_dealt: (e, c) => `Casino round ${e.round}: ${e.hands.map((h) => `${c.who(h.seat)} ${h.cards.join(" ")}`).join(", ")}; the house shows ${e.house.join(" ")}.`,
   card_dealt: (e, c) => `${c.who(e.seat)} drew ${e.card}.`,
   house_played: (e) => `The house drew to ${e.cards.join(" ")} (${e.total}).`,
-  hand_settled: (e, c) => `${c.who(e.seat)}'s hand: ${words(e.outcome)}, paid ${money(e.paid)}.`,
-  hand_bust: (e, c) => `${c.who(e.seat)} went bust and lost ${money(e.lost)}.`,
-  blackjack: (e, c) => `Blackjack for ${c.who(e.seat)}: won ${money(e.won)}.`,
-  deposited: (e, c) => `${c.who(e.seat)} banked ${money(e.amount)} (savings ${money(e.savings)}).`,
+  hand_settled: (e, c) => `${c.who(e.seat)}'s hand: ${words(e.outcome)}, paid ${c.money(e.paid)}.`,
+  hand_bust: (e, c) => `${c.who(e.seat)} went bust and lost ${c.money(e.lost)}.`,
+  blackjack: (e, c) => `Blackjack for ${c.who(e.seat)}: won ${c.money(e.won)}.`,
+  deposited: (e, c) => `${c.who(e.seat)} banked ${c.money(e.amount)} (savings ${c.money(e.savings)}).`,
   moving: (e, c) => `${c.who(e.seat)} hitches ${e.steps} cities.`,
   turn_order_rolled: () => "Turn order rolled.",
   turn_order: () => "Turn order rolled.",
@@ -111,7 +113,7 @@ function plain(event, ctx) {
     if (key === "type" || key === "visible_to" || key === "seat") continue;
     let text;
     if (SEAT_KEYS.has(key) && (typeof value === "number" || value === null)) text = ctx.who(value);
-    else if (MONEY_KEYS.has(key) && typeof value === "number") text = money(value);
+    else if (MONEY_KEYS.has(key) && typeof value === "number") text = ctx.money(value);
     else if (Array.isArray(value)) text = value.map((item) => (typeof item === "object" ? JSON.stringify(item) : item)).join(", ");
     else if (value && typeof value === "object") text = JSON.stringify(value);
     else text = String(value);
