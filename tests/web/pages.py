@@ -49,9 +49,11 @@ def console_errors(driver) -> list[dict]:
 
 
 def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]], seed: int | None = None,
-                    decision_timeout: int | None = None) -> str:
-    """Creates a game through the lobby form; ``seats`` are (kind, name) with kind ``person`` or ``bot:<name>``."""
-    driver.get(f"{base}/")
+                    decision_timeout: int | None = None, keep_form: bool = False) -> str:
+    """Creates a game through the lobby form; ``seats`` are (kind, name) with kind ``person``, ``bot:<name>``
+    or ``open``. ``keep_form``: fill the lobby page already open (with choices made on it)."""
+    if not keep_form:
+        driver.get(f"{base}/")
     wait_data(driver, "ready", "true")
     select(driver, "create-ruleset", ruleset)
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#create-options .option"))
@@ -64,7 +66,8 @@ def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]
         rows = driver.find_elements(By.CSS_SELECTOR, "#create-seats .seat-row")
     for row, (kind, name) in zip(rows, seats, strict=True):
         Select(row.find_element(By.CSS_SELECTOR, ".seat-kind")).select_by_value(kind)
-        fill(row.find_element(By.CSS_SELECTOR, ".seat-name"), name)
+        if kind != "open":
+            fill(row.find_element(By.CSS_SELECTOR, ".seat-name"), name)
     if seed is not None:
         fill(driver.find_element(By.ID, "create-seed"), str(seed))
     if decision_timeout is not None:
