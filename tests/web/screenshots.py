@@ -65,7 +65,7 @@ def main(out: Path) -> None:
     os.environ["REDIS_URL"] = redis_server.url
     workers = Workers(redis_server.url)
     workers.start(1)
-    service = Service(create_app({"REDIS_URL": redis_server.url})).start()
+    service = Service(create_app({"REDIS_URL": redis_server.url, "STREAM_KEEPALIVE_SECONDS": 0.5})).start()
     driver = chromium(1500, 1100)
     base = service.url
     try:
@@ -88,11 +88,11 @@ def main(out: Path) -> None:
         full_page(driver, out / "lobby.png")
         driver.get(f"{base}/simulate")
         wait_data(driver, "ready", "true")
-        select(driver, "sim-ruleset", "cash-n-guns")
+        select(driver, "sim-ruleset", "monopoly-cars2")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#sim-options .option"))
-        fill(driver.find_element(By.ID, "sim-players"), "5")
+        fill(driver.find_element(By.ID, "sim-players"), "4")
         driver.find_element(By.ID, "sim-games").click()
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sim-bots select")) == 5)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sim-bots select")) == 4)
         driver.find_element(By.CSS_SELECTOR, "#sim-bots select option[value=random]").click()
         fill(driver.find_element(By.ID, "sim-games"), "400")
         driver.find_element(By.ID, "sim-submit").click()

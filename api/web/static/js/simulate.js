@@ -33,14 +33,31 @@ async function chooseRuleset() {
   drawOptions($("sim-options"), details.options_schema);
 }
 
+const MAX_BINS = 30;
+
+/** The turns histogram ({turns: games}) on a linear axis, in at most MAX_BINS equal bins. */
+function bins(histogram) {
+  const counts = Object.entries(histogram).map(([turns, games]) => [Number(turns), games]);
+  if (!counts.length) return [];
+  const low = Math.min(...counts.map(([turns]) => turns));
+  const high = Math.max(...counts.map(([turns]) => turns));
+  const width = Math.max(1, Math.ceil((high - low + 1) / MAX_BINS));
+  const buckets = [];
+  for (let start = low; start <= high; start += width) {
+    const end = start + width - 1;
+    buckets.push({ label: width === 1 ? String(start) : `${start}–${end}`, count: 0, start, end });
+  }
+  for (const [turns, games] of counts) buckets[Math.floor((turns - low) / width)].count += games;
+  return buckets;
+}
+
 function drawResult(result) {
   show($("sim-result-panel"));
   const rows = result.win_rates.map((rate, seat) => ({
     label: `seat ${seat} (${result.bots[seat]})`, value: rate, low: result.win_rate_ci95[seat][0], high: result.win_rate_ci95[seat][1],
   }));
   clear($("sim-winrates")).append(intervalBars(rows));
-  const buckets = Object.entries(result.turns.histogram).map(([label, count]) => ({ label, count }));
-  clear($("sim-lengths")).append(histogram(buckets));
+  clear($("sim-lengths")).append(histogram(bins(result.turns.histogram)));
   $("sim-summary").textContent = `${result.games} games · ${result.draws} shared wins · ${result.turn_cap_hits} hit the turn cap · `
     + `turns: mean ${result.turns.mean.toFixed(1)}, median ${result.turns.median}, 90th percentile ${result.turns.p90}, max ${result.turns.max}`;
   document.body.dataset.chart = "drawn";
