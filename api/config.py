@@ -24,6 +24,9 @@ DEFAULTS: dict = {
     #: browser origins (comma-separated, e.g. ``https://app.example``; ``*`` for any) allowed to call the API
     #: from their pages (CORS); none by default
     "CORS_ALLOWED_ORIGINS": "",
+    #: an app key the web table's pages send as ``X-Api-Key`` (a browser-safe, publishable key:
+    #: it is written into every page); empty: the pages send none, as a local client
+    "WEB_API_KEY": "",
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH"}

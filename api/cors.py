@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS"
-ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
-EXPOSED_HEADERS = "ETag, Location"
+ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Api-Key"
+EXPOSED_HEADERS = "ETag, Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"
 PREFLIGHT_MAX_AGE = "600"
 
 

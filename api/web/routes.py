@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Blueprint, Response, render_template, send_from_directory
+from flask import Blueprint, Response, current_app, render_template, send_from_directory
 
 from api.problems import ApiProblem
 
@@ -33,12 +33,15 @@ DOCS_POLICY = PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-
 def security_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    # Same-origin requests keep their Referer (a browser-safe app key is checked against the page's
+    # origin, and same-origin GETs carry no Origin header); nothing leaks to other sites.
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 
 def _page(template: str, title: str, script: str) -> Response:
-    return Response(render_template(template, title=title, script=script), mimetype="text/html")
+    page = render_template(template, title=title, script=script, api_key=current_app.config["WEB_API_KEY"])
+    return Response(page, mimetype="text/html")
 
 
 @blp.route("/")

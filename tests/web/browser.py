@@ -24,6 +24,8 @@ class Recorder:
         self.lock = threading.Lock()
         self.bodies: dict[str | None, list[bytes]] = defaultdict(list)
         self.paths: list[str] = []
+        #: (path, X-Api-Key or None) of every request
+        self.api_keys: list[tuple[str, str | None]] = []
         self.in_flight = 0
 
     def __call__(self, environ, start_response):
@@ -31,6 +33,7 @@ class Recorder:
         token = header.partition(" ")[2].strip() or None
         with self.lock:
             self.paths.append(environ.get("PATH_INFO", "") + "?" + environ.get("QUERY_STRING", ""))
+            self.api_keys.append((environ.get("PATH_INFO", ""), environ.get("HTTP_X_API_KEY")))
             self.in_flight += 1
         chunks: list[bytes] = []
         content_type: list[str] = []

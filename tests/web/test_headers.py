@@ -34,7 +34,8 @@ def test_pages_are_served_with_a_strict_content_security_policy(make_client, pat
     assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
     assert policy["default-src"] == "'none'" and policy["connect-src"] == "'self'"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert b"rulehouse-api-key" not in response.data  # no app key configured: the pages send none
 
 
 def test_templates_and_scripts_have_nothing_inline():
@@ -115,3 +116,9 @@ def test_the_reference_examples_work_as_sent(make_client):
     assert acted.status_code == 200, acted.get_json()
     simulate = spec["paths"]["/v1/simulations"]["post"]["requestBody"]["content"]["application/json"]["example"]
     assert client.post("/v1/simulations", json=simulate).status_code == 202
+
+
+def test_the_configured_browser_key_is_written_into_every_page(make_client):
+    client = make_client(WEB_API_KEY='rh_pk_"<x>')
+    for path in PAGES:
+        assert b'<meta name="rulehouse-api-key" content="rh_pk_&#34;&lt;x&gt;">' in client.get(path).data

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import console_errors, fill, select, wait, wait_data
+from tests.web.pages import body_data, console_errors, create_in_lobby, fill, select, wait, wait_data
 
 
 def test_simulation_page_runs_one_on_the_workers_and_charts_it(service, browser):
@@ -44,3 +44,17 @@ def test_docs_page_is_swagger_ui_served_offline(service, browser):
     requested = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
     assert requested and all(url.startswith(service.url) for url in requested)
     assert console_errors(driver) == []
+
+
+def test_every_api_request_of_the_pages_carries_the_configured_app_key(make_service, browser):
+    service = make_service(WEB_API_KEY="rh_pk_web_table")
+    driver = browser
+    game_id = create_in_lobby(driver, service.url, "monopoly-cars2", [("person", "Ann"), ("bot:random", "Bo")])
+    driver.find_element(By.CSS_SELECTOR, "#created-seats a.play-link").click()
+    wait(driver, lambda d: body_data(d, "version") is not None and body_data(d, "live") == "true")
+    driver.get(f"{service.url}/replay/{game_id}")
+    wait_data(driver, "ready", "true")
+    calls = [(path, key) for path, key in service.recorder.api_keys if path.startswith("/v1/")]
+    paths = {path for path, _ in calls}
+    assert {"/v1/rulesets", "/v1/games", f"/v1/games/{game_id}/stream", f"/v1/games/{game_id}/events"} <= paths
+    assert {key for _, key in calls} == {"rh_pk_web_table"}

@@ -8,10 +8,32 @@ export class Problem extends Error {
   }
 }
 
+const KEY_STORE = "rulehouse.apiKey";
+
+/**
+ * The app key the pages send as X-Api-Key (needed where the service requires app keys): one
+ * entered in the lobby (kept in this browser), else the service's own browser-safe key, else none.
+ */
+export function apiKey() {
+  const meta = document.querySelector('meta[name="rulehouse-api-key"]');
+  return localStorage.getItem(KEY_STORE) || (meta && meta.content) || null;
+}
+
+export function setApiKey(key) {
+  if (key) localStorage.setItem(KEY_STORE, key);
+  else localStorage.removeItem(KEY_STORE);
+}
+
+function withCredentials(headers, token) {
+  const key = apiKey();
+  if (key) headers["X-Api-Key"] = key;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
 /** One JSON request. `token` goes in the Authorization header, never in the address. */
 export async function request(method, path, { token, body, ifMatch, headers = {} } = {}) {
-  const sent = { ...headers, Accept: "application/json" };
-  if (token) sent.Authorization = `Bearer ${token}`;
+  const sent = withCredentials({ ...headers, Accept: "application/json" }, token);
   if (ifMatch !== undefined) sent["If-Match"] = `"${ifMatch}"`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, {
@@ -87,8 +109,7 @@ export function follow(gameId, token, handlers) {
   const controller = new AbortController();
 
   async function connect() {
-    const headers = { Accept: "application/x-ndjson" };
-    if (token) headers.Authorization = `Bearer ${token}`;
+    const headers = withCredentials({ Accept: "application/x-ndjson" }, token);
     const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/stream?after=${after}`,
       { headers, signal: controller.signal, cache: "no-store" });
     if (!response.ok) {
