@@ -36,7 +36,10 @@ export function drawDecisions(container, decisions, ctx, send) {
     const ranges = decision.ranges || {};
     const box = el("div", { className: "decision", dataset: { kind: decision.kind } },
       el("h3", {}, words(decision.kind)),
-      el("p", { className: "muted" }, `If time runs out: ${actionLabel(decision.default, ctx)}.`));
+      // A secret choice has no published default: a timed-out seat gets one of its options at random.
+      el("p", { className: "muted" }, decision.default
+        ? `If time runs out: ${actionLabel(decision.default, ctx)}.`
+        : "If time runs out: one of these, drawn at random."));
     const seenRanged = new Set();
     const buttons = el("div", { className: "choices" });
     for (const option of decision.options) {
