@@ -15,9 +15,12 @@ async function details(rulesetId) {
 function drawRulesets() {
   const list = clear($("rulesets"));
   for (const ruleset of lobby.rulesets) {
+    // Where the service serves the rules doc (a link under /v1), link it; else name the file.
+    const served = ruleset.links && typeof ruleset.links.rules_doc === "string" && ruleset.links.rules_doc.startsWith("/v1/");
     list.append(el("li", { dataset: { ruleset: ruleset.id } }, el("strong", {}, ruleset.title),
       ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: ${ruleset.bots.join(", ")} · `,
-      el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`)));
+      served ? el("a", { href: ruleset.links.rules_doc }, "rules as implemented")
+        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`)));
   }
   const select = clear($("create-ruleset"));
   for (const ruleset of lobby.rulesets) select.append(el("option", { value: ruleset.id }, ruleset.title));
