@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench clean browser
 
 install: $(STAMP)
 
@@ -18,7 +18,18 @@ $(STAMP): pyproject.toml constraints.txt
 run: install
 	$(BIN)/rulehouse serve $(SERVE_ARGS)
 
-test: install
+# The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
+# with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	else echo "make test needs chromium and chromedriver on PATH (Debian/Ubuntu: apt-get install chromium chromium-driver)" >&2; \
+	  exit 1; fi
+
+test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -20,6 +20,7 @@ from api.apps.routes import hooks_blp as webhooks_blp
 from api.apps.webhooks import EXTENSION_NAME as WEBHOOKS_EXTENSION
 from api.apps.webhooks import Webhooks
 from api.config import settings
+from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.operation_ids import OperationIdPlugin
@@ -28,8 +29,9 @@ from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
 from api.store import GameStore
-from api.system.routes import bench, pages
+from api.system.routes import bench
 from api.system.routes import blp as system_blp
+from api.web.routes import blp as web_blp
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +156,7 @@ def create_app(config: dict | None = None) -> Flask:
     for blueprint in (rulesets_blp, games_blp, seats_blp, records_blp, *_optional_blueprints(), apps_blp,
                       webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
-    app.register_blueprint(pages)
+    app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
     store = GameStore.from_settings(app.config)
@@ -164,6 +166,8 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "
                     "(set RULEHOUSE_REQUIRE_API_KEYS=1 in any deployment)")
+    # A CORS preflight carries no app key: answer it before anyone asks for one.
+    init_cors(app)
     # Who calls comes first: the rate limits (registered next) count per app.
     app.before_request(access.identify)
     limits.init_limiter(app)

@@ -44,6 +44,12 @@ DEFAULTS: dict = {
     #: seconds before each retry of a failed delivery (its length is the number of retries)
     "WEBHOOK_RETRY_INTERVALS": "5,30,120,600,1800",
     "WEBHOOK_TIMEOUT_SECONDS": 5,
+    #: browser origins (comma-separated, e.g. ``https://app.example``; ``*`` for any) allowed to call the API
+    #: from their pages (CORS); none by default
+    "CORS_ALLOWED_ORIGINS": "",
+    #: an app key the web table's pages send as ``X-Api-Key`` (a browser-safe, publishable key:
+    #: it is written into every page); empty: the pages send none, as a local client
+    "WEB_API_KEY": "",
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",

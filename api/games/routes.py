@@ -55,7 +55,7 @@ _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 _SEAT_NUMBER = re.compile(r"^[0-9]{1,3}\Z")
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": True,
-            "schema": {"type": "string", "maxLength": 64},
+            "schema": {"type": "string", "maxLength": 64}, "example": '"0"',
             "description": "What the action answers. A version tag (the `ETag` you read, e.g. `\"3\"` or "
                            "`\"3.1\"`): strict, 412 once the game has moved at all. Or a decision tag "
                            "`\"d:<decision id>\"`, e.g. `\"d:1.3\"`: accepted while that decision of yours is "

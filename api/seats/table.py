@@ -15,6 +15,7 @@ a plain event (``seat_joined``, ``seat_left``, ``seat_removed``, ``seat_to_bot``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -257,10 +258,9 @@ class Table:
             pipe.zrem(LOBBY_KEY, record.id)
             pipe.zrem(lobby_key(record.ruleset), record.id)
         pipe.publish(wake_channel(record.id), str(version))
-        written = GameRecord(id=record.id, ruleset=record.ruleset, version=version, status=status, state=state_json,
-                             seats=change.seats, players=players, seed=record.seed, created=record.created,
-                             updated=now, decision_timeout=record.decision_timeout, marks=marks,
-                             options=record.options, listed=record.listed)
+        # Everything the change did not touch (the owning app, the rules version...) stays as read.
+        written = dataclasses.replace(record, version=version, status=status, state=state_json, seats=change.seats,
+                                      players=players, updated=now, marks=marks, token_role=None)
         change.answer.setdefault("version", version)
         return written
 

@@ -1,8 +1,6 @@
-"""Health, readiness, the interactive docs page and the optional bench endpoint."""
+"""Health, readiness and the optional bench endpoint."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import redis
 from flask import Blueprint as FlaskBlueprint
@@ -15,10 +13,8 @@ from api.http import json_response, store
 from api.problems import ApiProblem, problem_response
 
 blp = Blueprint("system", __name__, url_prefix="/v1", description="Service health.")
-pages = FlaskBlueprint("pages", __name__)
 bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/_bench")
 
-DOCS_PAGE = Path(__file__).with_name("docs.html")
 BENCH_KEY = "rulehouse:bench:ping"
 
 
@@ -57,11 +53,6 @@ class Ready(MethodView):
         except redis.RedisError:
             raise ApiProblem("service-unavailable", "Redis does not answer") from None
         return json_response({"status": "ok", "redis": "ok"})
-
-
-@pages.route("/docs")
-def docs() -> Response:
-    return Response(DOCS_PAGE.read_text(), mimetype="text/html")
 
 
 @bench.route("/ping")

@@ -1,0 +1,76 @@
+// Cash 'n Guns: the gangsters around the table, as the viewer may see them, and the loot in the middle.
+import { el, money, svg, words } from "../dom.js";
+import { loot } from "../words.js";
+import { facts } from "./ring.js";
+
+export function spaceName() {
+  return (index) => `spot ${index}`;
+}
+
+function place(seat, count) {
+  // Seat 0 at the bottom, the others clockwise around an ellipse (percent of the table's box).
+  const angle = Math.PI / 2 + (2 * Math.PI * seat) / count;
+  return [50 + 38 * Math.cos(angle), 50 + 36 * Math.sin(angle)];
+}
+
+function state(player, view) {
+  const notes = [];
+  if (!player.alive) return ["out of the game"];
+  if (player.standing === true) notes.push("standing");
+  if (player.standing === false) notes.push("lying down");
+  if (player.revealed) notes.push(`showed a ${player.revealed}`);
+  else if (view.phase === "choose" || view.phase === "choose_bullet") notes.push(player.has_chosen ? "loaded" : "loading…");
+  if (view.phase === "aim" && !player.has_aimed) notes.push("aiming…");
+  return notes;
+}
+
+export function draw(view, ctx) {
+  const count = view.players.length;
+  const centres = view.players.map((_, seat) => place(seat, count));
+  const arrows = svg("svg", { className: "aims", viewBox: "0 0 100 100", preserveAspectRatio: "none" },
+    svg("defs", {}, svg("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "5",
+      markerHeight: "5", orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z" }))));
+  view.players.forEach((player, seat) => {
+    if (!player.alive || player.target === null || player.target === undefined) return;
+    const [x1, y1] = centres[seat];
+    const [x2, y2] = centres[player.target];
+    arrows.append(svg("line", { x1, y1, x2: x1 + (x2 - x1) * 0.8, y2: y1 + (y2 - y1) * 0.8,
+      className: `aim seat-${seat % 8}`, "marker-end": "url(#arrowhead)", dataset: { from: seat, to: player.target } }));
+  });
+  const gangsters = view.players.map((player, seat) => {
+    const [x, y] = centres[seat];
+    const wounds = el("span", { className: "wounds", title: `${player.wounds} wound(s)` },
+      "✚".repeat(player.wounds), player.wounds ? "" : "no wounds");
+    return el("div", {
+      className: `gangster seat-${seat % 8} ${player.alive ? "" : "dead"} ${seat === view.you ? "you" : ""} ${player.standing === false ? "lying" : ""}`,
+      style: { left: `${x}%`, top: `${y}%` }, dataset: { seat },
+    }, el("strong", { className: "gangster-name" }, ctx.who(seat)),
+    seat === view.godfather ? el("span", { className: "badge" }, "Godfather") : null,
+    el("span", { className: "loot-value" }, money(player.loot_value)),
+    el("small", {}, `${player.loot.length} loot · ${player.hand_size} cards · ${player.diamond_cards} ◆`),
+    wounds,
+    el("small", { className: "gangster-state" }, state(player, view).join(", ")),
+    player.target !== null && player.target !== undefined && player.alive
+      ? el("small", { className: "target" }, `aims at ${ctx.who(player.target)}`) : null);
+  });
+  const middle = el("div", { className: "loot-table" },
+    el("h3", {}, `Round ${view.round} of ${view.rounds} · ${words(view.phase)}`),
+    el("ul", { className: "lineup" }, view.lineup.map((card) => el("li", { className: `loot loot-${card.split("_")[0]}` }, loot(card)))),
+    facts([
+      ["Godfather token", view.token_available ? "on the table" : view.token_taker === null ? "–" : `taken by ${ctx.who(view.token_taker)}`],
+      ["Loot piles left", String(view.piles_left)],
+      ["Discarded", `${view.discard.click} click, ${view.discard.bang} bang, ${view.discard.face_down} face down`],
+      ["Picking", view.picker === null || view.picker === undefined ? "–" : ctx.who(view.picker)],
+    ]));
+  return el("div", { className: "gang-table" }, arrows, el("div", { className: "felt" }, middle), gangsters);
+}
+
+/** What only the viewer sees: their hand and loaded card. */
+export function privateFacts(view) {
+  if (view.you === undefined || view.you === null || !view.hand) return null;
+  return facts([
+    ["Your hand", `${view.hand.click} click, ${view.hand.bang} bang`],
+    ["Loaded", view.bullet ?? "nothing yet"],
+    ["Your loot", view.players[view.you].loot.map(loot).join(", ") || "none"],
+  ]);
+}

@@ -1,0 +1,47 @@
+// Hitchiker: the cities from the ruleset's board data, hometowns, the casino and the deal on the table.
+import { el, money, words } from "../dom.js";
+import { facts, ring, seatsAt } from "./ring.js";
+
+function board(view, data) {
+  const custom = view && view.custom_data && view.custom_data.board;
+  return (custom && custom.cities) || (data && data.board) || [];
+}
+
+export function spaceName(view, data) {
+  return (index) => (board(view, data)[index] ? board(view, data)[index].name : `city ${index}`);
+}
+
+export function draw(view, ctx, data) {
+  const cities = board(view, data);
+  const owner = new Map();
+  view.players.forEach((player, seat) => player.hometowns.forEach((city) => owner.set(city, seat)));
+  const at = seatsAt(view.players);
+  const spaces = cities.map((city, index) => ({
+    title: city.name, seats: at.get(index) || [],
+    className: `kind-${city.kind} ${owner.has(index) ? `owned seat-${owner.get(index) % 8}` : ""}`,
+    lines: [words(city.kind), city.amount ? money(city.amount) : "", owner.has(index) ? `home of ${ctx.who(owner.get(index))}` : ""]
+      .filter(Boolean),
+  }));
+  const casino = view.casino ? el("div", { className: "casino" }, el("h4", {}, "Casino"),
+    el("p", {}, `House: ${view.casino.house.join(" ")} (${view.casino.house_total})`),
+    el("ul", {}, view.casino.hands.map((hand) => el("li", {},
+      `${ctx.who(hand.seat)}: ${hand.cards.join(" ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${words(hand.outcome)}` : ""}`)))) : null;
+  const deal = view.deal ? el("div", { className: "deal" }, el("h4", {}, "Black market deal"),
+    el("p", {}, Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
+  const middle = el("div", { className: "middle-facts" },
+    el("h3", {}, "Hitchiker"),
+    facts([
+      ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
+      ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
+      ["Phase", words(view.phase)],
+      ["Bank", money(view.bank)],
+      ["Bad Ride cards left", String(view.bad_ride_cards_left)],
+    ]),
+    el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cash"),
+      el("th", {}, "Savings"), el("th", {}, "Units"), el("th", {}, "Notes"))),
+    el("tbody", {}, view.players.map((player, seat) => el("tr", { dataset: { seat } }, el("td", {}, ctx.who(seat)),
+      el("td", {}, money(player.cash)), el("td", {}, money(player.savings)), el("td", {}, String(player.units)),
+      el("td", {}, player.in_pot_hole ? "in a pot hole" : ""))))),
+    casino, deal);
+  return ring(spaces, middle, ctx);
+}

@@ -1,0 +1,72 @@
+// A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
+import { el } from "../dom.js";
+
+/** Grid cell (row, column; 1-based) of ring position i on a rows x columns grid, clockwise from the top left. */
+export function ringCell(i, rows, columns) {
+  const top = columns - 1;
+  const right = top + rows - 1;
+  const bottom = right + columns - 1;
+  if (i < top) return [1, i + 1];
+  if (i < right) return [i - top + 1, columns];
+  if (i < bottom) return [rows, columns - (i - right)];
+  return [rows - (i - bottom), 1];
+}
+
+/** The smallest near-square grid whose border holds `count` spaces: [rows, columns]. */
+export function ringShape(count) {
+  let rows = 3;
+  let columns = 3;
+  while (2 * (rows + columns) - 4 < count) {
+    if (columns > rows) rows += 1;
+    else columns += 1;
+  }
+  return [rows, columns];
+}
+
+/** Pawns (one per seat on that space), labelled with the seat's initial and number. */
+export function pawns(seatsHere, ctx) {
+  return el("div", { className: "pawns" }, seatsHere.map((seat) => el("span", {
+    className: `pawn seat-${seat % 8}`, title: ctx.who(seat), dataset: { seat },
+  }, String(ctx.who(seat)).slice(0, 1).toUpperCase() || "?")));
+}
+
+/**
+ * Draws `spaces` (each {title, lines: [text], className, seats: [seat numbers]}) around a ring and
+ * `middle` (a node) inside it.
+ */
+export function ring(spaces, middle, ctx) {
+  const [rows, columns] = ringShape(spaces.length);
+  const grid = el("div", { className: "ring", style: {
+    gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
+  } });
+  spaces.forEach((space, index) => {
+    const [row, column] = ringCell(index, rows, columns);
+    grid.append(el("div", {
+      className: `space ${space.className || ""}`, dataset: { index }, title: space.tooltip || space.title,
+      style: { gridRow: String(row), gridColumn: String(column) },
+    }, el("span", { className: "space-index" }, String(index)), el("strong", {}, space.title),
+    (space.lines || []).map((line) => el("small", {}, line)), pawns(space.seats || [], ctx)));
+  });
+  grid.append(el("div", { className: "ring-middle", style: {
+    gridRow: `2 / ${rows}`, gridColumn: `2 / ${columns}`,
+  } }, middle));
+  return grid;
+}
+
+/** Seats standing on each position. */
+export function seatsAt(players, positionOf = (player) => player.position) {
+  const at = new Map();
+  players.forEach((player, seat) => {
+    const position = positionOf(player);
+    if (position === null || position === undefined) return;
+    if (!at.has(position)) at.set(position, []);
+    at.get(position).push(seat);
+  });
+  return at;
+}
+
+/** A small table: rows of [label, value]. */
+export function facts(rows) {
+  return el("dl", { className: "facts" }, rows.filter(Boolean).flatMap(([term, value]) => [el("dt", {}, term),
+    el("dd", {}, value)]));
+}

@@ -1,0 +1,52 @@
+// Small SVG charts: win rates with their intervals, and a histogram.
+import { el, svg } from "./dom.js";
+
+const WIDTH = 640;
+
+/** One bar per row ({label, value, low, high} in 0..1) with its interval as a whisker. */
+export function intervalBars(rows) {
+  const rowHeight = 28;
+  const left = 170;
+  const plot = WIDTH - left - 60;
+  const height = rows.length * rowHeight + 30;
+  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "bars", role: "img" });
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    const x = left + tick * plot;
+    chart.append(svg("line", { x1: x, x2: x, y1: 0, y2: height - 20, className: "grid" }),
+      svg("text", { x, y: height - 5, className: "tick", "text-anchor": "middle" }, `${tick * 100}%`));
+  }
+  rows.forEach((row, index) => {
+    const y = index * rowHeight + 4;
+    chart.append(
+      svg("text", { x: left - 8, y: y + 15, className: "label", "text-anchor": "end" }, row.label),
+      svg("rect", { x: left, y, width: Math.max(0.5, row.value * plot), height: rowHeight - 10, className: `bar seat-${index % 8}` },
+        svg("title", {}, `${row.label}: ${(row.value * 100).toFixed(1)}% (95%: ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)}%)`)),
+      svg("line", { x1: left + row.low * plot, x2: left + row.high * plot, y1: y + 9, y2: y + 9, className: "whisker" }),
+      svg("text", { x: left + row.high * plot + 6, y: y + 14, className: "value" }, `${(row.value * 100).toFixed(1)}%`),
+    );
+  });
+  return chart;
+}
+
+/** Bars of counts per bucket ({label, count}). */
+export function histogram(buckets) {
+  const height = 220;
+  const bottom = 30;
+  const max = Math.max(1, ...buckets.map((bucket) => bucket.count));
+  const width = (WIDTH - 40) / Math.max(1, buckets.length);
+  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "histogram", role: "img" });
+  buckets.forEach((bucket, index) => {
+    const barHeight = ((height - bottom - 10) * bucket.count) / max;
+    const x = 30 + index * width;
+    chart.append(svg("rect", { x, y: height - bottom - barHeight, width: Math.max(1, width - 2), height: barHeight, className: "bar" },
+      svg("title", {}, `${bucket.label}: ${bucket.count} games`)));
+    if (buckets.length <= 16 || index % Math.ceil(buckets.length / 12) === 0) {
+      chart.append(svg("text", { x: x + width / 2, y: height - 12, className: "tick", "text-anchor": "middle" }, bucket.label));
+    }
+  });
+  return chart;
+}
+
+export function legend(text) {
+  return el("p", { className: "muted" }, text);
+}

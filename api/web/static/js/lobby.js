@@ -1,0 +1,206 @@
+// The lobby: the rulesets, a form to create a game, the games of this browser, waiting games, join by invite.
+import { apiKey, get, post, Problem, setApiKey, tokens } from "./api.js";
+import { $, clear, el, show, showProblem } from "./dom.js";
+import { drawOptions, readOptions } from "./options.js";
+
+const lobby = { rulesets: [], details: new Map() };
+
+const tableLink = (gameId, seat) => `/table/${encodeURIComponent(gameId)}${seat === null ? "" : `?seat=${seat}`}`;
+
+async function details(rulesetId) {
+  if (!lobby.details.has(rulesetId)) lobby.details.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
+  return lobby.details.get(rulesetId);
+}
+
+function drawRulesets() {
+  const list = clear($("rulesets"));
+  for (const ruleset of lobby.rulesets) {
+    // Where the service serves the rules doc (a link under /v1), link it; else name the file.
+    const served = ruleset.links && typeof ruleset.links.rules_doc === "string" && ruleset.links.rules_doc.startsWith("/v1/");
+    list.append(el("li", { dataset: { ruleset: ruleset.id } }, el("strong", {}, ruleset.title),
+      ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: ${ruleset.bots.join(", ")} · `,
+      served ? el("a", { href: ruleset.links.rules_doc }, "rules as implemented")
+        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`)));
+  }
+  const select = clear($("create-ruleset"));
+  for (const ruleset of lobby.rulesets) select.append(el("option", { value: ruleset.id }, ruleset.title));
+}
+
+function current() {
+  return lobby.rulesets.find((ruleset) => ruleset.id === $("create-ruleset").value);
+}
+
+function seatRow(index, ruleset) {
+  const kind = el("select", { className: "seat-kind", name: `seat-${index}-kind` },
+    el("option", { value: "person" }, "a person"),
+    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
+    el("option", { value: "open" }, "an open seat (joins by invite)"));
+  const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
+    value: index === 0 ? "You" : `Player ${index + 1}` });
+  kind.addEventListener("change", () => {
+    name.disabled = kind.value === "open";
+    if (kind.value.startsWith("bot:") && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
+  });
+  if (index > 0 && ruleset.bots.length) {
+    kind.value = `bot:${ruleset.bots[0]}`;
+    name.value = `Bot ${index + 1}`;
+  }
+  return el("div", { className: "seat-row", dataset: { seat: index } }, el("span", {}, `Seat ${index}`), kind, name);
+}
+
+function drawSeatRows(count) {
+  const ruleset = current();
+  const fieldset = $("create-seats");
+  for (const row of [...fieldset.querySelectorAll(".seat-row")]) row.remove();
+  for (let index = 0; index < count; index += 1) fieldset.append(seatRow(index, ruleset));
+}
+
+async function chooseRuleset() {
+  const ruleset = current();
+  drawSeatRows(ruleset.min_players);
+  drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
+}
+
+function seatsFromForm() {
+  return [...$("create-seats").querySelectorAll(".seat-row")].map((row) => {
+    const kind = row.querySelector(".seat-kind").value;
+    const name = row.querySelector(".seat-name").value.trim();
+    if (kind === "open") return { open: true };
+    if (kind.startsWith("bot:")) return { name: name || `Bot ${Number(row.dataset.seat) + 1}`, bot: kind.slice(4) };
+    return { name };
+  });
+}
+
+function drawCreated(game) {
+  show($("created-panel"));
+  $("created-id").textContent = game.id;
+  const list = clear($("created-seats"));
+  for (const seat of game.seats) {
+    if (!seat.token) continue;
+    const here = tableLink(game.id, seat.seat);
+    const shared = `${location.origin}/table/${encodeURIComponent(game.id)}#seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`;
+    list.append(el("li", { dataset: { seat: seat.seat } },
+      el("a", { href: here, className: "play-link" }, `Play as ${seat.name}`), " · link for that player: ",
+      el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
+  }
+  const invites = clear($("created-invites"));
+  const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(game.id)}&invite=${encodeURIComponent(secret)}`;
+  for (const invite of game.invites || []) {
+    invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
+      el("input", { readOnly: true, value: inviteLink(invite.invite), className: "share", size: 40 })));
+  }
+  if (game.invite) {
+    invites.append(el("li", {}, "Invite to join mid-game: ",
+      el("input", { readOnly: true, value: inviteLink(game.invite), className: "share", size: 40 })));
+  }
+  $("created-spectate").href = tableLink(game.id, null);
+}
+
+async function create(submitted) {
+  submitted.preventDefault();
+  showProblem(null);
+  try {
+    const body = { ruleset: current().id, seats: seatsFromForm(), options: readOptions($("create-options")) };
+    const timeout = $("create-timeout").value.trim();
+    if (timeout) body.decision_timeout = Number(timeout);
+    const seed = $("create-seed").value.trim();
+    if (seed) body.seed = Number(seed);
+    if ($("create-listed").checked) body.listed = true;
+    const game = await post("/v1/games", body);
+    const seats = {};
+    for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
+    tokens.save(game.id, { ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats });
+    drawCreated(game);
+    drawMine();
+  } catch (error) {
+    showProblem(error);
+  }
+}
+
+function drawMine() {
+  const list = clear($("mine"));
+  const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
+  for (const [gameId, game] of games.slice(0, 20)) {
+    list.append(el("li", { dataset: { game: gameId } }, el("code", {}, gameId), ` ${game.ruleset || ""} `,
+      Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
+        `play as ${entry.name || `seat ${seat}`}`), " "]),
+      el("a", { href: tableLink(gameId, null) }, "watch"), " ",
+      el("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "replay"), " ",
+      el("button", { type: "button", className: "link", on: { click: () => { tokens.forget(gameId); drawMine(); } } }, "forget")));
+  }
+  if (!games.length) list.append(el("li", { className: "muted" }, "None yet."));
+}
+
+async function drawWaiting() {
+  const list = clear($("waiting"));
+  try {
+    const page = await get("/v1/games?status=waiting&limit=20");
+    for (const game of page.games || []) {
+      const open = game.open_seats ?? (game.seats || []).filter((seat) => seat.open).length;
+      list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${game.ruleset} · `,
+        (game.seats || []).map((seat) => (seat.open ? "(open)" : seat.name)).join(", "), ` · ${open} open`,
+        game.decision_timeout ? ` · ${game.decision_timeout} s per decision` : "", " ",
+        el("button", { type: "button", className: "link", on: { click: () => { $("join-game").value = game.id; $("join-name").focus(); } } }, "join")));
+    }
+    if (!(page.games || []).length) list.append(el("li", { className: "muted" }, "No game is waiting for players."));
+    $("waiting-note").textContent = "";
+  } catch (error) {
+    $("waiting-note").textContent = error instanceof Problem && (error.status === 405 || error.status === 404)
+      ? "This service does not list waiting games yet." : `Could not list waiting games: ${error.message}`;
+  }
+}
+
+async function join(submitted) {
+  submitted.preventDefault();
+  showProblem(null);
+  const gameId = $("join-game").value.trim();
+  try {
+    const body = { name: $("join-name").value.trim() };
+    const invite = $("join-invite").value.trim();
+    if (invite) body.invite = invite; // a listed game may be joined without one
+    const joined = await post(`/v1/games/${encodeURIComponent(gameId)}/join`, body);
+    tokens.save(gameId, { created: new Date().toISOString(), seats: { [joined.seat]: { name: $("join-name").value.trim(), token: joined.token } } });
+    location.assign(tableLink(gameId, joined.seat));
+  } catch (error) {
+    showProblem(error);
+  }
+}
+
+async function start() {
+  // A lobby link can carry an invite after '#': #join=<game>&invite=<secret>.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.has("join")) {
+    $("join-game").value = fragment.get("join");
+    $("join-invite").value = fragment.get("invite") || "";
+    history.replaceState(null, "", location.pathname);
+  }
+  $("api-key").value = apiKey() || "";
+  $("key-form").addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    setApiKey($("api-key").value.trim());
+    location.reload();
+  });
+  $("create-form").addEventListener("submit", create);
+  $("join-form").addEventListener("submit", join);
+  $("create-ruleset").addEventListener("change", chooseRuleset);
+  $("add-seat").addEventListener("click", () => {
+    const rows = $("create-seats").querySelectorAll(".seat-row").length;
+    if (rows < current().max_players) $("create-seats").append(seatRow(rows, current()));
+  });
+  $("remove-seat").addEventListener("click", () => {
+    const rows = [...$("create-seats").querySelectorAll(".seat-row")];
+    if (rows.length > current().min_players) rows[rows.length - 1].remove();
+  });
+  drawMine();
+  drawWaiting();
+  try {
+    lobby.rulesets = (await get("/v1/rulesets")).rulesets;
+    drawRulesets();
+    await chooseRuleset();
+    document.body.dataset.ready = "true";
+  } catch (error) {
+    showProblem(error);
+  }
+}
+
+start();

@@ -1,0 +1,70 @@
+// Pieces shared by the table and the replay: seats, the event log, the result, ruleset data.
+import { get } from "./api.js";
+import { boardFor } from "./boards/index.js";
+import { $, clear, el, words } from "./dom.js";
+import { describe, makeContext } from "./words.js";
+
+const rulesetCache = new Map();
+
+/** GET /v1/rulesets/{id}, once per page. */
+export async function rulesetInfo(rulesetId) {
+  if (!rulesetCache.has(rulesetId)) rulesetCache.set(rulesetId, get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
+  return rulesetCache.get(rulesetId);
+}
+
+export function gameIdFromPath() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] || "");
+}
+
+export function contextFor(game, info) {
+  const board = boardFor(game.ruleset);
+  return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
+    board.currency || "$");
+}
+
+/** The seats list: name, bot, whose decision it is, the deadline. */
+export function drawSeats(list, game, { viewerSeat = null, deadline = null } = {}) {
+  clear(list);
+  const waiting = new Set(game.waiting_for || []);
+  for (const seat of game.seats) {
+    const status = [];
+    if (waiting.has(seat.seat)) status.push(seat.bot ? "bot thinking…" : "to decide");
+    if (waiting.has(seat.seat) && !seat.bot && deadline) status.push(`deadline ${deadline}`);
+    list.append(el("li", {
+      className: `seat seat-${seat.seat % 8} ${waiting.has(seat.seat) ? "waiting" : ""} ${seat.seat === viewerSeat ? "me" : ""}`,
+      dataset: { seat: seat.seat },
+    }, el("span", { className: "seat-name" }, seat.open ? "(open seat)" : seat.name ?? `seat ${seat.seat}`),
+    seat.bot ? el("span", { className: "badge bot" }, `bot: ${seat.bot}`) : null,
+    seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
+    el("span", { className: "seat-status" }, status.join(" · "))));
+  }
+}
+
+/** One log line for an event entry ({cursor, version, event}). */
+export function logLine(entry, ctx, seats) {
+  const event = entry.event;
+  const actor = typeof event.seat === "number" ? seats[event.seat] : null;
+  return el("li", {
+    className: `${event.visible_to ? "private" : ""} ${actor && actor.bot ? "by-bot" : ""} ${event.type === "timed_out" ? "timed-out" : ""}`,
+    dataset: { cursor: entry.cursor, version: entry.version, type: event.type },
+  }, describe(event, ctx), event.visible_to ? el("span", { className: "badge" }, "only you") : null);
+}
+
+export function drawResult(panel, container, result, ctx) {
+  panel.hidden = !result;
+  clear(container);
+  if (!result) return;
+  container.append(
+    el("p", { className: "winners" }, result.winners.length
+      ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
+      : "Nobody wins", ` (${words(result.reason)}${result.turn_cap_hit ? ", turn cap" : ""}).`),
+    el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
+      `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
+}
+
+export function setTitle(game, info) {
+  const title = `${info ? info.title : game.ruleset} · game ${game.id}`;
+  $("game-title").textContent = title;
+  document.title = title;
+}

@@ -1,0 +1,78 @@
+"""Page helpers for the browser tests: waits are on page state (data attributes the pages set)."""
+
+from __future__ import annotations
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+TIMEOUT = 60
+
+
+def wait(driver, condition, timeout: float = TIMEOUT, message: str = ""):
+    def check(d):
+        try:
+            return condition(d)
+        except StaleElementReferenceException:
+            return False
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, message)
+
+
+def body_data(driver, name: str) -> str | None:
+    return driver.execute_script(f"return document.body.dataset.{name} ?? null;")
+
+
+def wait_data(driver, name: str, value: str, timeout: float = TIMEOUT) -> None:
+    wait(driver, lambda d: body_data(d, name) == value, timeout, f"body[data-{name}] never became {value!r}")
+
+
+def select(driver, element_id: str, value: str) -> None:
+    Select(driver.find_element(By.ID, element_id)).select_by_value(value)
+
+
+def fill(element, text: str) -> None:
+    element.clear()
+    element.send_keys(text)
+
+
+def enabled_actions(driver) -> list:
+    return [button for button in driver.find_elements(By.CSS_SELECTOR, "#decisions button.action")
+            if button.is_enabled()]
+
+
+def console_errors(driver) -> list[dict]:
+    """Script errors and CSP violations (failed requests are the API's answers, checked by the pages)."""
+    return [entry for entry in driver.get_log("browser")
+            if (entry["level"] == "SEVERE" and entry.get("source") != "network")
+            or "Content Security Policy" in entry["message"]]
+
+
+def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]], seed: int | None = None,
+                    decision_timeout: int | None = None, keep_form: bool = False) -> str:
+    """Creates a game through the lobby form; ``seats`` are (kind, name) with kind ``person``, ``bot:<name>``
+    or ``open``. ``keep_form``: fill the lobby page already open (with choices made on it)."""
+    if not keep_form:
+        driver.get(f"{base}/")
+    wait_data(driver, "ready", "true")
+    select(driver, "create-ruleset", ruleset)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#create-options .option"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#create-seats .seat-row")
+    while len(rows) < len(seats):
+        driver.find_element(By.ID, "add-seat").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, "#create-seats .seat-row")
+    while len(rows) > len(seats):
+        driver.find_element(By.ID, "remove-seat").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, "#create-seats .seat-row")
+    for row, (kind, name) in zip(rows, seats, strict=True):
+        Select(row.find_element(By.CSS_SELECTOR, ".seat-kind")).select_by_value(kind)
+        if kind != "open":
+            fill(row.find_element(By.CSS_SELECTOR, ".seat-name"), name)
+    if seed is not None:
+        fill(driver.find_element(By.ID, "create-seed"), str(seed))
+    if decision_timeout is not None:
+        fill(driver.find_element(By.ID, "create-timeout"), str(decision_timeout))
+    driver.find_element(By.ID, "create-submit").click()
+    created = wait(driver, lambda d: d.find_element(By.ID, "created-panel").is_displayed()
+                   and d.find_element(By.ID, "created-id").text)
+    return created

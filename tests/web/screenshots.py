@@ -1,0 +1,110 @@
+"""Screenshots of each game's table (and the lobby and a simulation) for the docs.
+
+    .venv/bin/python -m tests.web.screenshots docs/img
+
+Starts an embedded Redis, a worker and the service, creates one game per ruleset with a person
+in seat 0 and bots elsewhere, plays the person's first moves (their decisions' defaults) through
+the API (each decision's first option) so that each picture shows a game under way, then photographs seat 0's table.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.processes import Workers
+from tests.web.browser import Service, chromium
+from tests.web.pages import body_data, fill, select, wait, wait_data
+
+GAMES = {  # ruleset: (players, the person's moves before the picture, seed)
+    "monopoly-cars2": (4, 5, 3),
+    "cash-n-guns": (5, 3, 4),
+    "whipcash": (4, 12, 5),
+    "hitchiker": (4, 16, 6),
+}
+
+
+def play_first_options(base: str, game_id: str, token: str, moves: int) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    played = 0
+    deadline = time.monotonic() + 120
+    while played < moves and time.monotonic() < deadline:
+        pending = requests.get(f"{base}/v1/games/{game_id}/decisions", headers=headers, timeout=10).json()
+        if not pending["decisions"]:
+            if requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["status"] != "active":
+                return
+            time.sleep(0.05)  # the bots are moving (a script, not a test: polling is fine)
+            continue
+        answer = requests.post(f"{base}/v1/games/{game_id}/actions", json=pending["decisions"][0]["options"][0],
+                               headers={**headers, "If-Match": f'"{pending["version"]}"'}, timeout=10)
+        played += answer.status_code == 200
+
+
+def full_page(driver, path: Path, width: int = 1500) -> None:
+    """The whole page, not just the window."""
+    height = driver.execute_script("return document.documentElement.scrollHeight;")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.save_screenshot(str(path))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    print("wrote", path)
+
+
+def main(out: Path) -> None:
+    from api.app import create_app
+    from api.embedded_redis import EmbeddedRedis
+
+    out.mkdir(parents=True, exist_ok=True)
+    redis_server = EmbeddedRedis(Path(tempfile.mkdtemp()), persist=False).start()
+    os.environ["REDIS_URL"] = redis_server.url
+    workers = Workers(redis_server.url)
+    workers.start(1)
+    service = Service(create_app({"REDIS_URL": redis_server.url, "STREAM_KEEPALIVE_SECONDS": 0.5})).start()
+    driver = chromium(1500, 1100)
+    base = service.url
+    try:
+        for ruleset, (players, moves, seed) in GAMES.items():
+            bots = ["heuristic", "random"]
+            seats = [{"name": "Ann"}] + [{"name": name, "bot": bots[i % 2]}
+                                         for i, name in enumerate(["Bo", "Cy", "Di", "Ed", "Flo"][: players - 1])]
+            game = requests.post(f"{base}/v1/games", json={"ruleset": ruleset, "seats": seats, "seed": seed},
+                                 timeout=10).json()
+            token = game["seats"][0]["token"]
+            play_first_options(base, game["id"], token, moves)
+            driver.get(f"{base}/table/{game['id']}#seat=0&token={token}")
+            wait(driver, lambda d: body_data(d, "version") is not None)
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#decisions button.action")
+                 or body_data(d, "status") == "finished")
+            wait(driver, lambda d: body_data(d, "loggedVersion") == body_data(d, "version"))  # the whole log is in
+            full_page(driver, out / f"table-{ruleset}.png")
+        driver.get(f"{base}/")
+        wait_data(driver, "ready", "true")
+        full_page(driver, out / "lobby.png")
+        driver.get(f"{base}/simulate")
+        wait_data(driver, "ready", "true")
+        select(driver, "sim-ruleset", "monopoly-cars2")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#sim-options .option"))
+        fill(driver.find_element(By.ID, "sim-players"), "4")
+        driver.find_element(By.ID, "sim-games").click()
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sim-bots select")) == 4)
+        driver.find_element(By.CSS_SELECTOR, "#sim-bots select option[value=random]").click()
+        fill(driver.find_element(By.ID, "sim-games"), "400")
+        driver.find_element(By.ID, "sim-submit").click()
+        wait_data(driver, "chart", "drawn", timeout=120)
+        full_page(driver, out / "simulation.png")
+    finally:
+        driver.get("about:blank")
+        driver.quit()
+        service.stop()
+        workers.stop()
+        redis_server.stop()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"))
