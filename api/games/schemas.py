@@ -243,12 +243,14 @@ class StreamStateSchema(Schema):
     cursor = fields.String(required=True, metadata={"description": "The last event's cursor at this moment."})
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    rules_version = rules_version_field()
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]))
     seat = fields.Integer(required=True, allow_none=True)
     waiting_for = fields.List(fields.Integer(), required=True)
-    view = fields.Dict(required=True)
+    view = fields.Dict(required=True, allow_none=True, metadata={"description": "Null while the game waits for "
+                                                                "its players (it is set up when it starts)."})
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     deadline = deadline_field()
 
@@ -269,9 +271,11 @@ class StreamEndSchema(Schema):
     """The last line."""
 
     kind = _kind("end")
-    reason = fields.String(required=True, validate=validate.OneOf(["finished", "gone", "time_limit"]), metadata={
+    reason = fields.String(required=True, validate=validate.OneOf(["finished", "gone", "time_limit", "unavailable"]),
+                           metadata={
         "description": "`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the "
-                       "connection reached `STREAM_MAX_SECONDS` (resume with `after` = the last cursor)."})
+                       "connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the "
+                       "last two, resume with `after` = the last cursor)."})
     version = fields.Integer(required=True)
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
 

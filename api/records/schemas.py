@@ -17,6 +17,13 @@ class EvaluateRequestSchema(Schema):
         "description": "The seat whose view, decisions and events to answer with; null: a spectator's."})
 
 
+class EvaluatedDecisionSchema(DecisionSchema):
+    """A pending decision as the engine states it: a stored game's decisions also carry an ``id``
+    (api/preconditions.py), which a record evaluated without storage does not have."""
+
+    id = fields.String(load_default=None, metadata={"description": "Absent: decision ids belong to stored games."})
+
+
 class IllegalEntrySchema(Schema):
     index = fields.Integer(required=True, metadata={"description": "Position in `log` of the first illegal action."})
     version = fields.Integer(required=True, allow_none=True)
@@ -34,7 +41,7 @@ class EvaluationSchema(Schema):
     seat = fields.Integer(required=True, allow_none=True)
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
     view = fields.Dict(required=True, metadata={"description": "The seat's view (a spectator's for null)."})
-    decisions = fields.List(fields.Nested(DecisionSchema), required=True,
+    decisions = fields.List(fields.Nested(EvaluatedDecisionSchema), required=True,
                             metadata={"description": "The seat's pending decisions."})
     waiting_for = fields.List(fields.Integer(), required=True)
     setup_events = fields.List(fields.Dict(), required=True, metadata={"description": "What the setup resolved."})

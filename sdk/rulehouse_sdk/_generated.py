@@ -89,12 +89,15 @@ class StreamState(TypedDict):
     """The last event's cursor at this moment."""
     id: "str"
     ruleset: "str"
+    rules_version: "int"
+    """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
-    status: "Literal['active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished']"
     role: "Literal['seat', 'creator', 'spectator']"
     seat: "int | None"
     waiting_for: "list[int]"
-    view: "dict[str, Any]"
+    view: "dict[str, Any] | None"
+    """Null while the game waits for its players (it is set up when it starts)."""
     result: "Result | None"
     deadline: "str | None"
     """ISO 8601 UTC time when the pending human decisions get their defaults; null when no deadline runs (no `decision_timeout`, or no human seat pending)."""
@@ -116,8 +119,8 @@ class StreamKeepalive(TypedDict):
 
 class StreamEnd(TypedDict):
     kind: "Literal['end']"
-    reason: "Literal['finished', 'gone', 'time_limit']"
-    """`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS` (resume with `after` = the last cursor)."""
+    reason: "Literal['finished', 'gone', 'time_limit', 'unavailable']"
+    """`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the last two, resume with `after` = the last cursor)."""
     version: "int"
     result: "Result | None"
 
@@ -467,6 +470,21 @@ class IllegalEntry(TypedDict):
     action: "dict[str, Any] | None"
 
 
+class EvaluatedDecision(TypedDict):
+    id: NotRequired["str | None"]
+    """Absent: decision ids belong to stored games."""
+    seat: "int"
+    kind: "str"
+    options: "list[dict[str, Any]]"
+    """Complete legal action bodies; a numeric parameter is given by its extremes."""
+    ranges: NotRequired["dict[str, Any]"]
+    """action type -> parameter -> [min, max] (inclusive): any value in between is legal too."""
+    default: "dict[str, Any] | None"
+    """What is played if the seat never decides (see `decision_timeout`); null for a secret choice, where the service plays one of `options` drawn at random."""
+    secret: NotRequired["bool"]
+    """Present and true for a secret (face-down) choice: the other seats learn only that it was made, and a timeout plays a random option, so they cannot tell what was played."""
+
+
 class Evaluation(TypedDict):
     legal: "bool"
     """Every action of the log was legal."""
@@ -478,7 +496,7 @@ class Evaluation(TypedDict):
     status: "Literal['active', 'finished']"
     view: "dict[str, Any]"
     """The seat's view (a spectator's for null)."""
-    decisions: "list[Decision]"
+    decisions: "list[EvaluatedDecision]"
     """The seat's pending decisions."""
     waiting_for: "list[int]"
     setup_events: "list[dict[str, Any]]"
@@ -723,6 +741,7 @@ __all__ = [
     'Record',
     'EvaluateRequest',
     'IllegalEntry',
+    'EvaluatedDecision',
     'Evaluation',
     'SimulationRequest',
     'Progress',
