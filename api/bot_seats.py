@@ -16,6 +16,7 @@ from rq import get_current_job
 
 from api.config import settings
 from api.moves import load_state, submit_action
+from api.observability import metrics
 from api.problems import ApiProblem
 from api.store import GameStore
 from engine.core.registry import get_ruleset
@@ -70,4 +71,5 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
             # Someone else moved first; whoever did queued the job for the new version.
             return "moved-on"
         raise
+    metrics.bot_replied(record.updated)
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"

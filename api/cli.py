@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -143,7 +144,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from api.worker import run_worker
 
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
-    run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name)
+    run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name,
+               metrics_port=args.metrics_port, metrics_host=args.metrics_host)
     return 0
 
 
@@ -209,8 +211,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         embedded = EmbeddedRedis(home / "redis").start()
         redis_url = embedded.url
         url_file.write_text(redis_url)
+    # One metrics directory for the API's and the workers' processes: GET /metrics adds them all up.
+    metrics_dir = home / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
     env = {
+        "RULEHOUSE_LOG_FORMAT": "json",
         **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir.resolve()),
         "REDIS_URL": redis_url,
         # Read by api/gunicorn_conf.py, the API server's settings.
         "RULEHOUSE_BIND": f"{args.host}:{args.port}",
@@ -268,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     worker.add_argument("--name", help="worker name (default: random)")
+    worker.add_argument("--metrics-port", type=int, help="serve this worker's Prometheus metrics on this port")
+    worker.add_argument("--metrics-host", default="127.0.0.1", help="with --metrics-port: the address to bind")
     worker.set_defaults(func=cmd_worker)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import time
 
+from api.observability import metrics
 from api.problems import ApiProblem
 from api.store import ACTIVE, GameRecord, GameStore
 from engine.core.decisions import Decision
@@ -111,6 +112,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
                 break  # someone moved meanwhile: their version has its own deadline
             raise
         played.append(overdue.seat)
+        metrics.DEADLINE_DEFAULTS.inc()
     return f"defaulted seats {played}" if played else "moved-on"
 
 

@@ -7,6 +7,14 @@
 """
 
 import os
+import tempfile
+
+# Multi-process metrics (api/observability/metrics.py): the workers write their samples under one
+# directory, so that a scrape answered by any worker adds up all of them. Set here, in the master,
+# before any worker imports prometheus_client. An operator's own directory must start empty.
+_own_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -21,3 +29,17 @@ worker_connections = threads
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True
+
+
+def child_exit(server, worker) -> None:
+    """A dead worker's live gauges (open streams) must not be added up any more."""
+    from api.observability.metrics import process_exited
+
+    process_exited(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _own_metrics_dir is not None:
+        import shutil
+
+        shutil.rmtree(_own_metrics_dir, ignore_errors=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
+from api.observability.metrics import counted_actions
 from api.problems import ApiProblem, validation_problem
 from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
 from engine.core.errors import IllegalAction
@@ -68,6 +69,7 @@ class StateCache:
 states = StateCache()
 
 
+@counted_actions
 def submit_action(store: GameStore, game_id: str, seat: int, action, expected_version: int,
                   idempotency_key: str | None = None, *, record: GameRecord | None = None,
                   timed_out: bool = False) -> Outcome:

@@ -19,6 +19,9 @@ from rq.utils import now
 from api import deadlines
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
+from api.config import settings
+from api.observability import metrics
+from api.observability.requests import configure_json_logging
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
@@ -90,13 +93,23 @@ def run_worker(
     burst: bool = False,
     name: str | None = None,
     logging_level: str = "INFO",
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
 ) -> bool:
-    """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once)."""
+    """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once).
+
+    ``metrics_port`` serves this worker's Prometheus metrics (and the queue depths) at
+    ``http://metrics_host:metrics_port/metrics``.
+    """
+    if settings().get("LOG_FORMAT") == "json":
+        configure_json_logging(logging_level)
     # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
     os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     connection = Redis.from_url(redis_url)
+    if metrics_port is not None:
+        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     return worker.work(burst=burst, logging_level=logging_level)
