@@ -130,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(bench)
     store = GameStore.from_settings(app.config)
     app.extensions["rulehouse.store"] = store
-    app.extensions[access.EXTENSION] = AppKeys(store.redis)
+    app.extensions[access.EXTENSION] = AppKeys(store.control)
     app.extensions[WEBHOOKS_EXTENSION] = Webhooks.from_settings(app.config)
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "

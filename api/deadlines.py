@@ -3,7 +3,7 @@
 A game created with ``decision_timeout`` (seconds) gives its human seats that long after
 each version that leaves one of them pending: the deadline is the version's ``updated``
 time plus the timeout. Each such version is a member ``<game_id>:<version>`` of the sorted
-set ``deadlines`` (score: when it is due), written right after the commit; the next version
+set ``deadlines`` (score: when it is due) on the control Redis (``store.control``), written right after the commit; the next version
 removes its predecessor's member, which is how a move made in time cancels the deadline.
 
 ``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
@@ -63,7 +63,7 @@ def schedule(store: GameStore, game_id: str, version: int, seats: list[dict], ti
              decisions: list[Decision], since: float | None = None) -> float | None:
     """Start the deadline of ``version`` (``timeout`` after ``since``, default now) if a human seat is
     pending, and end the previous version's; when it is due, or None."""
-    pipe = store.redis.pipeline(transaction=False)
+    pipe = store.control.pipeline(transaction=False)
     if version > 0:
         pipe.zrem(DEADLINES_KEY, member(game_id, version - 1))
     due = None
@@ -91,7 +91,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
     if due is None:
         return "no-human-pending"
     if due > (time.time() if now is None else now):
-        store.redis.zadd(DEADLINES_KEY, {member(game_id, version): due})
+        store.control.zadd(DEADLINES_KEY, {member(game_id, version): due})
         return "not-due"
     played = []
     for overdue in late:
@@ -127,8 +127,8 @@ def sweep(store: GameStore, now: float | None = None, limit: int = 100) -> int:
     """Apply every due deadline (each taken by exactly one sweeper); the number of versions defaulted."""
     now = time.time() if now is None else now
     applied = 0
-    for due in store.redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
-        if not store.redis.zrem(DEADLINES_KEY, due):
+    for due in store.control.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
+        if not store.control.zrem(DEADLINES_KEY, due):
             continue  # another sweeper took it
         game_id, _, version = due.rpartition(":")
         try:
