@@ -3,8 +3,9 @@
 A game created with ``decision_timeout`` (seconds) gives its human seats that long after
 each version that leaves one of them pending: the deadline is the version's ``updated``
 time plus the timeout. Each such version is a member ``<game_id>:<version>`` of the sorted
-set ``deadlines`` (score: when it is due) on the control Redis (``store.control``), written right after the commit; the next version
-removes its predecessor's member, which is how a move made in time cancels the deadline.
+set ``deadlines`` (score: when it is due; on ``store.control``, the queue Redis, never on the
+games' cluster), written right after the commit; the next version removes its predecessor's
+member, which is how a move made in time cancels the deadline.
 
 ``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
 members, each by one ``ZREM`` so that only one worker applies it, and plays every human

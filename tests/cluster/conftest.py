@@ -24,9 +24,9 @@ def game_cluster(tmp_path_factory) -> LocalCluster:
 
 @pytest.fixture(scope="session")
 def cluster_client(game_cluster) -> RedisCluster:
-    client = RedisCluster.from_url(game_cluster.url, decode_responses=True)
-    yield client
-    client.close()
+    games = RedisCluster.from_url(game_cluster.url, decode_responses=True)
+    yield games
+    games.close()
 
 
 @pytest.fixture(autouse=True)
