@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
+from api.faults import pause_point
 from api.observability.metrics import counted_actions
 from api.problems import ApiProblem, validation_problem
 from api.store import ACTIVE, FINISHED, GameRecord, GameStore, StoredEvent
@@ -113,8 +114,10 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected_ve
     idempotency = None
     if idempotency_key is not None:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
+    pause_point("before-commit")
     commit = store.commit(game_id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
                           seat=seat, action=action, events=events, idempotency=idempotency)
+    pause_point("after-commit")
     if commit.outcome == "stale":
         raise _stale(commit.version)
     if commit.outcome == "missing":

@@ -196,9 +196,13 @@ class Service:
             total[kind] = round(size / 2**20, 1)
         return total
 
-    def api_cpu_seconds(self) -> float:
+    def cpu_seconds(self, kind: str) -> float:
+        """CPU time used so far by the ``api`` processes or the ``redis`` servers (cluster nodes too)."""
+        found = self.processes()[kind]
+        if kind == "redis" and self.cluster is not None:
+            found += [psutil.Process(node.pid) for node in self.cluster.processes]
         seconds = 0.0
-        for process in self.processes()["api"]:
+        for process in found:
             try:
                 times = process.cpu_times()
                 seconds += times.user + times.system
@@ -292,7 +296,8 @@ def main() -> None:
     try:
         memory_before = service.used_memory()
         commands_before = service.redis_commands()
-        cpu_before = service.api_cpu_seconds()
+        cpu_before = service.cpu_seconds("api")
+        redis_cpu_before = service.cpu_seconds("redis")
         began = time.time()
         stop_at = began + args.seconds
         results = multiprocessing.Queue()
@@ -309,7 +314,8 @@ def main() -> None:
         elapsed = time.time() - began
         for client in clients:
             client.join(timeout=30)
-        cpu = service.api_cpu_seconds() - cpu_before
+        cpu = service.cpu_seconds("api") - cpu_before
+        redis_cpu = service.cpu_seconds("redis") - redis_cpu_before
         samples.append((round(time.time() - began), service.rss_mb()))
         # Let queued bot moves settle before the replay.
         settle = time.monotonic() + 30
@@ -356,6 +362,8 @@ def main() -> None:
     print(f"API CPU: {cpu:.1f} s for {calls} requests (creates, GET decisions, POST actions): "
           f"{cpu / max(1, calls) * 1000:.2f} ms per request, {calls / max(cpu, 1e-9):.0f} requests per API CPU "
           f"second")
+    print(f"Redis CPU: {redis_cpu:.1f} s, {redis_cpu / max(1, actions) * 1000:.2f} ms per action (all its traffic), "
+          f"{actions / max(redis_cpu, 1e-9):.0f} actions per Redis CPU second")
     print("RSS MiB over time (s: api / workers / redis):")
     for at, rss in samples:
         print(f"  {at:>5}: {rss['api']:>7} / {rss['workers']:>7} / {rss['redis']:>7}")
