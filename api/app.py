@@ -158,8 +158,7 @@ def _optional_blueprints() -> list:
 
 def _redis_down(error: redis.RedisError) -> Response:
     log.warning("Redis error: %s", error)
-    # Retry-After: a restarting or failing-over Redis is back within seconds; the write did not happen.
-    return ApiProblem("service-unavailable", "Redis does not answer", headers={"Retry-After": "1"}).response()
+    return ApiProblem("service-unavailable", "Redis does not answer").response()
 
 
 def _unexpected(error: Exception) -> Response:

@@ -45,10 +45,13 @@ def _free_port() -> int:
 class EmbeddedRedis:
     """``with EmbeddedRedis(directory) as server: server.url``"""
 
-    def __init__(self, directory: str | os.PathLike, port: int | None = None, persist: bool = True) -> None:
+    def __init__(self, directory: str | os.PathLike, port: int | None = None, persist: bool = True,
+                 appendfsync: str = "everysec") -> None:
+        """``appendfsync`` (with ``persist``): ``always`` loses no acknowledged write if the server dies."""
         self.directory = Path(directory)
         self.port = port or _free_port()
         self.persist = persist
+        self.appendfsync = appendfsync
         self.process: subprocess.Popen | None = None
 
     @property
@@ -66,7 +69,7 @@ class EmbeddedRedis:
             "--daemonize", "no",
         ]
         if self.persist:
-            args += ["--appendonly", "yes", "--save", "60 1"]
+            args += ["--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "60 1"]
         else:
             args += ["--appendonly", "no", "--save", ""]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

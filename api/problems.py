@@ -62,6 +62,9 @@ class ApiProblem(Exception):
         self.status = status or default_status
         self.detail = detail
         self.headers = headers or {}
+        if self.status == 503:
+            # A restarting or failing-over Redis is back within seconds; nothing was written.
+            self.headers.setdefault("Retry-After", "1")
         self.extra = extra
 
     def body(self) -> dict:
