@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,17 +16,11 @@ import yaml
 
 from api.cli import build_parser
 from api.embedded_redis import redis_server_binary
-from tests.processes import ROOT, wait_for
+from tests.processes import ROOT, free_port, wait_for
 
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 IMAGE_SERVICES = {name for name, service in SERVICES.items() if service.get("image") == "rulehouse:latest"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_the_layout_one_image_built_once_replicas_pools_aof_and_health_checks():

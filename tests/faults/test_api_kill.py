@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -16,16 +15,10 @@ import redis as redis_lib
 import requests
 
 from api.store import GameStore
-from tests.processes import ROOT, wait_for
+from tests.processes import ROOT, free_port, wait_for
 
 SEATS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]
 BULLET = {"type": "choose_bullet", "card": "bang"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture

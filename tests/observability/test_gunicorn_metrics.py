@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 
@@ -12,13 +11,7 @@ import psutil
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.processes import ROOT, wait_for
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.processes import ROOT, free_port, wait_for
 
 
 def rulesets_count(base: str) -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -13,13 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.app import create_app
 from api.deadlines import sweep
 from tests.api.helpers import act
-from tests.processes import wait_for
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.processes import free_port, wait_for
 
 
 def samples(text: str) -> dict:
