@@ -57,6 +57,10 @@ class SweepingMixin:
         except Exception:  # a sweep must never stop the worker
             log.exception("webhook sweep failed")
         try:
+            self.recover_jobs_taken_but_never_started()
+        except Exception:  # a sweep must never stop the worker
+            log.exception("intermediate-queue sweep failed")
+        try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
@@ -64,6 +68,21 @@ class SweepingMixin:
         if requeued:
             log.warning("re-queued %d simulation chunk(s) left by dead workers", requeued)
 
+
+    def recover_jobs_taken_but_never_started(self) -> None:
+        """A job that a worker took from its queue but never started (Redis went away between the
+        two, or the worker died there) waits in RQ's intermediate list, still marked queued, so
+        neither the bot self-healing nor the simulation reaper sees it as lost. RQ fails it (and
+        so retries a bot move, and the reaper re-runs a chunk) in its registry maintenance,
+        every 10 minutes; doing it in every sweep brings that to about a minute (RQ waits a
+        minute after first seeing the job there). Found by bench/faults.py and
+        tests/faults/test_redis_restart.py."""
+        for queue in self.queues:
+            if queue.acquire_maintenance_lock():
+                try:
+                    queue.intermediate_queue.cleanup(self, queue)
+                finally:
+                    queue.release_maintenance_lock()
 
     def enqueue_due_retries(self) -> None:
         """Queue the webhook deliveries whose retry time has come (RQ keeps delayed retries in its
