@@ -4,8 +4,8 @@ never a 500; afterwards every game goes on from its last committed version and p
 end with each move applied once, and the simulation's result equals the in-process one.
 
 Here every seat is a person (the test); the same run with bot seats is ``bench/faults.py``:
-a bot job caught in flight by the outage waits for the bot-move recovery sweep of the
-hardening branch (see docs/operations.md, "Faults")."""
+a bot job that a worker had started when the outage killed it waits for the bot-move
+recovery sweep of the hardening branch (see docs/operations.md, "Faults")."""
 
 from __future__ import annotations
 
