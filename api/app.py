@@ -23,6 +23,7 @@ from api.config import settings
 from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
+from api.observability import init_app as init_observability
 from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.records.routes import blp as records_blp
@@ -161,11 +162,13 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(bench)
     store = GameStore.from_settings(app.config)
     app.extensions["rulehouse.store"] = store
-    app.extensions[access.EXTENSION] = AppKeys(store.redis)
+    app.extensions[access.EXTENSION] = AppKeys(store.control)
     app.extensions[WEBHOOKS_EXTENSION] = Webhooks.from_settings(app.config)
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "
                     "(set RULEHOUSE_REQUIRE_API_KEYS=1 in any deployment)")
+    # Request ids, metrics and logs come first: every later refusal carries the id and is counted.
+    init_observability(app)
     # A CORS preflight carries no app key: answer it before anyone asks for one.
     init_cors(app)
     # Who calls comes first: the rate limits (registered next) count per app.

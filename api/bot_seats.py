@@ -30,6 +30,7 @@ from rq.utils import utcparse
 
 from api.config import settings
 from api.moves import load_state, submit_action
+from api.observability import metrics
 from api.problems import ApiProblem
 from api.rules_version import is_current
 from api.store import (
@@ -111,6 +112,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
             # Someone else moved first; whoever did queued the job for the new version.
             return "moved-on"
         raise
+    metrics.bot_replied(record.updated)
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
 
 
@@ -131,7 +133,7 @@ def _seconds_since(rq_time: str | None) -> float:
 
 def job_alive(store: GameStore, job_id: str) -> bool:
     """Whether the bot job will still run (or is running) without help."""
-    pipe = store.redis.pipeline(transaction=True)
+    pipe = store.control.pipeline(transaction=True)  # RQ's keys live beside its queues
     pipe.hmget(Job.key_for(job_id), ["status", "started_at"])
     pipe.lpos(store.bot_queue.key, job_id)
     (status, started_at), position = pipe.execute()
@@ -149,10 +151,10 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     current = store.redis.get(bot_current_key(game_id))
     later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
     if version is None or status != ACTIVE:
-        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
     if current is not None and bot_job_version(current) == int(version) and job_alive(store, current):
-        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
+        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
         return False
     record = store.load(game_id)
     if record is None or record.version != int(version):
@@ -161,7 +163,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     decisions = ruleset.pending(load_state(ruleset, record))
     if not any(record.seats[d.seat].get("bot") for d in decisions):
         # Waiting for humans: a human move that leaves a bot pending notes the game again.
-        store.redis.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
     store.schedule_bots(game_id, record.version, record.seats, decisions, retry=True)
     return True
@@ -169,11 +171,11 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
 
 def sweep(store: GameStore, now: float | None = None, limit: int = 500) -> int:
     """Queue again the bot moves whose jobs died (one sweeper at a time); how many."""
-    if store.bot_queue is None or not store.redis.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
+    if store.bot_queue is None or not store.control.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
         return 0
     now = time.time() if now is None else now
     requeued = 0
-    for game_id, due in store.redis.zrangebyscore(BOT_GAMES_KEY, "-inf", now, start=0, num=limit, withscores=True):
+    for game_id, due in store.control.zrangebyscore(BOT_GAMES_KEY, "-inf", now, start=0, num=limit, withscores=True):
         try:
             requeued += heal(store, game_id, due, now)
         except redis.RedisError:

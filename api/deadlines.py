@@ -3,8 +3,9 @@
 A game created with ``decision_timeout`` (seconds) gives its human seats that long after
 each version that leaves one of them pending: the deadline is the version's ``updated``
 time plus the timeout. Each such version is a member ``<game_id>:<version>`` of the sorted
-set ``deadlines`` (score: when it is due), written right after the commit; the next version
-removes its predecessor's member, which is how a move made in time cancels the deadline.
+set ``deadlines`` (score: when it is due; on ``store.control``, the queue Redis, never on the
+games' cluster), written right after the commit; the next version removes its predecessor's
+member, which is how a move made in time cancels the deadline.
 
 ``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
 members, each by one ``ZREM`` so that only one worker applies it, and plays every human
@@ -24,6 +25,7 @@ import random
 import secrets
 import time
 
+from api.observability import metrics
 from api.problems import ApiProblem
 from api.rules_version import is_current
 from api.store import ACTIVE, GameRecord, GameStore
@@ -74,7 +76,7 @@ def schedule(store: GameStore, game_id: str, version: int, seats: list[dict], ti
              decisions: list[Decision], since: float | None = None) -> float | None:
     """Start the deadline of ``version`` (``timeout`` after ``since``, default now) if a human seat is
     pending, and end the previous version's; when it is due, or None."""
-    pipe = store.redis.pipeline(transaction=False)
+    pipe = store.control.pipeline(transaction=False)
     if version > 0:
         pipe.zrem(DEADLINES_KEY, member(game_id, version - 1))
     due = None
@@ -104,7 +106,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
     if due is None:
         return "no-human-pending"
     if due > (time.time() if now is None else now):
-        store.redis.zadd(DEADLINES_KEY, {member(game_id, version): due})
+        store.control.zadd(DEADLINES_KEY, {member(game_id, version): due})
         return "not-due"
     played = []
     for overdue in late:
@@ -125,6 +127,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
                 break  # someone moved meanwhile: their version has its own deadline
             raise
         played.append(overdue.seat)
+        metrics.DEADLINE_DEFAULTS.inc()
     return f"defaulted seats {played}" if played else "moved-on"
 
 
@@ -139,8 +142,8 @@ def sweep(store: GameStore, now: float | None = None, limit: int = 100) -> int:
     """Apply every due deadline (each taken by exactly one sweeper); the number of versions defaulted."""
     now = time.time() if now is None else now
     applied = 0
-    for due in store.redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
-        if not store.redis.zrem(DEADLINES_KEY, due):
+    for due in store.control.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
+        if not store.control.zrem(DEADLINES_KEY, due):
             continue  # another sweeper took it
         game_id, _, version = due.rpartition(":")
         try:

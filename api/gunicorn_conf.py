@@ -11,8 +11,16 @@ the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
 """
 
 import os
+import tempfile
 
-from api.serving import body_answered, prepare_request, raise_fd_limit
+# Multi-process metrics (api/observability/metrics.py): the workers write their samples under one
+# directory, so that a scrape answered by any worker adds up all of them. Set here, in the master,
+# before any worker imports prometheus_client. An operator's own directory must start empty.
+_own_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
+
+from api.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -52,3 +60,17 @@ def post_worker_init(worker) -> None:
     from api.server_errors import install
 
     install(worker)
+
+
+def child_exit(server, worker) -> None:
+    """A dead worker's live gauges (open streams) must not be added up any more."""
+    from api.observability.metrics import process_exited
+
+    process_exited(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _own_metrics_dir is not None:
+        import shutil
+
+        shutil.rmtree(_own_metrics_dir, ignore_errors=True)

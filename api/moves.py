@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
+from api.faults import pause_point
+from api.observability.metrics import counted_actions
 from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
 from api.problems import ApiProblem, validation_problem
 from api.rules_version import ensure_current
@@ -78,6 +80,7 @@ states = StateCache()
 MAX_CAS_RETRIES = 25
 
 
+@counted_actions
 def submit_action(store: GameStore, game_id: str, seat: int, action, expected: int | Precondition,
                   idempotency_key: str | None = None, *, record: GameRecord | None = None,
                   timed_out: bool = False) -> Outcome:
@@ -175,8 +178,10 @@ def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
     pending = ruleset.pending(state) if result is None else []
     marks = next_marks(pending, record.marks, record.version + 1, seat)
+    pause_point("before-commit")
     commit = store.commit(record.id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
                           seat=seat, action=action, events=events, marks=marks, idempotency=idempotency)
+    pause_point("after-commit")
     return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response
+from flask import Response, g, has_request_context
 from marshmallow import Schema, fields
 
 PROBLEM_BASE = "https://rulehouse.dev/problems/"
@@ -73,6 +73,9 @@ class ApiProblem(Exception):
         self.status = status or default_status
         self.detail = detail
         self.headers = headers or {}
+        if self.status == 503:
+            # A restarting or failing-over Redis is back within seconds; nothing was written.
+            self.headers.setdefault("Retry-After", "1")
         self.extra = extra
 
     def body(self) -> dict:
@@ -80,6 +83,8 @@ class ApiProblem(Exception):
         if self.detail:
             body["detail"] = self.detail
         body.update(self.extra)
+        if has_request_context() and g.get("request_id"):
+            body["request_id"] = g.request_id  # set by api/observability/requests.py
         return body
 
     def response(self) -> Response:
@@ -153,5 +158,7 @@ class ProblemSchema(Schema):
     quota = fields.String(metadata={"description": "The quota that would be passed (403 `quota-exceeded`)."})
     allowed = fields.Integer(metadata={"description": "That quota's figure (403 `quota-exceeded`)."})
     used = fields.Integer(metadata={"description": "What the app uses of it now (403 `quota-exceeded`)."})
+    request_id = fields.String(metadata={"description": "This request's id: the `X-Request-Id` it was sent with, "
+                                         "or one the service made up. Quote it when reporting a problem."})
     limit_class = fields.String(metadata={"description": "The class of requests whose rate limit was passed "
                                           "(429): `moves`, `writes`, `reads` or `streams`."})

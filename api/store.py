@@ -10,6 +10,12 @@ api/preconditions.py, one ``t:<sha256>`` field per token naming its seat and one
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. The ``{<id>}`` hash tag keeps a game's keys in one
 Redis Cluster slot, so the compare-and-set script may touch them all.
+
+Two connections: ``redis``, the games' Redis (``GAME_REDIS_URL``, else ``REDIS_URL``), which
+may be a Redis Cluster and holds only the ``game:{<id>}`` keys above; and ``control``, the
+plain Redis of ``REDIS_URL`` that also holds RQ's queues, for every key that is not one
+game's: the ``deadlines`` sorted set, apps, rate limits, webhooks, simulations. Without
+``GAME_REDIS_URL`` both are the same client. See docs/operations.md ("Games on a Redis Cluster").
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
@@ -162,10 +169,36 @@ class StoredEvent:
     event: dict  # Event.to_dict(), with "visible_to" when it is not public
 
 
+def is_cluster(url: str) -> bool:
+    """Does the Redis at ``url`` run in cluster mode (``INFO cluster``)?"""
+    probe = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        return bool(probe.info("cluster").get("cluster_enabled"))
+    finally:
+        probe.close()
+
+
+def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
+    """The games' own client when ``GAME_REDIS_URL`` names one (a cluster when declared or detected),
+    else None: the games then share ``REDIS_URL``'s client."""
+    url = settings.get("GAME_REDIS_URL")
+    if not url:
+        return None
+    declared = str(settings.get("GAME_REDIS_CLUSTER") or "auto").lower()
+    if declared not in ("auto", "yes", "no"):
+        raise ValueError("RULEHOUSE_GAME_REDIS_CLUSTER must be auto, yes or no")
+    if declared == "yes" or (declared == "auto" and is_cluster(url)):
+        # A node that fails over answers MOVED/CLUSTERDOWN for a moment: the client re-reads the slots.
+        return RedisCluster.from_url(url, decode_responses=True)
+    return redis.Redis.from_url(url, decode_responses=True)
+
+
 class GameStore:
-    def __init__(self, client: redis.Redis, *, game_ttl: int, finished_ttl: int, idempotency_ttl: int,
-                 bot_queue: Queue | None = None) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
+                 idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None) -> None:
+        """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``)."""
         self.redis = client
+        self.control = client if control is None else control
         self.bot_queue = bot_queue
         self.game_ttl = game_ttl
         self.finished_ttl = finished_ttl
@@ -175,7 +208,8 @@ class GameStore:
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
                       queue_connection: redis.Redis | None = None) -> GameStore:
-        """A store on ``REDIS_URL``, unless given its ``client`` (decoding) and ``queue_connection``."""
+        """Games on ``GAME_REDIS_URL`` (else on ``client`` or ``REDIS_URL``); the rest on ``client`` or
+        ``REDIS_URL`` (decoding), the bot queue on ``queue_connection`` or ``REDIS_URL``."""
         if client is None:
             from api.serving import cooperative
 
@@ -187,17 +221,19 @@ class GameStore:
                     decode_responses=True))
             else:
                 client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
+        games = game_client(settings)
         queue = None
         if settings.get("BOT_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
             queue = Queue(settings["BOT_QUEUE"],
                           connection=queue_connection or redis.Redis.from_url(settings["REDIS_URL"]))
         return cls(
-            client,
+            games or client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
             finished_ttl=int(settings["FINISHED_GAME_TTL_SECONDS"]),
             idempotency_ttl=int(settings["IDEMPOTENCY_TTL_SECONDS"]),
             bot_queue=queue,
+            control=client,
         )
 
     def ttl_for(self, status: str) -> int:
@@ -274,10 +310,9 @@ class GameStore:
         if self.bot_queue is None or not any(seats[d.seat].get("bot") for d in decisions):
             return None
         job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
-        pipe.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
-        pipe.execute()
+        # The game's own key on the games' Redis; the sweep's set is global: on the control Redis.
+        self.redis.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
+        self.control.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
         with contextlib.suppress(DuplicateJobError):
             # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
             self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
@@ -285,10 +320,10 @@ class GameStore:
         return job_id
 
     def delete(self, game_id: str) -> None:
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.delete(game_key(game_id), events_key(game_id))
-        pipe.publish(wake_channel(game_id), "deleted")  # its live streams end now
-        pipe.execute()
+        # Both keys share the game's slot, so one DEL removes them together (also on a cluster, where a
+        # transaction could not carry the PUBLISH, which has no key).
+        self.redis.delete(game_key(game_id), events_key(game_id))
+        self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
 
     # -- reads ----------------------------------------------------------------
 
@@ -362,7 +397,8 @@ class GameStore:
         return _record(game_id, values[: len(_FIELDS)], False), (values[-1] if extra_field else None)
 
     def ping(self) -> bool:
-        return bool(self.redis.ping())
+        """Both Redis answer (a cluster client pings every primary)."""
+        return bool(self.redis.ping()) and (self.control is self.redis or bool(self.control.ping()))
 
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:

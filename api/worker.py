@@ -19,6 +19,9 @@ from rq.utils import now
 from api import bot_seats, deadlines
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
+from api.config import settings
+from api.observability import metrics
+from api.observability.requests import configure_json_logging
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
@@ -55,6 +58,10 @@ class SweepingMixin:
         except Exception:  # a sweep must never stop the worker
             log.exception("webhook sweep failed")
         try:
+            self.recover_jobs_taken_but_never_started()
+        except Exception:  # a sweep must never stop the worker
+            log.exception("intermediate-queue sweep failed")
+        try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
@@ -62,6 +69,21 @@ class SweepingMixin:
         if requeued:
             log.warning("re-queued %d simulation chunk(s) left by dead workers", requeued)
 
+
+    def recover_jobs_taken_but_never_started(self) -> None:
+        """A job that a worker took from its queue but never started (Redis went away between the
+        two, or the worker died there) waits in RQ's intermediate list, still marked queued, so
+        neither the bot self-healing nor the simulation reaper sees it as lost. RQ fails it (and
+        so retries a bot move, and the reaper re-runs a chunk) in its registry maintenance,
+        every 10 minutes; doing it in every sweep brings that to about a minute (RQ waits a
+        minute after first seeing the job there). Found by bench/faults.py and
+        tests/faults/test_redis_restart.py."""
+        for queue in self.queues:
+            if queue.acquire_maintenance_lock():
+                try:
+                    queue.intermediate_queue.cleanup(self, queue)
+                finally:
+                    queue.release_maintenance_lock()
 
     def enqueue_due_retries(self) -> None:
         """Queue the webhook deliveries whose retry time has come (RQ keeps delayed retries in its
@@ -91,13 +113,23 @@ def run_worker(
     burst: bool = False,
     name: str | None = None,
     logging_level: str = "INFO",
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
 ) -> bool:
-    """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once)."""
+    """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once).
+
+    ``metrics_port`` serves this worker's Prometheus metrics (and the queue depths) at
+    ``http://metrics_host:metrics_port/metrics``.
+    """
+    if settings().get("LOG_FORMAT") == "json":
+        configure_json_logging(logging_level)
     # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
     os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     connection = Redis.from_url(redis_url)
+    if metrics_port is not None:
+        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     return worker.work(burst=burst, logging_level=logging_level)

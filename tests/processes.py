@@ -70,6 +70,15 @@ class Workers:
                 process.wait()
 
 
+def free_port() -> int:
+    """A free loopback port (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:

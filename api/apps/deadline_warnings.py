@@ -18,9 +18,9 @@ def deadlines_near(store: GameStore, now: float | None = None) -> int:
     """The worker's sweep: one ``deadline.near`` per game version whose deadline is close."""
     now = time.time() if now is None else now
     sent = 0
-    for member, due in store.redis.zrangebyscore(DEADLINES_KEY, now, now + DEADLINE_WARNING_SECONDS,
+    for member, due in store.control.zrangebyscore(DEADLINES_KEY, now, now + DEADLINE_WARNING_SECONDS,
                                                  withscores=True, start=0, num=200):
-        if not store.redis.set(f"deadline-near:{member}", 1, nx=True, ex=3600):
+        if not store.control.set(f"deadline-near:{member}", 1, nx=True, ex=3600):
             continue  # told already, by this worker or another
         game_id, _, version = member.rpartition(":")
         record = store.load(game_id)

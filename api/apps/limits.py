@@ -130,7 +130,8 @@ def live_games(app_id: str, at_most: int) -> int:
     games = [game_id for game_id, _ in store.owned(app_id, "live-games", limit=at_most)]
     if not games:
         return 0
-    pipe = store.redis.pipeline(transaction=False)
+    # The games' own Redis (a cluster, maybe): the app's set of games lives apart from them.
+    pipe = current_app.extensions["rulehouse.store"].redis.pipeline(transaction=False)
     for game_id in games:
         pipe.hget(game_key(game_id), "status")
     statuses = pipe.execute()

@@ -171,7 +171,7 @@ class Table:
     # -- the lobby ------------------------------------------------------------------
 
     def list_in_lobby(self, game_id: str, ruleset: str, created: float) -> None:
-        pipe = self.store.redis.pipeline(transaction=False)
+        pipe = self.store.control.pipeline(transaction=False)  # the lobby is global: the control Redis
         pipe.zadd(LOBBY_KEY, {game_id: created})
         pipe.zadd(lobby_key(ruleset), {game_id: created})
         pipe.execute()
@@ -186,7 +186,7 @@ class Table:
         gone: list[tuple[str, str]] = []
         offset, more = 0, False
         while not more:
-            batch = self.store.redis.zrangebyscore(key, low, "+inf", start=offset, num=limit + 1, withscores=True)
+            batch = self.store.control.zrangebyscore(key, low, "+inf", start=offset, num=limit + 1, withscores=True)
             if not batch:
                 break
             offset += len(batch)
@@ -202,9 +202,9 @@ class Table:
                     break
                 found.append(record)
         for game_id, game_ruleset in gone:  # expired or started meanwhile: tidy the lobby
-            self.store.redis.zrem(LOBBY_KEY, game_id)
+            self.store.control.zrem(LOBBY_KEY, game_id)
             if game_ruleset:
-                self.store.redis.zrem(lobby_key(game_ruleset), game_id)
+                self.store.control.zrem(lobby_key(game_ruleset), game_id)
         return found, (f"{found[-1].created!r}:{found[-1].id}" if more else None)
 
     # -- inside a change --------------------------------------------------------------
@@ -225,6 +225,10 @@ class Table:
                     pipe.execute()
                 except redis.WatchError:
                     continue
+            if record.listed and written.status != WAITING:
+                # Off the lobby once started: a global key, so outside the game's own transaction.
+                self.store.control.zrem(LOBBY_KEY, record.id)
+                self.store.control.zrem(lobby_key(record.ruleset), record.id)
             self._after(written, result)
             return result.answer, written
         raise ApiProblem("service-unavailable", "the game kept changing; try again", headers={"Retry-After": "1"})
@@ -254,9 +258,6 @@ class Table:
             pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
         pipe.expire(key, ttl)
         pipe.expire(events_key(record.id), ttl)
-        if record.listed and status != WAITING:
-            pipe.zrem(LOBBY_KEY, record.id)
-            pipe.zrem(lobby_key(record.ruleset), record.id)
         pipe.publish(wake_channel(record.id), str(version))
         # Everything the change did not touch (the owning app, the rules version...) stays as read.
         written = dataclasses.replace(record, version=version, status=status, state=state_json, seats=change.seats,

@@ -33,6 +33,7 @@ from rq.job import Job
 from rq.utils import utcparse
 
 from api.apps import notify
+from api.observability import metrics
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.simulate import Tally, play_chunk, summarize
 
@@ -226,6 +227,8 @@ class ChunkRun:
             if tally is None:
                 return 0
             self.record(spec, tally)
+            metrics.SIMULATION_GAMES.inc(tally.games)
+            metrics.SIMULATION_CHUNK_SECONDS.observe(tally.seconds)
         except RedisError:
             # Not the games' fault: RQ marks this job failed and ``reap`` queues the chunk again.
             raise

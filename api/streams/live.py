@@ -30,7 +30,10 @@ def hub() -> StreamHub:
     found = current_app.extensions.get("rulehouse.streams")
     if found is None:
         store: GameStore = current_app.extensions["rulehouse.store"]
-        found = current_app.extensions["rulehouse.streams"] = StreamHub(current_app.config["REDIS_URL"], store.redis)
+        # Wake-ups are published by the games' Redis (a cluster broadcasts them to every node); the
+        # per-client stream slots are global keys, on the control Redis.
+        wakes = current_app.config.get("GAME_REDIS_URL") or current_app.config["REDIS_URL"]
+        found = current_app.extensions["rulehouse.streams"] = StreamHub(wakes, store.control)
     return found
 
 

@@ -46,6 +46,8 @@ class Problem(TypedDict):
     """That quota's figure (403 `quota-exceeded`)."""
     used: NotRequired["int"]
     """What the app uses of it now (403 `quota-exceeded`)."""
+    request_id: NotRequired["str"]
+    """This request's id: the `X-Request-Id` it was sent with, or one the service made up. Quote it when reporting a problem."""
     limit_class: NotRequired["str"]
     """The class of requests whose rate limit was passed (429): `moves`, `writes`, `reads` or `streams`."""
 

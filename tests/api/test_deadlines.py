@@ -41,11 +41,11 @@ def test_a_seat_too_slow_to_choose_its_bullet_gets_a_random_card_and_the_game_mo
     version = everyone_but_last_chooses(client, game)
     seen = game_of(client, game)
     assert seen["version"] == version and seen["waiting_for"] == [3] and seen["deadline"] is not None
-    assert store.redis.zrange(DEADLINES_KEY, 0, -1) == [f"{game['id']}:{version}"]
+    assert store.control.zrange(DEADLINES_KEY, 0, -1) == [f"{game['id']}:{version}"]
 
     assert sweep(store, now=time.time()) == 0  # not due yet
     assert sweep(store, now=time.time() + 2) == 1
-    assert store.redis.zcard(DEADLINES_KEY) == 1  # only the next phase's deadline
+    assert store.control.zcard(DEADLINES_KEY) == 1  # only the next phase's deadline
 
     seen = game_of(client, game)
     assert seen["version"] == version + 1
@@ -85,7 +85,7 @@ def test_no_deadline_without_the_option(client, app):
     game = new_game(client, timeout=None)
     assert game["decision_timeout"] is None and game["deadline"] is None
     version = everyone_but_last_chooses(client, game)
-    assert store.redis.zcard(DEADLINES_KEY) == 0
+    assert store.control.zcard(DEADLINES_KEY) == 0
     assert apply_defaults(store, game["id"], version, now=time.time() + 10**6) == "no-deadline"
     seen = game_of(client, game)
     assert seen["version"] == version and seen["deadline"] is None and seen["decision_timeout"] is None
@@ -96,7 +96,7 @@ def test_a_move_in_time_cancels_the_deadline(client, app):
     game = new_game(client)
     version = everyone_but_last_chooses(client, game)
     assert act(client, game["id"], game["seats"][3]["token"], BULLET, version).status_code == 200
-    assert f"{game['id']}:{version}" not in store.redis.zrange(DEADLINES_KEY, 0, -1)
+    assert f"{game['id']}:{version}" not in store.control.zrange(DEADLINES_KEY, 0, -1)
     assert sweep(store, now=time.time() + 0.5) == 0
     assert store.action_log(game["id"])[-1] == (3, BULLET)  # the Bang! chosen, not the default Click
     assert game_of(client, game)["view"]["bullet"] == "bang"
@@ -107,10 +107,10 @@ def test_a_stale_deadline_does_nothing(client, app):
     game = new_game(client)
     version = everyone_but_last_chooses(client, game)
     # A late member of an older version (e.g. left by a crash before its ZREM) is popped and ignored.
-    store.redis.zadd(DEADLINES_KEY, {f"{game['id']}:0": 0, "no-such-game:3": 0})
+    store.control.zadd(DEADLINES_KEY, {f"{game['id']}:0": 0, "no-such-game:3": 0})
     assert apply_defaults(store, game["id"], 0, now=time.time() + 2) == "moved-on"
     assert sweep(store, now=time.time()) == 0
-    assert store.redis.zrange(DEADLINES_KEY, 0, -1) == [f"{game['id']}:{version}"]
+    assert store.control.zrange(DEADLINES_KEY, 0, -1) == [f"{game['id']}:{version}"]
     assert store.load(game["id"]).version == version
 
 
@@ -118,7 +118,7 @@ def test_bot_seats_get_no_deadline(client, app):
     store = app.extensions["rulehouse.store"]
     game = new_game(client, seats=[{"name": "Ann"}, *({"name": f"b{i}", "bot": "random"} for i in range(3))])
     assert act(client, game["id"], game["seats"][0]["token"], BULLET, 0).status_code == 200
-    assert store.redis.zcard(DEADLINES_KEY) == 0  # only bots are pending: they answer themselves
+    assert store.control.zcard(DEADLINES_KEY) == 0  # only bots are pending: they answer themselves
     assert game_of(client, game, 0)["deadline"] is None
     assert apply_defaults(store, game["id"], 1, now=time.time() + 2) == "no-human-pending"
 

@@ -1,0 +1,31 @@
+"""Test-only pause points: hold a request at a named moment so that a fault test can kill the process there.
+
+Off unless ``RULEHOUSE_TEST_PAUSE=<point>:<marker file>`` is in the environment. At that
+point the process writes its pid to the marker file and sleeps (up to a minute), waiting to
+be killed; once the marker exists the point no longer pauses (one pause per marker).
+Points: ``before-commit`` and ``after-commit`` (api/moves.py, either side of the
+compare-and-set of an action). Never set it in a deployment.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+ENV = "RULEHOUSE_TEST_PAUSE"
+
+
+def pause_point(name: str) -> None:
+    spec = os.environ.get(ENV)
+    if not spec:
+        return
+    point, _, marker = spec.partition(":")
+    if point != name or not marker:
+        return
+    try:
+        with Path(marker).open("x") as file:
+            file.write(str(os.getpid()))
+    except FileExistsError:
+        return
+    time.sleep(60)

@@ -1,0 +1,139 @@
+"""The service's Prometheus metrics, one definition each, recorded by API and worker processes alike.
+
+With ``PROMETHEUS_MULTIPROC_DIR`` set before ``prometheus_client`` is first imported (the
+gunicorn config and ``rulehouse serve`` set it), every process writes its samples to files
+there and a scrape of any one process adds them all up (prometheus_client's multiprocess
+mode). Without it (tests, a single process) the samples live in the process.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Iterable
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import REGISTRY
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+#: Seconds: from a few ms (a read) to the stream and simulation waits.
+LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+REQUEST_SECONDS = Histogram(
+    "rulehouse_http_request_duration_seconds", "HTTP requests until their headers are sent, by route and status.",
+    ["method", "route", "status"], buckets=LATENCY_BUCKETS)
+ACTIONS = Counter(
+    "rulehouse_actions_total", "Actions submitted (by people, bots and deadlines): accepted, or rejected and why.",
+    ["outcome", "reason"])
+BOT_REPLY_SECONDS = Histogram(
+    "rulehouse_bot_reply_seconds", "From the commit that left a bot seat pending to the bot's own commit.",
+    buckets=LATENCY_BUCKETS)
+DEADLINE_DEFAULTS = Counter(
+    "rulehouse_deadline_defaults_total", "Decisions the service played by default because their deadline passed.")
+SIMULATION_GAMES = Counter(
+    "rulehouse_simulation_games_total", "Simulated games finished by the workers (rate() is games per second).")
+SIMULATION_CHUNK_SECONDS = Histogram(
+    "rulehouse_simulation_chunk_seconds", "Time a worker took to play one simulation chunk.",
+    buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0))
+STREAM_CONNECTIONS = Gauge(
+    "rulehouse_stream_connections", "Live event streams open now.", multiprocess_mode="livesum")
+
+
+def counted_actions(submit: Callable) -> Callable:
+    """Wraps ``api.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
+    seen before) or rejected with the engine's reason, else the problem's kind."""
+    from api.problems import ApiProblem
+
+    @functools.wraps(submit)
+    def counted(*args, **kwargs):
+        try:
+            outcome = submit(*args, **kwargs)
+        except ApiProblem as problem:
+            # Reasons and kinds are a fixed vocabulary of the engines and api/problems.py, never client text.
+            ACTIONS.labels("rejected", str(problem.extra.get("reason") or problem.kind)[:64]).inc()
+            raise
+        ACTIONS.labels("replayed" if outcome.replayed else "accepted", "").inc()
+        return outcome
+
+    return counted
+
+
+def bot_replied(pending_since: float) -> None:
+    BOT_REPLY_SECONDS.observe(max(0.0, time.time() - pending_since))
+
+
+class QueueDepths:
+    """Collects the RQ queues' lengths at scrape time (read from Redis, so never stale)."""
+
+    def __init__(self, connection, queues: Iterable[str]) -> None:
+        self.connection = connection
+        self.queues = tuple(queues)
+
+    def collect(self):
+        from redis import RedisError
+        from rq import Queue
+
+        family = GaugeMetricFamily("rulehouse_queue_depth", "Jobs waiting in each RQ queue.", labels=["queue"])
+        up = GaugeMetricFamily("rulehouse_queue_redis_up", "1 when the queue Redis answered this scrape.")
+        try:
+            for name in self.queues:
+                family.add_metric([name], Queue(name, connection=self.connection).count)
+        except RedisError:
+            up.add_metric([], 0)  # the scrape still answers: a Redis outage is what it should show
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        yield family
+
+
+def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
+    """The text a scrape gets: this process's (or, multi-process, every process's) metrics and the queue depths."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        text = generate_latest(registry)
+    else:
+        text = generate_latest(REGISTRY)
+    if queue_connection is not None and queues:
+        extra = CollectorRegistry()
+        extra.register(QueueDepths(queue_connection, queues))
+        text += generate_latest(extra)
+    return text
+
+
+def process_exited(pid: int) -> None:
+    """Gunicorn's ``child_exit``: drop a dead worker's live gauges (its counters stay counted)."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)
+
+
+def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, queues: Iterable[str] = ()) -> None:
+    """A worker's own ``/metrics`` on ``addr:port`` in a daemon thread."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path.split("?")[0] not in ("/metrics", "/"):
+                self.send_error(404)
+                return
+            body = exposition(queue_connection, queues)
+            self.send_response(200)
+            self.send_header("Content-Type", CONTENT_TYPE)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:  # scrapes are not worth a log line each
+            pass
+
+    server = ThreadingHTTPServer((addr, port), Handler)
+    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()

@@ -1,0 +1,23 @@
+"""``GET /metrics``: Prometheus text format, outside /v1 (no app key, no rate limit).
+
+Keep it off the public internet: the load balancer of docker-compose.yml refuses it, and
+Prometheus scrapes each API replica and worker directly.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app
+
+from api.observability import metrics
+
+metrics_blp = Blueprint("metrics", __name__)
+
+
+@metrics_blp.get("/metrics")
+def scrape() -> Response:
+    store = current_app.extensions["rulehouse.store"]
+    queue = store.bot_queue
+    connection = queue.connection if queue is not None else None
+    from api.worker import QUEUES
+
+    return Response(metrics.exposition(connection, QUEUES), content_type=metrics.CONTENT_TYPE)

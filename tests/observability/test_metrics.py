@@ -1,0 +1,91 @@
+"""The service's metrics, from the API and from real workers (api/observability/metrics.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+from prometheus_client import REGISTRY
+from prometheus_client.parser import text_string_to_metric_families
+
+from api.app import create_app
+from api.deadlines import sweep
+from tests.api.helpers import act
+from tests.processes import free_port, wait_for
+
+
+def samples(text: str) -> dict:
+    """{(name, frozenset(labels)): value} of a Prometheus exposition."""
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def value(name: str, **labels) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+SEATS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]
+
+
+def test_actions_are_counted_accepted_or_rejected_by_reason(client):
+    game = client.post("/v1/games", json={"ruleset": "cash-n-guns", "seats": SEATS, "seed": 5}).get_json()
+    accepted, stale = value("rulehouse_actions_total", outcome="accepted", reason=""), \
+        value("rulehouse_actions_total", outcome="rejected", reason="version-mismatch")
+    illegal = value("rulehouse_actions_total", outcome="rejected", reason="not_your_turn")
+    token = game["seats"][0]["token"]
+    assert act(client, game["id"], token, {"type": "choose_bullet", "card": "bang"}, 0).status_code == 200
+    assert act(client, game["id"], token, {"type": "choose_bullet", "card": "bang"}, 0).status_code == 412
+    reply = act(client, game["id"], token, {"type": "choose_bullet", "card": "bang"}, 1)
+    assert reply.status_code == 409
+    reason = reply.get_json()["reason"]
+    assert value("rulehouse_actions_total", outcome="accepted", reason="") == accepted + 1
+    assert value("rulehouse_actions_total", outcome="rejected", reason="version-mismatch") == stale + 1
+    assert value("rulehouse_actions_total", outcome="rejected", reason=reason) == \
+        (illegal if reason == "not_your_turn" else 0) + 1
+
+
+def test_a_deadline_default_is_counted(client, app):
+    store = app.extensions["rulehouse.store"]
+    body = {"ruleset": "cash-n-guns", "seats": SEATS, "seed": 5, "decision_timeout": 1}
+    game = client.post("/v1/games", json=body).get_json()
+    for version, seat in enumerate(game["seats"][:-1]):
+        bullet = {"type": "choose_bullet", "card": "bang"}
+        assert act(client, game["id"], seat["token"], bullet, version).status_code == 200
+    before = value("rulehouse_deadline_defaults_total")
+    assert sweep(store, now=time.time() + 2) == 1
+    assert value("rulehouse_deadline_defaults_total") == before + 1
+
+
+def test_metrics_answer_while_the_queue_redis_is_down():
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "BOT_QUEUE": "bots"})
+    reply = app.test_client().get("/metrics")
+    assert reply.status_code == 200
+    assert samples(reply.get_data(as_text=True))[("rulehouse_queue_redis_up", frozenset())] == 0
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_serves_bot_reply_latency_simulation_games_and_queue_depths(redis_db_url, workers):
+    port = free_port()
+    workers.start(1, "--metrics-port", str(port))
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
+    client = app.test_client()
+    game = client.post("/v1/games", json={"ruleset": "cash-n-guns", "seed": 3, "seats": [
+        {"name": "Ann"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "random"},
+        {"name": "b3", "bot": "random"}]}).get_json()
+    assert act(client, game["id"], game["seats"][0]["token"], {"type": "choose_bullet", "card": "bang"},
+               0).status_code == 200
+    scrape = f"http://127.0.0.1:{port}/metrics"
+    # Three bots answer the bullet phase (and go on aiming), each move one reply and one accepted action.
+    found = wait_for(lambda: (s := samples(requests.get(scrape, timeout=5).text)).get(
+        ("rulehouse_bot_reply_seconds_count", frozenset()), 0) >= 3 and s, timeout=60)
+    replies = found[("rulehouse_bot_reply_seconds_count", frozenset())]
+    assert found[("rulehouse_actions_total", frozenset({("outcome", "accepted"), ("reason", "")}))] >= replies
+    assert ("rulehouse_queue_depth", frozenset({("queue", "simulations")})) in found
+    assert found[("rulehouse_queue_redis_up", frozenset())] == 1
+
+    created = client.post("/v1/simulations", json={"ruleset": "monopoly-cars2", "games": 40, "seed": 1})
+    assert created.status_code == 202
+    found = wait_for(lambda: (s := samples(requests.get(scrape, timeout=5).text)).get(
+        ("rulehouse_simulation_games_total", frozenset())) == 40 and s, timeout=60)
+    assert found[("rulehouse_simulation_chunk_seconds_count", frozenset())] >= 1
