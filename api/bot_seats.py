@@ -103,8 +103,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     if decision is None:
         return "no-bot-pending"
     bot = ruleset.bot(record.seats[decision.seat]["bot"])
-    view = ruleset.view(state, decision.seat) if bot.needs_view else None
-    action = bot.act(view, decision, Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version)))
+    action = bot.choose(state, decision, Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version)))
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
     except ApiProblem as problem:

@@ -34,8 +34,7 @@ def play(ruleset_id: str, seed: int) -> dict:
     log = []
     while pending := ruleset.pending(state):
         decision = pending[0]
-        view = ruleset.view(state, decision.seat) if bots[decision.seat].needs_view else None
-        action = bots[decision.seat].act(view, decision, rngs[decision.seat])
+        action = bots[decision.seat].choose(state, decision, rngs[decision.seat])
         log.append(action_entry(len(log) + 1, decision.seat, action,
                                 [event.to_dict() for event in ruleset.apply(state, decision.seat, action)]))
     result = ruleset.result(state)

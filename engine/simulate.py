@@ -62,9 +62,7 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
         if not decisions:
             break
         decision = decisions[0]
-        bot = seat_bots[decision.seat]
-        view = ruleset.view(state, decision.seat) if bot.needs_view else None
-        action = bot.act(view, decision, rngs[decision.seat])
+        action = seat_bots[decision.seat].choose(state, decision, rngs[decision.seat])
         ruleset.apply(state, decision.seat, action, check=False)
     else:
         raise RuntimeError(f"{ruleset.id} game with seed {seed} did not end in {MAX_STEPS} steps")

@@ -53,16 +53,30 @@ def action_schema(action_type: str, **params: fields.Field) -> type[Schema]:
 
 
 class Bot(ABC):
-    """A player that picks an action from its seat's view only."""
+    """A player that picks an action from what its seat may know only."""
 
     #: Bots that ignore the view set this False, so simulations skip building it.
     needs_view: ClassVar[bool] = True
+    #: About how many engine actions one move of this bot costs at most: quotas count it.
+    cost_per_move: ClassVar[int] = 1
+    #: True for bots that search (seconds of CPU a move): the service runs them on its search queue.
+    searches: ClassVar[bool] = False
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
 
     @abstractmethod
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict: ...
+
+    def choose(self, state, decision: Decision, rng: Rng) -> dict:
+        """The action for ``decision`` in the game ``state``, read through the seat's view only.
+
+        Every caller (simulations, bot seats) comes through here. A bot that searches overrides
+        it and still never reads ``state`` itself: it only plays on worlds drawn with
+        ``Ruleset.resample_hidden``, which keep what the seat sees and re-deal everything else.
+        """
+        view = self.ruleset.view(state, decision.seat) if self.needs_view else None
+        return self.act(view, decision, rng)
 
 
 class Ruleset(ABC):
@@ -232,15 +246,29 @@ class Ruleset(ABC):
         return copy.deepcopy(state)
 
     def bot(self, name: str) -> Bot:
-        from engine.bots.random import RandomBot
-
-        available = {"random": RandomBot, **self.bots}
+        available = self._bot_classes()
         if name not in available:
             raise InvalidOptions(f"unknown bot {name!r}; {self.id} has {sorted(available)}")
         return available[name](self)
 
     def bot_names(self) -> list[str]:
-        return sorted({"random", *self.bots})
+        return sorted(self._bot_classes())
+
+    def _bot_classes(self) -> dict[str, type[Bot]]:
+        from engine.bots.random import RandomBot
+        from engine.bots.search import SEARCH_BOTS
+
+        return {"random": RandomBot, **SEARCH_BOTS, **self.bots}
+
+    #: The bot a search plays every seat with in its rollouts ("random" is the fastest; a
+    #: game whose random games say little of good play may name its heuristic): an evaluation hint.
+    rollout_bot: ClassVar[str] = "random"
+
+    def standings(self, state) -> list[float] | None:
+        """How well each seat stands in an unfinished game, higher is better (e.g. its money): the
+        evaluation hint a search scores a cut-off rollout by. ``None``: no hint, a cut-off rollout
+        counts as even for everyone."""
+        return None
 
     def default_data(self) -> dict:
         """The published data a game starts from (board, decks, charts...), keyed by the option that

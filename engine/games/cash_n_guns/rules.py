@@ -29,6 +29,7 @@ from engine.games.cash_n_guns.cards import (
     deal_piles,
     deck_problems,
     face_value,
+    loot_value,
     painting_chart_problems,
 )
 from engine.games.cash_n_guns.scoring import (
@@ -505,6 +506,10 @@ class CashNGuns(Ruleset):
 
     def copy(self, state: CashNGunsState) -> CashNGunsState:
         return clone(state)
+
+    def standings(self, state: CashNGunsState) -> list[float]:
+        """The search's hint: loot value so far; a dead gangster cannot win."""
+        return [loot_value(g.loot, state.painting_set_values) if g.alive else -1.0 for g in state.gangsters]
 
     def money_in_play(self, state: CashNGunsState) -> int:
         """Face value of every loot card wherever it is: no rule creates or destroys loot."""

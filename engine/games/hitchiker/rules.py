@@ -331,6 +331,10 @@ class HitchikerRuleset(Ruleset):
     def default_data(self) -> dict:
         return copy.deepcopy(DEFAULT_DATA)
 
+    def standings(self, state: HitchikerState) -> list[float]:
+        """The search's hint: the turn-cap score (savings + travelling cash)."""
+        return [turn.score(state, seat) for seat in range(state.players)]
+
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0
         players = sum(h.cash + h.savings for h in state.seats)

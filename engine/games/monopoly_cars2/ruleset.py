@@ -256,6 +256,10 @@ class MonopolyCars2(Ruleset):
             details={"properties": properties, "short_seat": None if short == NOBODY else short},
         )
 
+    def standings(self, state: GameState) -> list[float]:
+        """The search's hint: money, as the end of the game counts it."""
+        return [player.money for player in state.seats]
+
     def money_in_play(self, state: GameState) -> int:
         return sum(player.money for player in state.seats) + state.bank
 

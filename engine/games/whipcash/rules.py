@@ -328,5 +328,9 @@ class WhipcashRuleset(Ruleset):
             "turn_cap": state.turn_cap,
         }
 
+    def standings(self, state: WhipcashState) -> list[float]:
+        """The search's hint: cash; an eliminated player cannot win."""
+        return [state.cash[seat] if state.alive[seat] else -1.0 for seat in range(state.players)]
+
     def money_in_play(self, state: WhipcashState) -> int:
         return sum(state.cash)
