@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "sdk"))
 
+from rulehouse_sdk import Client, RulehouseError  # noqa: E402
+
 from engine.core.registry import all_rulesets, get_ruleset  # noqa: E402
 from engine.ladder import (  # noqa: E402
     Lineup,
@@ -144,8 +146,6 @@ class ServiceRunner:
 
     def __init__(self, url: str, api_key: str | None = None, chunk_size: int | None = None,
                  poll_interval: float = 0.5) -> None:
-        from rulehouse_sdk import Client
-
         self.client = Client(url, api_key=api_key)
         self.chunk_size = chunk_size
         self.poll_interval = poll_interval
@@ -174,8 +174,6 @@ class ServiceRunner:
 
     def cancel(self, sim_ids: list[str]) -> None:
         """Stop the simulations still running, as far as the service can be reached."""
-        from rulehouse_sdk import RulehouseError
-
         for sim_id in sim_ids:
             try:
                 self.client.cancel_simulation(sim_id)
@@ -306,6 +304,8 @@ def ladder_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
     try:
         ladder = run_ladder(runner, rulesets, bots, args.games or LADDER_GAMES, args.seed, args.players,
                             report=lambda line: print(line, file=sys.stderr, flush=True))
+    except RulehouseError as error:
+        raise SystemExit(f"{runner.where}: {error}") from None
     finally:
         runner.close()
     seconds = time.perf_counter() - began
