@@ -23,6 +23,7 @@ from api.config import settings
 from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
+from api.hints.routes import blp as hints_blp
 from api.observability import init_app as init_observability
 from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
@@ -154,7 +155,7 @@ def create_app(config: dict | None = None) -> Flask:
     for name, schema in SPEC_SCHEMAS.items():
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
-    for blueprint in (rulesets_blp, games_blp, seats_blp, records_blp, *_optional_blueprints(), apps_blp,
+    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, records_blp, *_optional_blueprints(), apps_blp,
                       webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)

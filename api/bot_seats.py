@@ -1,5 +1,10 @@
 """Bot seats: an RQ job on queue ``bots`` plays one bot move of one game version.
 
+A bot that searches (``Bot.searches``: the ``mcts`` levels) is played by the same job on queue
+``search`` instead (``SEARCH_QUEUE``), so that quick bots never wait behind a search; a search
+job may take ``SEARCH_JOB_TIMEOUT`` seconds, past which the seat plays a random legal option, and
+the move's search work is counted against the game's app (api/apps/limits.py).
+
 Run workers with ``rq worker bots --url $REDIS_URL`` (or ``rulehouse worker``). A job
 ``bot-<game>-<version>`` moves only if the game is still at that version, computes the
 move from the bot's own view and decision, and submits it through the same
@@ -12,7 +17,8 @@ game with bot seats is noted in ``bots:games`` with the time to look at it again
 on by each job queued for it; ``sweep`` (run by every ``rulehouse worker`` every few
 seconds) looks at the games that fell due: when a bot seat is pending and the job now
 responsible for the game (``game:{<id>}:bot``) is neither waiting in the queue nor
-started less than ``BOT_JOB_LEASE`` seconds ago, it queues another job for the version.
+started less than ``BOT_JOB_LEASE`` seconds ago (a search job: its timeout plus that), it queues
+another job for the version.
 Whatever runs twice, the compare-and-set on the version lets exactly one move through.
 """
 
@@ -24,10 +30,12 @@ import time
 from datetime import UTC, datetime
 
 import redis
-from rq import get_current_job
+from rq import Queue, get_current_job
 from rq.job import Job
+from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
+from api.apps.limits import count_search_work
 from api.config import settings
 from api.moves import load_state, submit_action
 from api.observability import metrics
@@ -103,7 +111,19 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     if decision is None:
         return "no-bot-pending"
     bot = ruleset.bot(record.seats[decision.seat]["bot"])
-    action = bot.choose(state, decision, Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version)))
+    rng = Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version))
+    try:
+        action = bot.choose(state, decision, rng)
+    except JobTimeoutException:
+        if not bot.searches:
+            raise
+        # The search ran past SEARCH_JOB_TIMEOUT (a slow machine, a huge position): the seat still
+        # moves, and its game goes on. Searches only ever play on copies: ``state`` is untouched.
+        log.warning("the search of %s at version %d ran out of time: seat %d plays a random option",
+                    game_id, version, decision.seat)
+        action = ruleset.bot("random").choose(state, decision, rng)
+    if bot.searches:
+        count_search_work(store.control, record.app, type(bot).cost_per_move)
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
     except ApiProblem as problem:
@@ -121,7 +141,7 @@ def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
         return
     current = store.redis.get(bot_current_key(record.id))
     if current is None or bot_job_version(current) != record.version:
-        store.schedule_bots(record.id, record.version, record.seats, decisions)
+        store.schedule_bots(record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
 
 
 def _seconds_since(rq_time: str | None) -> float:
@@ -131,16 +151,22 @@ def _seconds_since(rq_time: str | None) -> float:
 
 
 def job_alive(store: GameStore, job_id: str) -> bool:
-    """Whether the bot job will still run (or is running) without help."""
-    pipe = store.control.pipeline(transaction=True)  # RQ's keys live beside its queues
-    pipe.hmget(Job.key_for(job_id), ["status", "started_at"])
-    pipe.lpos(store.bot_queue.key, job_id)
-    (status, started_at), position = pipe.execute()
+    """Whether a bot or hint job will still run (or is running) without help.
+
+    A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
+    of its own) while it is within that timeout too, since its worker gives up on it there.
+    """
+    status, started_at, origin, timeout = store.control.hmget(  # RQ's keys live beside its queues
+        Job.key_for(job_id), ["status", "started_at", "origin", "timeout"])
     if status in WAITING:
         # "queued" but no longer in the queue: a worker took it and died before starting it.
-        return status != "queued" or position is not None
+        queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
+                                                           job_id) is not None
+        return status != "queued" or queued
     if status == "started":
-        return _seconds_since(started_at) < BOT_JOB_LEASE
+        searching = store.search_queue is not None and origin == store.search_queue.name
+        lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)
+        return _seconds_since(started_at) < lease
     return False  # finished, failed or gone while its game still waits: nothing will move
 
 
@@ -164,7 +190,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
         # Waiting for humans: a human move that leaves a bot pending notes the game again.
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
-    store.schedule_bots(game_id, record.version, record.seats, decisions, retry=True)
+    store.schedule_bots(game_id, record.version, record.seats, decisions, ruleset=record.ruleset, retry=True)
     return True
 
 

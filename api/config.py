@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 
+#: The RQ queues a ``rulehouse worker`` serves by default, in priority order.
+WORKER_QUEUES = ("bots", "webhooks", "search", "simulations")
+
 DEFAULTS: dict = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     #: an unfinished game expires this long after its last move
@@ -24,6 +27,12 @@ DEFAULTS: dict = {
     "REDIS_MAX_CONNECTIONS": 64,
     #: RQ queue that plays bot seats; None disables bot jobs (bot seats then wait forever)
     "BOT_QUEUE": "bots",
+    #: RQ queue of the searches (bot seats whose bot searches, and hints), so quick bots never wait
+    #: behind one; None: searching bot seats go on BOT_QUEUE, and hints too
+    "SEARCH_QUEUE": "search",
+    #: the most one search job (a search bot's move, a hint) may take; a bot seat's search cut off
+    #: there plays a random legal option instead, so its game goes on
+    "SEARCH_JOB_TIMEOUT": 60,
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
     #: every /v1 request but the health checks needs an app key (X-Api-Key); off: requests
@@ -37,8 +46,10 @@ DEFAULTS: dict = {
     #: the same for the "local" app of development mode: none by default
     "LOCAL_RATE_LIMITS": {},
     #: what an app may hold at once; an app may override them
-    "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000},
-    "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0},
+    "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000,
+               "search_work_per_day": 1_000_000_000},
+    "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0,
+                           "search_work_per_day": 0},
     #: webhooks may call loopback, private and link-local addresses (development and tests only)
     "WEBHOOK_ALLOW_PRIVATE": False,
     #: seconds before each retry of a failed delivery (its length is the number of retries)
@@ -62,7 +73,7 @@ DEFAULTS: dict = {
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
-             "WEBHOOK_TIMEOUT_SECONDS", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS"}
+             "WEBHOOK_TIMEOUT_SECONDS", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS", "SEARCH_JOB_TIMEOUT"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults

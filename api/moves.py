@@ -189,7 +189,7 @@ def after_commit(store: GameStore, game_id: str, version: int, record: GameRecor
     """Queue the bot job and start the deadline a new ``version`` needs (``record``: its seats and timeout)."""
     has_bots = any(entry.get("bot") for entry in record.seats)
     if has_bots:
-        store.schedule_bots(game_id, version, record.seats, pending)
+        store.schedule_bots(game_id, version, record.seats, pending, ruleset=record.ruleset)
     if record.decision_timeout:
         deadlines.schedule(store, game_id, version, record.seats, record.decision_timeout, pending)
 

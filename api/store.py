@@ -3,13 +3,16 @@
 ``game:{<id>}`` is a hash (ruleset, the ruleset's rules version, state JSON, version, status,
 seats, seed, options, timestamps, the optional decision_timeout, the owning app, the app's own
 ``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
-api/preconditions.py, one ``t:<sha256>`` field per token naming its seat and one
+api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
+``hints_pending``: see ``ASK_HINT_SCRIPT``), one ``t:<sha256>`` field per token naming its seat and one
 ``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
-idempotent action's outcome for 24 h. The ``{<id>}`` hash tag keeps a game's keys in one
-Redis Cluster slot, so the compare-and-set script may touch them all.
+idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
+the id of the job computing it, then its JSON; it expires with the game's version. The ``{<id>}``
+hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
+them all.
 
 Two connections: ``redis``, the games' Redis (``GAME_REDIS_URL``, else ``REDIS_URL``), which
 may be a Redis Cluster and holds only the ``game:{<id>}`` keys above; and ``control``, the
@@ -67,13 +70,54 @@ for i = 2, #ids do reply[#reply + 1] = ids[i] end
 return reply
 """
 
+#: Count a hint of seat ARGV[1] at version ARGV[2] (once per seat and version) and mark it asked
+#: (KEYS[2], for as long as the game lives at this version: its PTTL, else ARGV[3] ms) with the id
+#: ARGV[4] of the job that will compute it. Answers {'missing'}, {'off'} (hints are off),
+#: {'stale', version}, {'ready', hint JSON}, {'computing', job id} (asked already), or {'queued'}:
+#: the caller queues job ARGV[4].
+#: Counts: ``hints`` is "n0,n1,..." per seat; ``hints_pending`` the seats that asked at version
+#: ``hints_at``, added to ``hints`` by the first ask of a later version. So the counts a reader sees
+#: at a version (``hints`` plus the pending ones of an earlier version) never change while the game
+#: stays there, and a game's ETag stays its version.
+ASK_HINT_SCRIPT = """
+local fields = redis.call('HMGET', KEYS[1], 'version', 'hints', 'hints_at', 'hints_pending')
+local version, counts, at, pending = fields[1], fields[2], fields[3] or '', fields[4] or ''
+if not version then return {'missing'} end
+if not counts then return {'off'} end
+if version ~= ARGV[2] then return {'stale', version} end
+local asked = redis.call('GET', KEYS[2])
+if asked then
+  if string.sub(asked, 1, 1) == '{' then return {'ready', asked} end
+  return {'computing', asked}
+end
+local seats = {}
+for n in string.gmatch(counts, '[0-9]+') do seats[#seats + 1] = tonumber(n) end
+local function count(seat)
+  for i = #seats + 1, seat + 1 do seats[i] = 0 end
+  seats[seat + 1] = seats[seat + 1] + 1
+end
+if at ~= version then
+  for seat in string.gmatch(pending, '[0-9]+') do count(tonumber(seat)) end
+  pending = ''
+end
+if not string.find(',' .. pending .. ',', ',' .. ARGV[1] .. ',', 1, true) then
+  pending = pending == '' and ARGV[1] or (pending .. ',' .. ARGV[1])
+end
+redis.call('HSET', KEYS[1], 'hints', table.concat(seats, ','), 'hints_at', version, 'hints_pending', pending)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then ttl = tonumber(ARGV[3]) end
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+return {'queued'}
+"""
+
 #: a game with open seats that has not started: no state yet (api/seats)
 WAITING = "waiting"
 ACTIVE = "active"
 FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
-           "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version")
+           "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
+           "hints_at", "hints_pending")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -122,6 +166,19 @@ BOT_GAMES_KEY = "bots:games"
 BOT_CHECK_AFTER_SECONDS = 2.0
 
 
+def hint_key(game_id: str, seat: int, version: int) -> str:
+    return f"game:{{{game_id}}}:hint:{seat}:{version}"
+
+
+def bot_searches(ruleset_id: str, bot: str | None) -> bool:
+    """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
+    the search queue."""
+    from engine.core.registry import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    return bool(bot) and bot in ruleset.bot_names() and type(ruleset.bot(bot)).searches
+
+
 def idempotency_key(game_id: str, seat: int, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{seat}:{token_digest(key)}"
 
@@ -151,6 +208,8 @@ class GameRecord:
     listed: bool = False
     #: the ruleset's rules version the game was created under (see api/rules_version.py)
     rules_version: int = FIRST_RULES_VERSION
+    #: hints asked per seat as readers see them at this version (``ASK_HINT_SCRIPT``); None: hints are off
+    hint_counts: list[int] | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -195,15 +254,21 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
 
 class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
-                 idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None) -> None:
-        """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``)."""
+                 idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None,
+                 search_queue: Queue | None = None, search_timeout: int = 60) -> None:
+        """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``).
+        ``search_queue`` takes the jobs of searching bots and hints (default: ``bot_queue``), each
+        allowed ``search_timeout`` seconds."""
         self.redis = client
         self.control = client if control is None else control
         self.bot_queue = bot_queue
+        self.search_queue = search_queue or bot_queue
+        self.search_timeout = search_timeout
         self.game_ttl = game_ttl
         self.finished_ttl = finished_ttl
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_SCRIPT)
+        self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
@@ -222,18 +287,21 @@ class GameStore:
             else:
                 client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         games = game_client(settings)
-        queue = None
-        if settings.get("BOT_QUEUE"):
+        queues = {}
+        if settings.get("BOT_QUEUE") or settings.get("SEARCH_QUEUE"):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
-            queue = Queue(settings["BOT_QUEUE"],
-                          connection=queue_connection or redis.Redis.from_url(settings["REDIS_URL"]))
+            connection = queue_connection or redis.Redis.from_url(settings["REDIS_URL"])
+            queues = {name: Queue(settings[name], connection=connection)
+                      for name in ("BOT_QUEUE", "SEARCH_QUEUE") if settings.get(name)}
         return cls(
             games or client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
             finished_ttl=int(settings["FINISHED_GAME_TTL_SECONDS"]),
             idempotency_ttl=int(settings["IDEMPOTENCY_TTL_SECONDS"]),
-            bot_queue=queue,
+            bot_queue=queues.get("BOT_QUEUE"),
             control=client,
+            search_queue=queues.get("SEARCH_QUEUE"),
+            search_timeout=int(settings.get("SEARCH_JOB_TIMEOUT") or 60),
         )
 
     def ttl_for(self, status: str) -> int:
@@ -245,12 +313,12 @@ class GameStore:
                players: int, seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
                now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
-               listed: bool = False, invites: dict[str, str] | None = None) -> list[str]:
+               listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
         ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
         store's; ``provenance`` holds the records room's fields (``commitment`` and
-        ``RECORD_FIELDS``). Returns the events' cursors.
+        ``RECORD_FIELDS``); ``hints`` lets its seats ask for hints (api/hints). Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
@@ -263,6 +331,8 @@ class GameStore:
             mapping["decision_timeout"] = str(decision_timeout)
         if app is not None:
             mapping["app"] = app
+        if hints:
+            mapping["hints"] = ""  # no hint asked yet (see ASK_HINT_SCRIPT)
         retention = retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
@@ -297,27 +367,50 @@ class GameStore:
             return Commit("ok", int(reply[1]), list(reply[2:]))
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
-    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, retry: bool = False,
-                      ) -> str | None:
+    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, ruleset: str,
+                      retry: bool = False) -> str | None:
         """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
 
         The id is unique per game and version, so a second request for the same version
         (a retry, a duplicate) queues nothing; the job itself moves only if the game is
         still at ``version``. ``retry`` (api.bot_seats.sweep, for a job that died) queues
         another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
-        sweep finds it even if the job is lost before it runs (or is never queued).
+        sweep finds it even if the job is lost before it runs (or is never queued). The job
+        plays the first pending bot seat: on the search queue when its bot searches, so the
+        quick bots of other games never wait behind a search.
         """
-        if self.bot_queue is None or not any(seats[d.seat].get("bot") for d in decisions):
+        if self.bot_queue is None:
+            return None
+        bot = next((seats[d.seat]["bot"] for d in decisions if seats[d.seat].get("bot")), None)
+        if bot is None:
             return None
         job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
         # The game's own key on the games' Redis; the sweep's set is global: on the control Redis.
         self.redis.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
         self.control.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
+        searching = bot_searches(ruleset, bot)
+        queue = self.search_queue if searching else self.bot_queue
         with contextlib.suppress(DuplicateJobError):
             # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
-            self.bot_queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
-                                   result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3))
+            queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
+                          result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3),
+                          job_timeout=self.search_timeout if searching else None)
         return job_id
+
+    def ask_hint(self, game_id: str, seat: int, version: int, job_id: str) -> tuple[str, str | None]:
+        """Count and mark a hint of ``seat`` at ``version`` (``ASK_HINT_SCRIPT``): (outcome, its value)."""
+        reply = self._ask_hint(keys=[game_key(game_id), hint_key(game_id, seat, version)],
+                               args=[seat, version, self.game_ttl * 1000, job_id])
+        return reply[0], (reply[1] if len(reply) > 1 else None)
+
+    def hint(self, game_id: str, seat: int, version: int) -> str | None:
+        """The hint's stored value: its JSON once computed, the computing job's id before, None if never asked."""
+        return self.redis.get(hint_key(game_id, seat, version))
+
+    def save_hint(self, game_id: str, seat: int, version: int, value: str) -> bool:
+        """Store a computed hint (its JSON), or the id of the job that now computes it; only while the
+        hint is asked (its key lives as long as its version and is never revived). False if it was not."""
+        return bool(self.redis.set(hint_key(game_id, seat, version), value, xx=True, keepttl=True))
 
     def delete(self, game_id: str) -> None:
         # Both keys share the game's slot, so one DEL removes them together (also on a cluster, where a
@@ -403,7 +496,7 @@ class GameStore:
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
-     options, listed, rules_version) = values[: len(_FIELDS)]
+     options, listed, rules_version, hints, hints_at, hints_pending) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
@@ -411,9 +504,21 @@ def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
     )
+    if hints is not None:
+        record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))
     if with_token:
         record.token_role = values[-1] or ""
     return record
+
+
+def visible_hint_counts(counts: str, at: str | None, pending: str | None, version: int, seats: int) -> list[int]:
+    """Hints per seat as readers see them at ``version``: those asked at earlier versions (``ASK_HINT_SCRIPT``)."""
+    found = [int(n) for n in counts.split(",") if n]
+    if at is not None and int(at) < version:
+        for seat in (int(n) for n in (pending or "").split(",") if n):
+            found.extend([0] * (seat + 1 - len(found)))
+            found[seat] += 1
+    return (found + [0] * seats)[:seats]
 
 
 def _events_of(entries) -> list[StoredEvent]:

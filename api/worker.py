@@ -1,4 +1,4 @@
-"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``webhooks`` and ``simulations``.
+"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``webhooks``, ``search`` and ``simulations``.
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
@@ -19,13 +19,13 @@ from rq.utils import now
 from api import bot_seats, deadlines
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
-from api.config import settings
+from api.config import WORKER_QUEUES, settings
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
-QUEUES = ("bots", "webhooks", "simulations")
+QUEUES = WORKER_QUEUES
 #: Seconds between two sweeps of the active simulations, and the longest blocking wait for a job.
 SWEEP_SECONDS = 3
 

@@ -124,6 +124,8 @@ class RecordSchema(Schema):
     status = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["active", "finished"]))
     complete = fields.Boolean(load_default=None, allow_none=True)
     result = fields.Dict(load_default=None, allow_none=True)
+    hint_counts = fields.List(fields.Integer(), load_default=None, allow_none=True, metadata={
+        "description": "A stored game's hints asked per seat, where hints were on (null otherwise); not replayed."})
 
 
 _RECORD_SCHEMA = RecordSchema()
@@ -166,7 +168,7 @@ def make_record(ruleset: Ruleset, *, players: int, options: dict, seed: int | No
                 setup_events: list[dict], result: dict | None, version: int, seats: list[dict] | None = None,
                 salt: str | None = None, commitment: str | None = None, seed_source: str | None = None,
                 game: str | None = None, fork: dict | None = None, start: dict | None = None,
-                played_rules_version: int | None = None) -> dict:
+                played_rules_version: int | None = None, hint_counts: list[int] | None = None) -> dict:
     """A complete record (nothing withheld), fields in the documented order."""
     return {
         "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "ruleset": ruleset.id,
@@ -177,6 +179,7 @@ def make_record(ruleset: Ruleset, *, players: int, options: dict, seed: int | No
         "seed": seed, "salt": salt, "seed_commitment": commitment, "seed_source": seed_source, "start": start,
         "setup_events": setup_events, "log": log, "version": version,
         "status": "active" if result is None else "finished", "complete": True, "result": result,
+        "hint_counts": hint_counts,
     }
 
 

@@ -181,6 +181,17 @@ class AppKeys:
             retention=json.loads(data.get("retention", "{}")),
         )
 
+    def app(self, app_id: str) -> App | None:
+        """The app ``app_id`` as its secret keys see it (its quotas, e.g. for a game it owns), or None."""
+        if app_id == LOCAL_APP_ID:
+            return local_app()
+        data = self.redis.hgetall(app_key(app_id))
+        if not data:
+            return None
+        return App(id=app_id, name=data.get("name", ""), scopes=tuple(json.loads(data.get("scopes", "[]"))),
+                   limits=json.loads(data.get("limits", "{}")), quotas=json.loads(data.get("quotas", "{}")),
+                   retention=json.loads(data.get("retention", "{}")))
+
     def own(self, app_id: str, kind: str, resource_id: str, ttl: int) -> None:
         """Record that ``app_id`` created a game or simulation (``kind`` ``games`` or ``sims``)."""
         pipe = self.redis.pipeline(transaction=False)

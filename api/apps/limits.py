@@ -26,7 +26,9 @@ from api.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
 STREAM_ENDPOINTS = {"games.Stream"}
-QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks")
+QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day")
+#: the daily counters of work (``app:{<id>}:<kind>:<yyyymmdd>``, on the control Redis), by quota
+WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "searchwork"}
 
 
 def rate_class() -> str:
@@ -149,28 +151,63 @@ def simulation_cost(spec: dict) -> int:
     return spec["games"] * per_game
 
 
+def work_key(app_id: str, quota: str) -> str:
+    """Today's (UTC) counter of ``app_id``'s work under ``quota`` (a key of ``WORK_COUNTERS``)."""
+    return f"app:{{{app_id}}}:{WORK_COUNTERS[quota]}:{time.strftime('%Y%m%d', time.gmtime())}"
+
+
+def work_today(client, app_id: str, quota: str) -> int:
+    return int(client.get(work_key(app_id, quota)) or 0)
+
+
+def add_work(client, app_id: str, quota: str, cost: int) -> int:
+    """Count ``cost`` more of today's work under ``quota``; the day's total."""
+    counter = work_key(app_id, quota)
+    pipe = client.pipeline(transaction=True)
+    pipe.incrby(counter, cost)
+    pipe.expire(counter, 2 * 24 * 3600)
+    total, _ = pipe.execute()
+    return total
+
+
+def admit_work(app: App, quota: str, cost: int) -> None:
+    """Count ``cost`` of today's work under ``quota`` if it fits; else the quota problem, and nothing counted."""
+    from api.apps.access import keys
+
+    allowed = quota_of(app, quota)
+    client = keys().redis
+    total = add_work(client, app.id, quota, cost)
+    if total > allowed:
+        client.decrby(work_key(app.id, quota), cost)
+        raise over_quota(quota, total - cost, cost, allowed)
+
+
 def admit_simulation(app: App, spec: dict) -> None:
     """Before a simulation is queued: its chunks and its work must fit the app's quotas.
 
     The day's work is counted as it is admitted, so a refused simulation costs nothing.
     """
-    from api.apps.access import keys
-
     allowed_chunks = quota_of(app, "queued_chunks")
     queued = queued_chunks(app.id)
     if queued + spec["chunks"] > allowed_chunks:
         raise over_quota("queued_chunks", queued, spec["chunks"], allowed_chunks)
-    cost = simulation_cost(spec)
-    allowed_work = quota_of(app, "simulation_work_per_day")
-    counter = f"app:{{{app.id}}}:simwork:{time.strftime('%Y%m%d', time.gmtime())}"
-    client = keys().redis
-    pipe = client.pipeline(transaction=True)
-    pipe.incrby(counter, cost)
-    pipe.expire(counter, 2 * 24 * 3600)
-    total, _ = pipe.execute()
-    if total > allowed_work:
-        client.decrby(counter, cost)
-        raise over_quota("simulation_work_per_day", total - cost, cost, allowed_work)
+    admit_work(app, "simulation_work_per_day", simulation_cost(spec))
+
+
+def check_search_room(app: App) -> None:
+    """Before a searching bot takes a seat: the app's search work of today must not be spent."""
+    from api.apps.access import keys
+
+    allowed = quota_of(app, "search_work_per_day")
+    used = work_today(keys().redis, app.id, "search_work_per_day")
+    if used >= allowed:
+        raise over_quota("search_work_per_day", used, 0, allowed)
+
+
+def count_search_work(client, app_id: str | None, cost: int) -> None:
+    """Count a search the service ran for a game of ``app_id`` (a bot seat's move: never refused)."""
+    if app_id is not None:
+        add_work(client, app_id, "search_work_per_day", cost)
 
 
 def queued_chunks(app_id: str) -> int:

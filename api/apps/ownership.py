@@ -9,8 +9,8 @@ from api.apps import limits
 from api.apps.access import current_app_id, keys, owns
 from api.problems import ApiProblem
 
-__all__ = ["admit_game", "admit_simulation", "claim", "current_app_id", "game_retention", "release",
-           "require_owner", "retention", "simulation_ttl"]
+__all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
+           "game_retention", "refund_hint", "release", "require_owner", "retention", "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -25,6 +25,36 @@ def admit_game() -> None:
 def admit_simulation(spec: dict) -> None:
     if g.get("app") is not None:
         limits.admit_simulation(g.app, spec)
+
+
+def _paying_app(owner: str | None):
+    """The app whose search quota a game's searches count against: the game's owner (None for a game
+    made before apps, or of an app that is gone: not metered)."""
+    return None if owner is None else keys().app(owner)
+
+
+def admit_search_seats(ruleset, bots: list[str | None], owner: str | None) -> None:
+    """Before searching bots take seats of a game of ``owner`` (creation, a start that fills open
+    seats, a seat handed to a bot): 403 when the owner's search work of today is spent."""
+    from api.store import bot_searches
+
+    if any(bot_searches(ruleset.id, bot) for bot in bots) and (app := _paying_app(owner)) is not None:
+        limits.check_search_room(app)
+
+
+def admit_hint(owner: str | None, cost: int) -> bool:
+    """Count a hint's search (``cost`` engine actions) against the game owner's quota; 403 past it.
+    True when something was counted (``refund_hint`` takes it back)."""
+    app = _paying_app(owner)
+    if app is None:
+        return False
+    limits.admit_work(app, "search_work_per_day", cost)
+    return True
+
+
+def refund_hint(owner: str, cost: int) -> None:
+    """Take back a counted hint that another request had asked already."""
+    limits.add_work(keys().redis, owner, "search_work_per_day", -cost)
 
 
 def claim(kind: str, resource_id: str) -> None:

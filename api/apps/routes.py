@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from flask import Response, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -49,7 +47,6 @@ class Me(MethodView):
         scopes, its rate limits per class, its quotas and what it uses of them now.
         """
         app = g.app
-        work_key = f"app:{{{app.id}}}:simwork:{time.strftime('%Y%m%d', time.gmtime())}"
         quotas = {name: limits.quota_of(app, name) for name in limits.QUOTAS}
         return json_response({
             "id": app.id, "name": app.name, "key_kind": app.key_kind, "scopes": list(app.scopes),
@@ -58,7 +55,8 @@ class Me(MethodView):
             "usage": {
                 "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
                 "queued_chunks": limits.queued_chunks(app.id),
-                "simulation_work_today": int(keys().redis.get(work_key) or 0),
+                "simulation_work_today": limits.work_today(keys().redis, app.id, "simulation_work_per_day"),
+                "search_work_today": limits.work_today(keys().redis, app.id, "search_work_per_day"),
             },
             "retention": ownership.retention(app),
         })

@@ -11,6 +11,9 @@ class UsageSchema(Schema):
     live_games = fields.Integer(required=True)
     queued_chunks = fields.Integer(required=True)
     simulation_work_today = fields.Integer(required=True)
+    search_work_today = fields.Integer(required=True, metadata={
+        "description": "Engine actions of the searches run today (UTC) for the app's games: searching bot "
+                       "seats' moves and hints (see docs/apps.md)."})
 
 
 class AppSchema(Schema):

@@ -140,7 +140,8 @@ def _check_bots(ruleset: Ruleset, seats: list[dict]) -> None:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema, example=CREATE_GAME_EXAMPLE)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
-    @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's."))
+    @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's; "
+                                         "over a quota of the app (`quota-exceeded`)."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options; "
                                      "a fork of a missing game or version."))
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -164,6 +165,7 @@ class Games(MethodView):
         ownership.admit_game()
         new = _new_game(body)
         ruleset, state = new.ruleset, new.state
+        ownership.admit_search_seats(ruleset, [seat.get("bot") for seat in new.seats], ownership.current_app_id())
         game_id = secrets.token_hex(8)
         seats = [{"name": seat.get("name") or (f"{seat['bot']} bot" if seat.get("bot") else None),
                   "bot": seat.get("bot")} for seat in new.seats]
@@ -190,12 +192,13 @@ class Games(MethodView):
                        status=status, seats=seats, players=len(seats), seed=new.seed, options=new.options,
                        tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
-                       marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests)
+                       marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
+                       hints=body["hints"])
         ownership.claim("games", game_id)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
         if status == ACTIVE:
-            store().schedule_bots(game_id, 0, seats, pending)
+            store().schedule_bots(game_id, 0, seats, pending, ruleset=ruleset.id)
             due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
             notify.game_created(ownership.current_app_id(), game_id, seats, pending)
         created = {
@@ -205,6 +208,7 @@ class Games(MethodView):
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
             "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
+            "hints": body["hints"],
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
@@ -251,7 +255,7 @@ class Game(MethodView):
             "created": iso_time(record.created), "updated": iso_time(record.updated),
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
             "seed_commitment": record.seed_commitment,
-            "listed": record.listed,
+            "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
         }
         return json_response(body, version=record.version, role=tag)
 

@@ -47,6 +47,10 @@ class CreateGameSchema(Schema):
     listed = fields.Boolean(load_default=False, metadata={
         "description": "Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; "
                        "anyone may then join it without an invite. Unlisted games are reached by id or invite."})
+    hints = fields.Boolean(load_default=False, metadata={
+        "description": "Let each seated player ask a search bot for a hint on their own decision "
+                       "(`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its "
+                       "record. Off by default (the hint endpoint answers 403 `hints_disabled`)."})
 
     @validates_schema
     def _fork_or_setup(self, data: dict, **_kwargs) -> None:
@@ -99,6 +103,16 @@ class ResultSchema(Schema):
     details = fields.Dict(required=True)
 
 
+def hints_field() -> fields.Boolean:
+    return fields.Boolean(required=True, metadata={"description": "Whether the seats may ask for hints."})
+
+
+def hint_counts_field() -> fields.List:
+    return fields.List(fields.Integer(), required=True, allow_none=True, metadata={
+        "description": "Hints asked per seat (once per seat and version), counted once the game has moved on "
+                       "from the version they were asked at; null when hints are off."})
+
+
 def rules_version_field() -> fields.Integer:
     return fields.Integer(required=True, metadata={
         "description": "The ruleset's rules version the game is played under (fixed when it was created)."})
@@ -124,6 +138,7 @@ class CreatedGameSchema(Schema):
         "description": "The per-game invite of a ruleset that seats players mid-game (null for the others): "
                        "it takes an open seat before the start and a new seat after it."})
     listed = fields.Boolean(required=True)
+    hints = hints_field()
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
     seed_commitment = seed_commitment_field()
@@ -154,6 +169,8 @@ class GameSchema(Schema):
     deadline = deadline_field()
     seed_commitment = seed_commitment_field()
     listed = fields.Boolean(required=True)
+    hints = hints_field()
+    hint_counts = hint_counts_field()
 
 
 class DecisionSchema(Schema):

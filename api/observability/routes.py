@@ -16,7 +16,7 @@ metrics_blp = Blueprint("metrics", __name__)
 @metrics_blp.get("/metrics")
 def scrape() -> Response:
     store = current_app.extensions["rulehouse.store"]
-    queue = store.bot_queue
+    queue = store.bot_queue or store.search_queue
     connection = queue.connection if queue is not None else None
     from api.worker import QUEUES
 

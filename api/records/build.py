@@ -56,6 +56,7 @@ def full_record(store: GameStore, game: GameRecord) -> dict:
         game=game.id, fork=json.loads(fields["fork"]) if "fork" in fields else None,
         start=None if start is None else {"state": json.loads(start)},
         played_rules_version=int(fields["rules_version"]) if "rules_version" in fields else None,
+        hint_counts=game.hint_counts,
     )
 
 

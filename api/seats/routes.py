@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.apps import ownership
 from api.http import iso_time, json_response, required_token, store
 from api.problems import problem_response
 from api.seats.schemas import (
@@ -19,6 +20,7 @@ from api.seats.schemas import (
 )
 from api.seats.table import Table, is_open, public_seats
 from api.store import GameRecord
+from engine.core.registry import get_ruleset
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",
                 description="Seats of a game (join, leave, start, hand to a bot) and the lobby of waiting games.")
@@ -47,6 +49,13 @@ def documented(forbidden: str, *, token: bool = True):
             function = blp.alt_response(**problem)(function)
         return function
     return decorate
+
+
+def _admit_bot(game_id: str, bot: str | None) -> None:
+    """A searching bot taking a seat needs search work left today on the game's app (403 past it)."""
+    record = store().load(game_id)
+    if record is not None:
+        ownership.admit_search_seats(get_ruleset(record.ruleset), [bot], record.app)
 
 
 def _changed(record: GameRecord) -> dict:
@@ -87,6 +96,8 @@ class Start(MethodView):
         (`fill: bot`), or removed (`fill: remove`, where the ruleset's player range
         allows; the seats after it move up, and their tokens follow them).
         """
+        if body["fill"] == "bot":
+            _admit_bot(game_id, body.get("bot"))
         record = Table(store()).start(game_id, required_token(), body["fill"], body.get("bot"))
         return json_response(_changed(record), version=record.version, role="c")
 
@@ -122,6 +133,7 @@ class HandToBot(MethodView):
         hands the seat to a bot: the game goes on with the bot playing it, and the
         seat's token stops acting.
         """
+        _admit_bot(game_id, body["bot"])
         record = Table(store()).to_bot(game_id, seat, required_token(), body["bot"])
         return json_response(_changed(record), version=record.version)
 
@@ -143,6 +155,7 @@ class Lobby(MethodView):
         games = [{
             "id": record.id, "ruleset": record.ruleset, "status": record.status, "players": len(record.seats),
             "open_seats": sum(is_open(seat) for seat in record.seats), "seats": public_seats(record.seats),
-            "decision_timeout": record.decision_timeout, "created": iso_time(record.created),
+            "decision_timeout": record.decision_timeout, "hints": record.hint_counts is not None,
+            "created": iso_time(record.created),
         } for record in records]
         return json_response({"games": games, "next": cursor})

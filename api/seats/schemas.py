@@ -84,6 +84,7 @@ class LobbyGameSchema(Schema):
     open_seats = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     decision_timeout = fields.Integer(required=True, allow_none=True)
+    hints = fields.Boolean(required=True, metadata={"description": "Whether its seats may ask for hints."})
     created = fields.String(required=True, metadata={"description": "ISO 8601 UTC time."})
 
 

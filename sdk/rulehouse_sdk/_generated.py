@@ -200,6 +200,8 @@ class CreateGame(TypedDict):
     """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
     listed: NotRequired["bool"]
     """Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite."""
+    hints: NotRequired["bool"]
+    """Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`)."""
 
 
 class CreatedSeat(TypedDict):
@@ -235,6 +237,8 @@ class CreatedGame(TypedDict):
     invite: "str | None"
     """The per-game invite of a ruleset that seats players mid-game (null for the others): it takes an open seat before the start and a new seat after it."""
     listed: "bool"
+    hints: "bool"
+    """Whether the seats may ask for hints."""
     decision_timeout: "int | None"
     """Seconds per human decision; null: no limit."""
     deadline: "str | None"
@@ -281,6 +285,10 @@ class Game(TypedDict):
     seed_commitment: "str | None"
     """`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; the finished game's record reveals both (docs/records.md, Provable dice)."""
     listed: "bool"
+    hints: "bool"
+    """Whether the seats may ask for hints."""
+    hint_counts: "list[int] | None"
+    """Hints asked per seat (once per seat and version), counted once the game has moved on from the version they were asked at; null when hints are off."""
 
 
 class Decision(TypedDict):
@@ -380,6 +388,8 @@ class LobbyGame(TypedDict):
     open_seats: "int"
     seats: "list[Seat]"
     decision_timeout: "int | None"
+    hints: "bool"
+    """Whether its seats may ask for hints."""
     created: "str"
     """ISO 8601 UTC time."""
 
@@ -388,6 +398,36 @@ class LobbyPage(TypedDict):
     games: "list[LobbyGame]"
     next: "str | None"
     """Pass as `cursor` for the next page; null on the last."""
+
+
+class HintOption(TypedDict):
+    action: "dict[str, Any]"
+    """A complete action body the seat may send."""
+    value: "float | None"
+    """The search's estimate of the seat's share of the win after this action, 0 .. 1 (null: not searched, e.g. the only option)."""
+    visits: "int"
+    """Simulated games that began with it."""
+
+
+class Hint(TypedDict):
+    game_id: "str"
+    seat: "int"
+    version: "int"
+    """The game version the hint is for."""
+    decision: "str"
+    """The id of the decision it answers: act on it with `If-Match: "d:<decision>"`."""
+    status: "Literal['ready', 'pending']"
+    """`ready` (200, with `action` and `options`) or `pending` (202: the search workers are on it; ask again)."""
+    bot: "str"
+    """The search bot that gives hints (`mcts`)."""
+    level: "int"
+    """Its level (docs/bots.md)."""
+    iterations: "int"
+    """Simulated games the search plays (0 when the decision has a single option)."""
+    action: NotRequired["dict[str, Any]"]
+    """The suggested action (when `ready`)."""
+    options: NotRequired["list[HintOption]"]
+    """Every candidate the search weighed, with its value and visits (when `ready`)."""
 
 
 class ForkOrigin(TypedDict):
@@ -452,6 +492,8 @@ class Record(TypedDict):
     status: NotRequired["Literal['active', 'finished', None] | None"]
     complete: NotRequired["bool | None"]
     result: NotRequired["dict[str, Any] | None"]
+    hint_counts: NotRequired["list[int] | None"]
+    """A stored game's hints asked per seat, where hints were on (null otherwise); not replayed."""
 
 
 class EvaluateRequest(TypedDict):
@@ -616,6 +658,8 @@ class Usage(TypedDict):
     live_games: "int"
     queued_chunks: "int"
     simulation_work_today: "int"
+    search_work_today: "int"
+    """Engine actions of the searches run today (UTC) for the app's games: searching bot seats' moves and hints (see docs/apps.md)."""
 
 
 class App(TypedDict):
@@ -736,6 +780,8 @@ __all__ = [
     'BotSeat',
     'LobbyGame',
     'LobbyPage',
+    'HintOption',
+    'Hint',
     'ForkOrigin',
     'RecordSeat',
     'RecordStart',
@@ -782,6 +828,7 @@ OPERATIONS: dict[str, Operation] = {
     'start_game': Operation('start_game', 'POST', '/v1/games/{game_id}/start', (200,), False, False),
     'leave_seat': Operation('leave_seat', 'POST', '/v1/games/{game_id}/seats/{seat}/leave', (200,), False, False),
     'seat_to_bot': Operation('seat_to_bot', 'POST', '/v1/games/{game_id}/seats/{seat}/bot', (200,), False, False),
+    'get_hint': Operation('get_hint', 'GET', '/v1/games/{game_id}/hint', (200, 202), False, False),
     'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
     'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
@@ -864,7 +911,7 @@ class Operations:
         return self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, hints: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -886,11 +933,12 @@ class Operations:
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
+        hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'hints': hints}))
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1031,6 +1079,25 @@ class Operations:
         """
         return self._call(OPERATIONS['seat_to_bot'], path={'game_id': game_id, 'seat': seat}, query=None,
             headers=None, body=given({'bot': bot}))
+
+    def get_hint(self, game_id: str, *, wait: float | None = None, seat: int | None = None) -> Hint:
+        """A hint for the caller's decision
+
+        For a game created with `hints: true`: a search bot (`mcts` at its default level)
+        weighs the seat's options from what the seat may see (the hidden rest is re-dealt in
+        each simulated game) and answers its suggested `action` with every candidate's
+        estimated `value` (share of the win, 0 to 1) and `visits`. Computed on the search
+        workers, once per seat and game version: asking again for the same version answers
+        the same hint. Each hint counts once in the seat's public `hint_counts` (in the game
+        and its record), once the game has moved on from that version.
+
+        wait: Seconds (0 .. 10) to wait for the search before answering 202; default 0: answer at once.
+        seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
+
+        GET /v1/games/{game_id}/hint
+        """
+        return self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
 
     def get_record(self, game_id: str) -> Record:
         """The game's record
@@ -1285,7 +1352,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None) -> CreatedGame:
+    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, hints: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -1307,11 +1374,12 @@ class AsyncOperations:
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
+        hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
 
         POST /v1/games
         """
         return await self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'hints': hints}))
 
     async def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1452,6 +1520,25 @@ class AsyncOperations:
         """
         return await self._call(OPERATIONS['seat_to_bot'], path={'game_id': game_id, 'seat': seat}, query=None,
             headers=None, body=given({'bot': bot}))
+
+    async def get_hint(self, game_id: str, *, wait: float | None = None, seat: int | None = None) -> Hint:
+        """A hint for the caller's decision
+
+        For a game created with `hints: true`: a search bot (`mcts` at its default level)
+        weighs the seat's options from what the seat may see (the hidden rest is re-dealt in
+        each simulated game) and answers its suggested `action` with every candidate's
+        estimated `value` (share of the win, 0 to 1) and `visits`. Computed on the search
+        workers, once per seat and game version: asking again for the same version answers
+        the same hint. Each hint counts once in the seat's public `hint_counts` (in the game
+        and its record), once the game has moved on from that version.
+
+        wait: Seconds (0 .. 10) to wait for the search before answering 202; default 0: answer at once.
+        seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
+
+        GET /v1/games/{game_id}/hint
+        """
+        return await self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
 
     async def get_record(self, game_id: str) -> Record:
         """The game's record

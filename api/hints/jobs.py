@@ -1,0 +1,92 @@
+"""Hints as RQ jobs on the search queue; no Flask here.
+
+A hint of seat ``s`` at version ``v`` is computed once. The first ask counts it and marks it
+asked with the id of its job (``GameStore.ask_hint``), then queues ``compute_hint`` on the search
+queue; the job stores its answer under ``game:{<id>}:hint:<s>:<v>``, where every later ask of that
+seat and version finds it. The search decides from the seat's own view and worlds drawn from it
+(``engine.bots.search``), with a generator seeded from the game's seed, the seat and the version
+(never the game's own generator), so the same hint comes out on any machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+
+from rq import Retry
+from rq.exceptions import DuplicateJobError
+
+from api.bot_seats import job_store
+from api.moves import load_state
+from api.preconditions import decision_id, since_of
+from api.rules_version import is_current
+from api.store import GameRecord, GameStore
+from engine.core.decisions import Decision
+from engine.core.registry import get_ruleset
+from engine.core.rng import Rng, derive_seed
+from engine.core.ruleset import Bot, Ruleset
+
+#: The search bot that gives hints: the default level.
+HINT_BOT = "mcts"
+#: derive_seed(game seed, HINT_SEED_STREAM, seat, version) seeds a hint, apart from the game's own RNG
+HINT_SEED_STREAM = 0x41E7
+#: A failed hint job is kept this long (seconds); an ask after a lost or failed job queues another.
+FAILURE_TTL = 3600
+
+
+def hint_bot(ruleset: Ruleset) -> Bot:
+    return ruleset.bot(HINT_BOT)
+
+
+def hint_cost(ruleset: Ruleset) -> int:
+    """Engine actions one hint costs at most (the search quota counts it)."""
+    return type(hint_bot(ruleset)).cost_per_move
+
+
+def hint_job_id(game_id: str, seat: int, version: int, *, again: bool = False) -> str:
+    """``hint-<game>-<seat>-<version>``, with a random tail for a job queued again after one was lost."""
+    return f"hint-{game_id}-{seat}-{version}" + (f"-{secrets.token_hex(3)}" if again else "")
+
+
+def describe(record: GameRecord, ruleset: Ruleset, seat: int, pending: list[Decision]) -> dict:
+    """What a hint answer says before its search is done: whose, for which decision and version, by whom."""
+    bot = hint_bot(ruleset)
+    return {
+        "game_id": record.id, "seat": seat, "version": record.version,
+        "decision": decision_id(seat, since_of(record.marks, seat, record.version, pending)),
+        "status": "pending", "bot": HINT_BOT, "level": type(bot).level, "iterations": type(bot).iterations(),
+    }
+
+
+def queue_hint(store: GameStore, game_id: str, seat: int, version: int, job_id: str) -> None:
+    """Queue the job ``job_id`` that computes the hint (nothing when it exists already)."""
+    with contextlib.suppress(DuplicateJobError):
+        store.search_queue.enqueue("api.hints.jobs.compute_hint", game_id, seat, version, job_id=job_id,
+                                   unique=True, job_timeout=store.search_timeout, result_ttl=60,
+                                   failure_ttl=FAILURE_TTL, retry=Retry(max=1))
+
+
+def compute_hint(game_id: str, seat: int, version: int, store: GameStore | None = None) -> str:
+    """The RQ job: search ``seat``'s decision at ``version`` and store the hint; say what happened."""
+    store = store or job_store()
+    record = store.load(game_id)
+    if record is None:
+        return "gone"
+    if record.version != version:
+        return "moved-on"  # nobody asks for this version any more
+    ruleset = get_ruleset(record.ruleset)
+    if not is_current(ruleset, record):
+        return "rules-version"
+    state = load_state(ruleset, record)
+    pending = ruleset.pending(state)
+    decision = next((d for d in pending if d.seat == seat), None)
+    if decision is None:
+        return "no-decision"
+    analysis = hint_bot(ruleset).analyse(state, decision, Rng(derive_seed(record.seed, HINT_SEED_STREAM, seat,
+                                                                          version)))
+    hint = {**describe(record, ruleset, seat, pending), "status": "ready", "iterations": analysis["iterations"],
+            "action": analysis["action"], "options": analysis["options"]}
+    if not store.save_hint(game_id, seat, version, json.dumps(hint, separators=(",", ":"))):
+        return "expired"
+    return f"seat {seat} at version {version}: {analysis['action'].get('type')}"
