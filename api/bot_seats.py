@@ -150,19 +150,21 @@ def _seconds_since(rq_time: str | None) -> float:
     return (datetime.now(UTC) - utcparse(rq_time).replace(tzinfo=UTC)).total_seconds()
 
 
-def job_alive(store: GameStore, job_id: str) -> bool:
+def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """Whether a bot or hint job will still run (or is running) without help.
 
     A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
-    of its own) while it is within that timeout too, since its worker gives up on it there.
+    of its own) while it is within that timeout too, since its worker gives up on it there. A job
+    queued less than ``grace`` seconds ago is alive even when a worker has just taken it off its
+    queue and not yet started it.
     """
-    status, started_at, origin, timeout = store.control.hmget(  # RQ's keys live beside its queues
-        Job.key_for(job_id), ["status", "started_at", "origin", "timeout"])
+    status, started_at, enqueued_at, origin, timeout = store.control.hmget(  # RQ's keys live beside its queues
+        Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout"])
     if status in WAITING:
         # "queued" but no longer in the queue: a worker took it and died before starting it.
         queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
                                                            job_id) is not None
-        return status != "queued" or queued
+        return status != "queued" or queued or _seconds_since(enqueued_at) < grace
     if status == "started":
         searching = store.search_queue is not None and origin == store.search_queue.name
         lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)

@@ -110,6 +110,14 @@ redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
 return {'queued'}
 """
 
+#: Store ARGV[1] as the hint KEYS[1] if it is asked (and, with ARGV[2], still names job ARGV[2]).
+SAVE_HINT_SCRIPT = """
+local current = redis.call('GET', KEYS[1])
+if not current or (ARGV[2] ~= '' and current ~= ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return 1
+"""
+
 #: a game with open seats that has not started: no state yet (api/seats)
 WAITING = "waiting"
 ACTIVE = "active"
@@ -269,6 +277,7 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
+        self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
@@ -407,10 +416,12 @@ class GameStore:
         """The hint's stored value: its JSON once computed, the computing job's id before, None if never asked."""
         return self.redis.get(hint_key(game_id, seat, version))
 
-    def save_hint(self, game_id: str, seat: int, version: int, value: str) -> bool:
-        """Store a computed hint (its JSON), or the id of the job that now computes it; only while the
-        hint is asked (its key lives as long as its version and is never revived). False if it was not."""
-        return bool(self.redis.set(hint_key(game_id, seat, version), value, xx=True, keepttl=True))
+    def save_hint(self, game_id: str, seat: int, version: int, value: str, *, replacing: str | None = None) -> bool:
+        """Store a computed hint (its JSON), or with ``replacing`` (the id of a job that was lost) the id
+        of the job that now computes it, unless the hint changed meanwhile; only while the hint is asked
+        (its key lives as long as its version and is never revived). False if nothing was stored."""
+        keys, args = [hint_key(game_id, seat, version)], [value, replacing or ""]
+        return bool(self._save_hint(keys=keys, args=args))
 
     def delete(self, game_id: str) -> None:
         # Both keys share the game's slot, so one DEL removes them together (also on a cluster, where a

@@ -21,7 +21,7 @@ from api.hints.schemas import HintQuerySchema, HintSchema
 from api.http import caller_role, json_response, load_current, not_modified, required_token, store
 from api.moves import load_state
 from api.problems import ApiProblem, problem_response
-from api.store import WAITING, GameRecord
+from api.store import BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -144,9 +144,9 @@ def _ready(stored: str) -> bool:
 def _wait(record: GameRecord, seat: int, job_id: str, seconds: float) -> str:
     """The hint's stored value once ready, or as it is after ``seconds``; a lost job is queued again."""
     games = store()
-    if not job_alive(games, job_id):
+    if not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS):
         again = hint_job_id(record.id, seat, record.version, again=True)
-        if games.save_hint(record.id, seat, record.version, again):
+        if games.save_hint(record.id, seat, record.version, again, replacing=job_id):
             queue_hint(games, record.id, seat, record.version, again)
     deadline = time.monotonic() + seconds
     stored = games.hint(record.id, seat, record.version) or job_id

@@ -220,3 +220,38 @@ def test_an_app_keeps_its_finished_games_as_long_as_it_says(client, keys, redis_
                             headers={**key_header(key), **token, "If-Match": f'"{seen["version"]}"'})
         status = reply.get_json()["status"]
     assert 0 < raw.ttl(f"game:{{{game['id']}}}") <= 120
+
+
+def test_search_work_counts_hints_against_the_games_app_and_spends_its_day(client, keys):
+    from api.hints.jobs import hint_cost
+    from engine.core.registry import get_ruleset
+
+    cost = hint_cost(get_ruleset("whipcash"))
+    _, key = keys.create_app("Coach", quotas={"search_work_per_day": cost})
+    body = {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7, "hints": True}
+    game = client.post("/v1/games", json=body, headers=key_header(key)).get_json()
+    ann, bob = (seat["token"] for seat in game["seats"])
+    asked = client.get(f"/v1/games/{game['id']}/hint", headers={**key_header(key), **auth(ann)})
+    assert asked.status_code == 202
+    # Asking the same hint again costs nothing more.
+    assert client.get(f"/v1/games/{game['id']}/hint", headers={**key_header(key), **auth(ann)}).status_code == 202
+    me = client.get("/v1/apps/me", headers=key_header(key)).get_json()
+    assert me["usage"]["search_work_today"] == cost and me["quotas"]["search_work_per_day"] == cost
+    moved = client.post(f"/v1/games/{game['id']}/actions", json={"type": "roll", "dice": 1},
+                        headers={**key_header(key), **auth(ann), "If-Match": '"0"'})
+    assert moved.status_code == 200
+    refused = assert_problem(client.get(f"/v1/games/{game['id']}/hint", headers={**key_header(key), **auth(bob)}),
+                             403, "quota-exceeded")
+    assert refused["reason"] == "quota_search_work_per_day" and refused["used"] == cost
+    # The day's search work is spent: no new searching bot seat either; quick bots still sit down.
+    searching = {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"bot": "mcts-1"}]}
+    refused = assert_problem(client.post("/v1/games", json=searching, headers=key_header(key)), 403,
+                             "quota-exceeded")
+    assert refused["reason"] == "quota_search_work_per_day"
+    quick = {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"bot": "heuristic"}]}
+    assert client.post("/v1/games", json=quick, headers=key_header(key)).status_code == 201
+    created = client.post("/v1/games", json={"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"name": "Bob"}]},
+                          headers=key_header(key)).get_json()
+    handed = client.post(f"/v1/games/{created['id']}/seats/1/bot", json={"bot": "mcts"},
+                         headers={**key_header(key), **auth(created["seats"][1]["token"])})
+    assert assert_problem(handed, 403, "quota-exceeded")["reason"] == "quota_search_work_per_day"

@@ -173,7 +173,7 @@ def test_the_lobby_lists_listed_waiting_games_only_paged(client, toy_ruleset):
             break
     assert [game["id"] for game in seen] == [game["id"] for game in listed]
     assert set(seen[0]) == {"id", "ruleset", "status", "players", "open_seats", "seats", "decision_timeout",
-                            "created"}
+                            "hints", "created"}
     assert seen[0]["open_seats"] == 1 and "token" not in str(seen[0])
     # A stranger joins from the lobby; the started game leaves it.
     assert join(client, listed[0]["id"], "Stranger").status_code == 201
