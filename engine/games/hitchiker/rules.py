@@ -49,6 +49,10 @@ def _amount() -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
 
 
+#: what a dollar of travelling cash counts for, beside a dollar saved, in the search's standings
+STANDING_CASH_SHARE = 0.5
+
+
 class HitchikerRuleset(Ruleset):
     id = "hitchiker"
     title = "Hitchiker"
@@ -332,8 +336,9 @@ class HitchikerRuleset(Ruleset):
         return copy.deepcopy(DEFAULT_DATA)
 
     def standings(self, state: HitchikerState) -> list[float]:
-        """The search's hint: the turn-cap score (savings + travelling cash)."""
-        return [turn.score(state, seat) for seat in range(state.players)]
+        """The search's hint: savings, and travelling cash at half (it can still be lost on the road and
+        only savings reach the goal)."""
+        return [h.savings + h.cash * STANDING_CASH_SHARE for h in state.seats]
 
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0
