@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.rng import Rng
@@ -51,7 +52,6 @@ from engine.games.cash_n_guns.state import (
     RETARGET,
     CashNGunsState,
     Gangster,
-    clone,
 )
 
 DEATH_WOUNDS = 3
@@ -504,8 +504,7 @@ class CashNGuns(Ruleset):
     def result(self, state: CashNGunsState):
         return final_result(state) if state.ended else None
 
-    def copy(self, state: CashNGunsState) -> CashNGunsState:
-        return clone(state)
+    copy = staticmethod(cloner(CashNGunsState))
 
     def standings(self, state: CashNGunsState) -> list[float]:
         """The search's hint: loot value so far; a dead gangster cannot win."""

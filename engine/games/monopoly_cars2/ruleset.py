@@ -7,6 +7,7 @@ import functools
 
 from marshmallow import fields, validate, validates_schema
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
 from engine.core.events import Event
@@ -262,6 +263,8 @@ class MonopolyCars2(Ruleset):
 
     def money_in_play(self, state: GameState) -> int:
         return sum(player.money for player in state.seats) + state.bank
+
+    copy = staticmethod(cloner(GameState))
 
     def resample_hidden(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         other = super().resample_hidden(state, seat, rng)

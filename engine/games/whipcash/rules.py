@@ -9,6 +9,7 @@ import json
 
 from marshmallow import fields, validate
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.result import Result, best_seats
@@ -334,3 +335,5 @@ class WhipcashRuleset(Ruleset):
 
     def money_in_play(self, state: WhipcashState) -> int:
         return sum(state.cash)
+
+    copy = staticmethod(cloner(WhipcashState))
