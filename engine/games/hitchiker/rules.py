@@ -321,7 +321,8 @@ class HitchikerRuleset(Ruleset):
     def resample_hidden(self, state: HitchikerState, seat: int | None, rng: Rng) -> HitchikerState:
         """Re-seed the RNG and burn another card at a casino table: the two things nobody sees.
 
-        Card piles are drawn from at random, not stored in order, so nothing else is secret.
+        Card piles are drawn from at random, not stored in order, so nothing else is secret; the
+        new burned card is drawn from the cards not on the table, whatever the real one was.
         """
         other = super().resample_hidden(state, seat, rng)
         casino.reburn(other.casino, rng)

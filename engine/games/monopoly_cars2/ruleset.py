@@ -268,5 +268,8 @@ class MonopolyCars2(Ruleset):
 
     def resample_hidden(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         other = super().resample_hidden(state, seat, rng)
-        rng.shuffle(other.pile)  # the pile's order is face down for everyone
+        # The pile's order is face down for everyone (its cards are known: those nobody holds): deal
+        # it anew from a canonical order, so the world does not depend on the real order.
+        other.pile.sort()
+        rng.quick_shuffle(other.pile)
         return other
