@@ -114,15 +114,25 @@ def _redeal_bullets(g: Gangster, rng: Rng) -> None:
 
     Only their numbers are public (hand size, and the Bang! cards from what was shown and
     reloaded), so the face-down cards are drawn one by one from all of them and the hand keeps
-    the rest: a uniform deal that draws once per face-down card, not once per card.
+    the rest: a uniform deal. The draws are the digits of a 64-bit draw in the radices left,
+    left - 1...; a fresh one comes before their product passes 2**26, so the bias stays below
+    2**-38 (with the published deck a player holds 11 cards at most, 11! < 2**26: one draw).
     """
     face_down = g.face_down
     chosen = 1 if g.chosen else 0
+    if not face_down and not chosen:
+        return  # a hand alone: what it holds follows from what the player has shown
     left = g.clicks + g.bangs + len(face_down) + chosen
     bangs = g.bangs + face_down.count(BANG) + (g.chosen == BANG)
+    number = rng.next64()
+    used = 1
     drawn = []
     for _ in range(len(face_down) + chosen):
-        if bangs == left or (bangs and rng.randint(0, left - 1) < bangs):
+        used *= left
+        if used >> 26:
+            number, used = rng.next64(), left
+        number, pick = divmod(number, left)
+        if pick < bangs:
             drawn.append(BANG)
             bangs -= 1
         else:
