@@ -62,16 +62,18 @@ def open_casino(state: HitchikerState, dealer: int, events: list[Event]) -> None
     _start_round(state, events)
 
 
-def _cards_on_table(casino: Casino) -> set[int]:
-    taken = set(casino.house)
+def _cards_on_table(casino: Casino) -> list[int]:
+    """The cards on the table (every one a different card), in card order."""
+    taken = casino.house[:]
     for hand in casino.hands:
-        taken.update(hand.cards)
+        taken += hand.cards
+    taken.sort()
     return taken
 
 
-def _card_left(taken: set[int], index: int) -> int:
-    """The ``index``-th card (0-based, in card order) of those not in ``taken``."""
-    for card in sorted(taken):
+def _card_left(taken: list[int], index: int) -> int:
+    """The ``index``-th card (0-based, in card order) of those not in ``taken`` (sorted, no repeats)."""
+    for card in taken:
         if card > index:
             break
         index += 1
@@ -86,8 +88,9 @@ def _draw(state: HitchikerState) -> int:
     """
     casino = state.casino
     taken = _cards_on_table(casino)
-    if len(taken) < DECK_SIZE - 1:
-        taken.add(casino.burned)
+    if len(taken) < DECK_SIZE - 1 and casino.burned not in taken:
+        taken.append(casino.burned)
+        taken.sort()
     return _card_left(taken, state.rng.randint(0, DECK_SIZE - len(taken) - 1))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 
 from marshmallow import fields, validate
 
@@ -30,6 +31,22 @@ ROLL = {"type": "roll"}
 PASS = {"type": "pass"}
 BUY = {"type": "buy_hometown"}
 SELL = {"type": "sell"}
+
+
+#: the decisions whose options never change: phase -> (options, default)
+FIXED_DECISIONS = {
+    "roll": ([ROLL], ROLL),
+    "deal_roll": ([ROLL], ROLL),
+    "buy_hometown": ([BUY, PASS], PASS),
+    "sell": ([SELL, PASS], SELL),
+}
+
+
+@functools.cache
+def _fixed_decision(seat: int, phase: str) -> Decision:
+    """One shared, never-mutated Decision per seat and phase: ``pending`` runs after every action."""
+    options, default = FIXED_DECISIONS[phase]
+    return Decision(seat, phase, options, default=default)
 
 
 class HitchikerOptions(OptionsSchema):
@@ -137,7 +154,7 @@ class HitchikerRuleset(Ruleset):
         phase = state.phase
         seat = state.decider
         if phase == "roll" or phase == "deal_roll":
-            return [Decision(seat, phase, [ROLL], default=ROLL)]
+            return [_fixed_decision(seat, phase)]
         if phase == "deposit":
             limit = state.deposit_limit
             low = {"type": "deposit", "amount": 0}
@@ -151,10 +168,8 @@ class HitchikerRuleset(Ruleset):
             return [black_market.risk_decision(state)]
         if phase == "deal_choice":
             return [black_market.choice_decision(state, self.tables(state))]
-        if phase == "buy_hometown":
-            return [Decision(seat, "buy_hometown", [BUY, PASS], default=PASS)]
-        if phase == "sell":
-            return [Decision(seat, "sell", [SELL, PASS], default=SELL)]
+        if phase == "buy_hometown" or phase == "sell":
+            return [_fixed_decision(seat, phase)]
         if phase == "pick_hometown":
             return [Decision(seat, "pick_hometown", self._unowned_hometowns(state))]
         if phase == "go_home":

@@ -5,6 +5,7 @@ Rule interpretations are written out in docs/rules/whipcash.md.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from marshmallow import fields, validate
@@ -35,6 +36,22 @@ from engine.games.whipcash.state import CARD, OUT, OVER, PIT_CHOICE, ROLL, START
 ROLL_OPTIONS = [{"type": "roll", "dice": 1}, {"type": "roll", "dice": 2}]
 CARD_OPTIONS = [{"type": "anti_fender_bender", "play": True}, {"type": "anti_fender_bender", "play": False}]
 PIT_OPTIONS = [{"type": "send_to_pit", "pit": pro} for pro in PROS]
+
+
+#: decision kind -> (options, default): no decision's options depend on the state
+FIXED_DECISIONS = {
+    "roll": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
+    "escape_pit": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
+    "anti_fender_bender": (CARD_OPTIONS, CARD_OPTIONS[1]),
+    "send_to_pit": (PIT_OPTIONS, PIT_OPTIONS[0]),
+}
+
+
+@functools.cache
+def _fixed_decision(seat: int, kind: str) -> Decision:
+    """One shared, never-mutated Decision per seat and kind: ``pending`` runs after every action."""
+    options, default = FIXED_DECISIONS[kind]
+    return Decision(seat, kind, options, default=default)
 
 
 class WhipcashOptions(OptionsSchema):
@@ -116,12 +133,11 @@ class WhipcashRuleset(Ruleset):
         if phase == ROLL:
             board = board_of(state.board)
             kind = "escape_pit" if board.kind[state.position[state.current]] == spaces.PIT else "roll"
-            return [Decision(state.current, kind, ROLL_OPTIONS, default=ROLL_OPTIONS[1])]
+            return [_fixed_decision(state.current, kind)]
         if phase == CARD:
-            payer = whipcash_terms(state)[0]
-            return [Decision(payer, "anti_fender_bender", CARD_OPTIONS, default=CARD_OPTIONS[1])]
+            return [_fixed_decision(whipcash_terms(state)[0], "anti_fender_bender")]
         if phase == PIT_CHOICE:
-            return [Decision(state.current, "send_to_pit", PIT_OPTIONS, default=PIT_OPTIONS[0])]
+            return [_fixed_decision(state.current, "send_to_pit")]
         return []
 
     def play(self, state: WhipcashState, seat: int, action: dict) -> list[Event]:
@@ -147,7 +163,8 @@ class WhipcashRuleset(Ruleset):
 
     def _roll(self, state: WhipcashState, board: Board, dice_count: int, events: list[Event]) -> None:
         seat = state.current
-        dice = [state.rng.die() for _ in range(dice_count)]
+        randint = state.rng.randint
+        dice = [randint(1, 6), randint(1, 6)] if dice_count == 2 else [randint(1, 6)]
         total = sum(dice)
         state.dice_count = dice_count
         state.extra_roll = dice_count == 2 and dice[0] == dice[1]
