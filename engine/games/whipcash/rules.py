@@ -163,8 +163,8 @@ class WhipcashRuleset(Ruleset):
 
     def _roll(self, state: WhipcashState, board: Board, dice_count: int, events: list[Event]) -> None:
         seat = state.current
-        randint = state.rng.randint
-        dice = [randint(1, 6), randint(1, 6)] if dice_count == 2 else [randint(1, 6)]
+        die = state.rng.die
+        dice = [die(), die()] if dice_count == 2 else [die()]
         total = sum(dice)
         state.dice_count = dice_count
         state.extra_roll = dice_count == 2 and dice[0] == dice[1]
