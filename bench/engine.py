@@ -1,6 +1,6 @@
 """Engine speed, for every registered ruleset: what a search bot spends its time on.
 
-    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...]
+    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...] [--no-search]
 
 Four players (the nearest allowed count), random bots, one process, CPU time
 (``time.process_time``). Every figure is measured twice in the same run so the machine's
@@ -10,7 +10,9 @@ noise shows:
   is one ``ruleset.apply(state, seat, action, check=False)`` of that loop, pending included
   (actions/s leaves each game's setup out; games/s, a simulation's pace, counts it);
 - ``copy``, ``resample_hidden`` and ``view``: the median cost of one call over states sampled
-  all along many games (each state timed over several calls), for the seat to act.
+  all along many games (each state timed over several calls), for the seat to act;
+- one move of the default search bot (``mcts``): the median over sampled states whose decision
+  offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def rollouts(ruleset: Ruleset, players: int, games: int, seed: int) -> tuple[int
             if not decisions:
                 break
             decision = decisions[0]
-            apply(state, decision.seat, bot.act(None, decision, rngs[decision.seat]), check=False)
+            apply(state, decision.seat, bot.choose(state, decision, rngs[decision.seat]), check=False)
             actions += 1
         rolling += time.process_time() - began
     return actions, rolling, time.process_time() - began_all
@@ -98,14 +100,30 @@ def calls(ruleset: Ruleset) -> list:
             ruleset.view]
 
 
+def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int) -> float:
+    """The median CPU time, in ms, of one ``mcts`` move at ``moves`` states spread over ``samples``."""
+    bot = ruleset.bot("mcts")
+    choices = [(state, decision) for state, _ in samples
+               for decision in ruleset.pending(state)[:1] if len(decision.options) > 1 or decision.ranges]
+    step = max(1, len(choices) // moves)
+    costs = []
+    for index, (state, decision) in enumerate(choices[::step][:moves]):
+        began = time.process_time()
+        bot.choose(state, decision, Rng(derive_seed(seed, index)))
+        costs.append((time.process_time() - began) * 1e3)
+    return statistics.median(costs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small run (a few seconds) to try a change")
     parser.add_argument("--games", type=int, help="rollout games per run (default 200, quick 20)")
     parser.add_argument("--ruleset", action="append")
+    parser.add_argument("--no-search", action="store_true", help="skip timing the search bot")
     args = parser.parse_args()
     games = args.games or (20 if args.quick else 200)
     sample_games = 5 if args.quick else 30
+    search_moves = 3 if args.quick else 15
     rulesets = all_rulesets()
     chosen = args.ruleset or list(rulesets)
 
@@ -134,6 +152,17 @@ def main() -> None:
             figures += [median_micros(samples, call) for _ in range(2)]
         print(f"{ruleset_id:16} {len(samples):>6} {figures[0]:>8.1f} {figures[1]:>8.1f} {figures[2]:>10.1f}"
               f" {figures[3]:>10.1f} {figures[4]:>8.1f} {figures[5]:>8.1f}")
+
+    if args.no_search:
+        return
+    print()
+    print(f"one move of the default search bot (mcts), ms: median over {search_moves} states with a choice")
+    print(f"{'ruleset':16} {'run 1 ms':>9} {'run 2 ms':>9}")
+    for ruleset_id in chosen:
+        ruleset = rulesets[ruleset_id]
+        samples = sample_states(ruleset, player_count(ruleset), sample_games, 5)
+        runs = [search_millis(ruleset, samples, search_moves, seed) for seed in (1, 2)]
+        print(f"{ruleset_id:16} {runs[0]:>9.1f} {runs[1]:>9.1f}")
 
 
 if __name__ == "__main__":

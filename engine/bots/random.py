@@ -10,9 +10,11 @@ from engine.core.ruleset import Bot
 class RandomBot(Bot):
     needs_view = False
 
+    def choose(self, state, decision: Decision, rng: Rng) -> dict:
+        return self.act(None, decision, rng)  # no view to build: a search's rollouts call this every step
+
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
-        # The search's rollouts call this on every step: ``rng.choice`` written out, ranges looked up
-        # only when the decision has any.
+        # ``rng.choice`` written out, ranges looked up only when the decision has any.
         options = decision.options
         action = dict(options[rng.randint(0, len(options) - 1)])
         if decision.ranges:

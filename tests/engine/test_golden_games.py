@@ -1,7 +1,7 @@
 """Golden games: seeded bot games of every ruleset must play exactly as recorded.
 
 Each game is played the way ``engine.simulate.play_game`` plays it (the first pending
-decision, its seat's bot, ``apply(..., check=False)``) and summed up by its result, its
+decision, its seat's ``Bot.choose``, ``apply(..., check=False)``) and summed up by its result, its
 length, its number of actions and sha256 digests of every event, of every pending decision
 and of what the deciding seat saw. Speed work on the engine (copies, cheaper ``pending``,
 views) must leave every figure as it is: the recorded file is the proof that no optimisation
@@ -68,10 +68,8 @@ def play_golden(ruleset: Ruleset, players: int, bots: list[str], seed: int) -> d
             break
         decisions_seen.append([decision.to_dict() for decision in decisions])
         decision = decisions[0]
-        bot = seat_bots[decision.seat]
-        view = ruleset.view(state, decision.seat)
-        views_seen.append(view)
-        action = bot.act(view if bot.needs_view else None, decision, rngs[decision.seat])
+        views_seen.append(ruleset.view(state, decision.seat))
+        action = seat_bots[decision.seat].choose(state, decision, rngs[decision.seat])
         events.extend(event.to_dict() for event in ruleset.apply(state, decision.seat, action, check=False))
         actions += 1
     else:
