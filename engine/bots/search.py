@@ -11,7 +11,7 @@ It is multiple-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), one tree 
   tree never picks a simultaneous choice knowing what the others chose in the same step.
 - Chance (dice, spinners, decks) is the world's own RNG, re-seeded in every drawn world: the
   trees are open loop over chance.
-- Rollouts play ``Ruleset.rollout_bot`` for every seat, cut after ``ROLLOUT_ACTIONS`` actions
+- Rollouts play ``Ruleset.rollout_bot`` for every seat, cut after ``Ruleset.search_horizon`` actions
   and scored by ``Ruleset.standings``.
 
 Levels differ only by the number of iterations, so the same state, decision and bot seed give the
@@ -22,19 +22,24 @@ from __future__ import annotations
 
 import json
 import math
+from statistics import mean, stdev
 from typing import ClassVar
 
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
 from engine.core.ruleset import Bot
 
-#: Iterations (simulated games) per move, by level.
-LEVEL_ITERATIONS = {1: 25, 2: 50, 3: 100, 4: 250, 5: 600}
+#: Sampled worlds per move, by level; each world plays every candidate move once.
+LEVEL_WORLDS = {1: 8, 2: 16, 3: 32, 4: 64, 5: 128}
 DEFAULT_LEVEL = 3
-#: A rollout stops after this many actions and is scored by the ruleset's standings.
-ROLLOUT_ACTIONS = 200
+#: A move weighs at most this many candidates.
+MAX_CANDIDATES = 16
+#: The longest rollout any ruleset may ask for (``Ruleset.search_horizon``): what a move may cost.
+MAX_ROLLOUT_ACTIONS = 400
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
+#: How many standard errors better than the rollout policy's own move a candidate must be to replace it.
+CONFIDENCE = 1.0
 
 
 class _Node:
@@ -82,14 +87,14 @@ def _observation(observer: int, mover: int, action: dict, events: list) -> tuple
 
 
 class SearchBot(Bot):
-    """Information-set MCTS with a fixed number of iterations (see ``LEVEL_ITERATIONS``)."""
+    """Information-set MCTS with a fixed number of sampled worlds a move (see ``LEVEL_WORLDS``)."""
 
     level: ClassVar[int] = DEFAULT_LEVEL
     searches = True
 
     @classmethod
-    def iterations(cls) -> int:
-        return LEVEL_ITERATIONS[cls.level]
+    def worlds(cls) -> int:
+        return LEVEL_WORLDS[cls.level]
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")
@@ -98,77 +103,99 @@ class SearchBot(Bot):
         return self.analyse(state, decision, rng)["action"]
 
     def analyse(self, state, decision: Decision, rng: Rng) -> dict:
-        """The search's move and every candidate's estimated value (its mean reward, a win share in 0..1)."""
-        candidates = candidate_actions(decision)
-        if len(candidates) == 1:
-            return {"action": candidates[0], "iterations": 0,
-                    "options": [{"action": candidates[0], "value": None, "visits": 0}]}
+        """The search's move and every candidate's estimated value (its mean reward: a share of the win,
+        0..1) over the same sampled worlds."""
+        ruleset = self.ruleset
+        policy = ruleset.bot(ruleset.rollout_bot)
         search_rng = Rng(rng.next64())
+        candidates = candidate_actions(decision)
+        # The rollout policy's own move is the default: the search leaves it only for a clearly better one.
+        default = policy.choose(state, decision, Rng(search_rng.next64())) if policy.needs_view else None
+        if default is not None and default not in candidates:
+            candidates.append(default)
+        if len(candidates) > MAX_CANDIDATES:
+            # Bounded work a move: the first options as offered, and the default.
+            candidates = candidates[:MAX_CANDIDATES - 1] + ([default] if default in candidates[MAX_CANDIDATES - 1:]
+                                                          else candidates[MAX_CANDIDATES - 1:MAX_CANDIDATES])
+        if len(candidates) == 1:
+            return {"action": candidates[0], "worlds": 0,
+                    "options": [{"action": candidates[0], "value": None, "samples": 0}]}
         seat = decision.seat
-        trees = [_Node() for _ in range(state.players)]
-        for _ in range(self.iterations()):
-            world = self.ruleset.resample_hidden(state, seat, search_rng)
-            self._iterate(world, decision, candidates, trees, search_rng)
-        root = trees[seat]
-        scored = []
-        for action in candidates:
-            node = root.children.get(action_key(action))
-            visits = node.visits if node else 0
-            value = round(node.reward / visits, 4) if visits else None
-            scored.append({"action": action, "value": value, "visits": visits})
-        best = max(scored, key=lambda entry: (entry["visits"], entry["value"] or 0.0))
-        return {"action": best["action"], "iterations": self.iterations(), "options": scored}
+        subtrees = [_Node() for _ in candidates]
+        rewards: list[list[float]] = [[] for _ in candidates]
+        for _ in range(self.worlds()):
+            world = ruleset.resample_hidden(state, seat, search_rng)
+            seed = search_rng.next64()
+            # Every candidate plays on the same world with the same dice: their difference is the move's.
+            for index, action in enumerate(candidates):
+                copy = world if index == len(candidates) - 1 else ruleset.copy(world)
+                rewards[index].append(self._play_out(copy, seat, action, subtrees[index], policy, Rng(seed)))
+        best = self._pick(rewards, candidates.index(default) if default is not None else None)
+        options = [{"action": action, "value": round(mean(samples), 4), "samples": len(samples)}
+                   for action, samples in zip(candidates, rewards, strict=True)]
+        return {"action": candidates[best], "worlds": self.worlds(), "options": options}
 
-    def _iterate(self, world, root_decision: Decision, root_candidates: list[dict], trees: list[_Node],
-                 rng: Rng) -> None:
-        ruleset = self.ruleset
-        nodes = list(trees)
-        path: list[tuple[_Node, int]] = []
-        decision, candidates = root_decision, root_candidates
-        while True:
-            mover = decision.seat
-            here = nodes[mover]
-            untried = []
-            best, best_score = None, -1.0
-            for action in candidates:
-                node = here.children.get(action_key(action))
-                if node is None or node.visits == 0:
-                    untried.append(action)
-                    continue
-                node.available += 1
-                score = node.reward / node.visits + EXPLORATION * math.sqrt(math.log(node.available) / node.visits)
-                if score > best_score:
-                    best, best_score = action, score
-            expanding = bool(untried)
-            action = rng.choice(untried) if expanding else best
-            chosen = here.child(action_key(action))
-            if expanding:
-                chosen.available += 1
-            path.append((chosen, mover))
-            events = ruleset.apply(world, mover, action, check=False)
-            for observer in range(len(nodes)):
-                nodes[observer] = chosen if observer == mover else nodes[observer].child(
-                    _observation(observer, mover, action, events))
-            pending = ruleset.pending(world)
-            if expanding or not pending:
-                break
-            decision = pending[0]
-            candidates = candidate_actions(decision)
-        rewards = self._rollout(world, rng) if pending else self._rewards(world)
-        for node, mover in path:
-            node.visits += 1
-            node.reward += rewards[mover]
+    @staticmethod
+    def _pick(rewards: list[list[float]], default: int | None) -> int:
+        """The best mean; with a default, only a candidate better by ``CONFIDENCE`` standard errors of the
+        paired difference replaces it."""
+        best = max(range(len(rewards)), key=lambda index: (mean(rewards[index]), index == default))
+        if default is None or best == default:
+            return best
+        differences = [a - b for a, b in zip(rewards[best], rewards[default], strict=True)]
+        if len(differences) < 2:
+            return default
+        spread = stdev(differences) / math.sqrt(len(differences))
+        return best if mean(differences) > CONFIDENCE * spread else default
 
-    def _rollout(self, world, rng: Rng) -> list[float]:
+    def _play_out(self, world, seat: int, action: dict, node: _Node, policy: Bot, rng: Rng) -> float:
+        """``seat`` plays ``action`` in ``world``, then its later moves down its tree (UCB1) until the tree
+        grows a node, then everyone plays ``policy``; ``seat``'s reward."""
         ruleset = self.ruleset
-        bot = ruleset.bot(ruleset.rollout_bot)
-        for _ in range(ROLLOUT_ACTIONS):
+        ruleset.apply(world, seat, action, check=False)
+        path = []
+        growing = True
+        for _ in range(ruleset.search_horizon):
             pending = ruleset.pending(world)
             if not pending:
-                return self._rewards(world)
+                break
             decision = pending[0]
-            ruleset.apply(world, decision.seat, bot.choose(world, decision, rng), check=False)
-        return self._rewards(world)
+            if growing and decision.seat == seat:
+                action, node, grew = self._select(node, candidate_actions(decision), rng)
+                path.append(node)
+                growing = not grew
+                ruleset.apply(world, seat, action, check=False)
+                continue
+            action = policy.choose(world, decision, rng)
+            events = ruleset.apply(world, decision.seat, action, check=False)
+            if growing:
+                node = node.child(_observation(seat, decision.seat, action, events))
+        reward = self._rewards(world)[seat]
+        for visited in path:
+            visited.visits += 1
+            visited.reward += reward
+        return reward
+
+    @staticmethod
+    def _select(node: _Node, candidates: list[dict], rng: Rng) -> tuple[dict, _Node, bool]:
+        """UCB1 over ``candidates`` (those legal in this world count as available); an untried one first."""
+        untried = []
+        best, best_score = None, -1.0
+        for action in candidates:
+            child = node.children.get(action_key(action))
+            if child is None or child.visits == 0:
+                untried.append(action)
+                continue
+            child.available += 1
+            score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        if untried:
+            action = rng.choice(untried)
+            child = node.child(action_key(action))
+            child.available += 1
+            return action, child, True
+        return best, node.children[action_key(best)], False
 
     def _rewards(self, world) -> list[float]:
         """Each seat's reward in 0..1: a share of the win, or of the lead by the standings when cut off."""
@@ -179,21 +206,24 @@ class SearchBot(Bot):
             winners = result.winners or list(range(seats))
             return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
         standings = ruleset.standings(world)
-        if not standings:
+        lowest = min(standings) if standings else 0
+        lead = [value - lowest for value in standings] if standings else []
+        total = sum(lead)
+        if total <= 0:
             return [1.0 / seats] * seats
-        best = max(standings)
-        leaders = [seat for seat, value in enumerate(standings) if value == best]
-        return [1.0 / len(leaders) if seat in leaders else 0.0 for seat in range(seats)]
+        # Each seat's share of the lead over the last seat: smoother than "the leader takes all", so
+        # a short rollout still tells a small gain from a small loss.
+        return [value / total for value in lead]
 
 
 def _level_bot(level: int) -> type[SearchBot]:
     return type(f"SearchBotLevel{level}", (SearchBot,), {
         "level": level,
-        "cost_per_move": LEVEL_ITERATIONS[level] * ROLLOUT_ACTIONS,
-        "__doc__": f"ISMCTS with {LEVEL_ITERATIONS[level]} iterations a move.",
+        "cost_per_move": LEVEL_WORLDS[level] * MAX_CANDIDATES * MAX_ROLLOUT_ACTIONS,
+        "__doc__": f"ISMCTS over {LEVEL_WORLDS[level]} sampled worlds a move.",
     })
 
 
 #: bot name -> class, offered by every ruleset: ``mcts-1`` .. ``mcts-5`` and ``mcts`` (the default level)
-SEARCH_BOTS: dict[str, type[SearchBot]] = {f"mcts-{level}": _level_bot(level) for level in LEVEL_ITERATIONS}
+SEARCH_BOTS: dict[str, type[SearchBot]] = {f"mcts-{level}": _level_bot(level) for level in LEVEL_WORLDS}
 SEARCH_BOTS["mcts"] = SEARCH_BOTS[f"mcts-{DEFAULT_LEVEL}"]

@@ -263,6 +263,9 @@ class Ruleset(ABC):
     #: The bot a search plays every seat with in its rollouts ("random" is the fastest; a
     #: game whose random games say little of good play may name its heuristic): an evaluation hint.
     rollout_bot: ClassVar[str] = "random"
+    #: A search's rollout stops after this many actions (at most 400) and scores the game by
+    #: ``standings``: short enough that one decision's effect shows above the noise of the rest.
+    search_horizon: ClassVar[int] = 200
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the

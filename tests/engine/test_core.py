@@ -10,7 +10,7 @@ from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.result import Result, best_seats
-from engine.core.rng import Rng, derive_seed
+from engine.core.rng import GOLDEN_GAMMA, MASK64, Rng, derive_seed, splitmix64
 from engine.core.serial import from_jsonable, to_jsonable
 from engine.simulate import GameOutcome, Tally, _percentile, play_chunk, seat_bots, simulate, wilson_interval
 
@@ -22,6 +22,43 @@ def test_rng_is_deterministic_and_resumable():
     resumed = Rng.from_dict(a.to_dict())
     assert [a.next64() for _ in range(5)] == [resumed.next64() for _ in range(5)]
     assert first != [Rng(43).randint(1, 6) for _ in range(50)]
+
+
+def test_rng_draws_are_splitmix64_of_seed_and_counter():
+    """``next64`` and ``randint`` write ``splitmix64`` out for speed: they must draw exactly what it gives."""
+
+    def reference(seed: int, counter: int) -> int:
+        return splitmix64(seed ^ ((counter * GOLDEN_GAMMA) & MASK64))
+
+    seed = 0xDEADBEEFCAFEF00D
+    rng = Rng(seed, 7)
+    assert [rng.next64() for _ in range(50)] == [reference(seed, counter) for counter in range(8, 58)]
+    spans = [1, 2, 6, 52, 1000, 2**40, 2**64 - 1]
+    drawn = [rng.randint(-3, -3 + span - 1) for span in spans]
+    assert drawn == [-3 + ((reference(seed, 58 + i) * span) >> 64) for i, span in enumerate(spans)]
+    assert rng.counter == 57 + len(spans)
+
+
+def test_quick_shuffle_is_a_uniform_permutation():
+    rng = Rng(3)
+    counts: dict[tuple, int] = {}
+    for _ in range(6000):
+        items = ["a", "b", "c"]
+        rng.quick_shuffle(items)
+        counts[tuple(items)] = counts.get(tuple(items), 0) + 1
+    assert len(counts) == 6 and all(880 < n < 1120 for n in counts.values())
+    deck = list(range(60))
+    rng.quick_shuffle(deck)
+    assert sorted(deck) == list(range(60)) and deck != list(range(60))
+    first = [0] * 60
+    for _ in range(3000):
+        deck = list(range(60))
+        rng.quick_shuffle(deck)
+        first[deck[0]] += 1
+    assert max(first) < 90 and min(first) > 15  # about 50 each
+    single = [7]
+    rng.quick_shuffle(single)
+    assert single == [7]
 
 
 def test_rng_randint_covers_the_range_evenly():

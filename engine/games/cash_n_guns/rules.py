@@ -10,8 +10,11 @@ See docs/rules/cash-n-guns.md for every reading and the default of each decision
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.rng import Rng
@@ -51,7 +54,6 @@ from engine.games.cash_n_guns.state import (
     RETARGET,
     CashNGunsState,
     Gangster,
-    clone,
 )
 
 DEATH_WOUNDS = 3
@@ -138,6 +140,33 @@ def _living(state: CashNGunsState) -> list[int]:
     return [seat for seat, g in enumerate(state.gangsters) if g.alive]
 
 
+# The simultaneous decisions are pending for several seats after every action: each is built
+# once (they depend on a few public facts only) and shared, never mutated.
+
+@functools.cache
+def _bullet_decision(seat: int, has_click: bool, has_bang: bool) -> Decision:
+    options = []
+    if has_click:
+        options.append(BULLET_OPTIONS[CLICK])
+    if has_bang:
+        options.append(BULLET_OPTIONS[BANG])
+    # Too slow to choose: the harmless Click if there is one left.
+    return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
+
+
+@functools.cache
+def _aim_decision(seat: int, living: tuple[int, ...]) -> Decision:
+    options = [AIM_AT[other] for other in living if other != seat]
+    options.append(AIM_AT_NOBODY)
+    # Too slow to aim: the player holds nobody up this round.
+    return Decision(seat, "aim", options, default=AIM_AT_NOBODY)
+
+
+@functools.cache
+def _courage_decision(seat: int) -> Decision:
+    return Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND, secret=True)
+
+
 class CashNGuns(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
@@ -192,13 +221,13 @@ class CashNGuns(Ruleset):
         phase = state.phase
         gangsters = state.gangsters
         if phase == BULLETS:
-            return [self._bullet_decision(seat, g) for seat, g in enumerate(gangsters) if g.alive and not g.chosen]
+            return [_bullet_decision(seat, g.clicks > 0, g.bangs > 0)
+                    for seat, g in enumerate(gangsters) if g.alive and not g.chosen]
         if phase == AIM:
-            living = _living(state)
-            return [self._aim_decision(seat, living) for seat in living if not gangsters[seat].aimed]
+            living = tuple(_living(state))
+            return [_aim_decision(seat, living) for seat in living if not gangsters[seat].aimed]
         if phase == COURAGE:
-            return [Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND, secret=True)
-                    for seat, g in enumerate(gangsters) if g.alive and not g.decided]
+            return [_courage_decision(seat) for seat, g in enumerate(gangsters) if g.alive and not g.decided]
         if phase == PRIVILEGE:
             options = [PASS_PRIVILEGE] + [ORDER[s] for s in self._can_be_ordered(state)]
             return [Decision(state.godfather, "privilege", options, default=PASS_PRIVILEGE)]
@@ -211,16 +240,6 @@ class CashNGuns(Ruleset):
         return []
 
     @staticmethod
-    def _bullet_decision(seat: int, gangster: Gangster) -> Decision:
-        options = []
-        if gangster.clicks:
-            options.append(BULLET_OPTIONS[CLICK])
-        if gangster.bangs:
-            options.append(BULLET_OPTIONS[BANG])
-        # Too slow to choose: the harmless Click if there is one left.
-        return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
-
-    @staticmethod
     def _clip_decision(state: CashNGunsState) -> Decision:
         """The card to toss after a clip's reload: offered even when the hand holds only Bang! cards,
         so the table never learns from the decision whether the taker holds a Click."""
@@ -228,13 +247,6 @@ class CashNGuns(Ruleset):
         if state.gangsters[state.picker].clicks:
             options.insert(0, CLIP_DISCARD_OPTIONS[CLICK])
         return Decision(state.picker, "clip_discard", options, default=options[0], secret=True)
-
-    @staticmethod
-    def _aim_decision(seat: int, living: list[int]) -> Decision:
-        options = [AIM_AT[other] for other in living if other != seat]
-        options.append(AIM_AT_NOBODY)
-        # Too slow to aim: the player holds nobody up this round.
-        return Decision(seat, "aim", options, default=AIM_AT_NOBODY)
 
     @staticmethod
     def _can_be_ordered(state: CashNGunsState) -> list[int]:
@@ -504,8 +516,7 @@ class CashNGuns(Ruleset):
     def result(self, state: CashNGunsState):
         return final_result(state) if state.ended else None
 
-    def copy(self, state: CashNGunsState) -> CashNGunsState:
-        return clone(state)
+    copy = staticmethod(cloner(CashNGunsState))
 
     def standings(self, state: CashNGunsState) -> list[float]:
         """The search's hint: loot value so far; a dead gangster cannot win."""

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from engine.core.rng import Rng
 from engine.games.cash_n_guns.cards import BANG, CARD_ORDER, CLICK, diamond_cards, loot_value
-from engine.games.cash_n_guns.state import AIM, BULLETS, COURAGE, NOBODY, OVER, PRIVILEGE, RETARGET, CashNGunsState
+from engine.games.cash_n_guns.state import (
+    AIM,
+    BULLETS,
+    COURAGE,
+    NOBODY,
+    OVER,
+    PRIVILEGE,
+    RETARGET,
+    CashNGunsState,
+    Gangster,
+)
 
 #: phases in which the courage choices are still face down
 COURAGE_HIDDEN = frozenset((BULLETS, AIM, PRIVILEGE, RETARGET, COURAGE))
@@ -71,32 +81,65 @@ def view(state: CashNGunsState, seat: int | None) -> dict:
 
 
 def resample_hidden(state: CashNGunsState, seat: int | None, rng: Rng) -> None:
-    """Reshuffle, in place, everything ``seat`` cannot see (``None``: a spectator sees no secret)."""
+    """Re-deal, in place, everything ``seat`` cannot see (``None``: a spectator sees no secret).
+
+    The world dealt depends only on what ``seat`` sees and on ``rng``: whatever is re-dealt is
+    first put in a canonical order (or only counted), so states that differ in secrets alone
+    give the same worlds.
+    """
     state.rng = Rng(rng.next64())
-    undealt = [card for pile in state.piles for card in pile]
-    rng.shuffle(undealt)
-    start = 0
-    for pile in state.piles:
-        pile[:] = sorted(undealt[start:start + len(pile)], key=CARD_ORDER.__getitem__)
-        start += len(pile)
+    piles = state.piles
+    if len(piles) > 1:  # a single pile is kept sorted: its cards are known by elimination
+        undealt = sorted([card for pile in piles for card in pile])
+        rng.quick_shuffle(undealt)
+        start = 0
+        for pile in piles:
+            end = start + len(pile)
+            pile[:] = sorted(undealt[start:end], key=CARD_ORDER.__getitem__)
+            start = end
     living = [index for index, g in enumerate(state.gangsters) if g.alive]
     for index, g in enumerate(state.gangsters):
         if index == seat:
+            g.face_down.sort()  # which of its own face-down cards came first is in no view
             continue
-        _reshuffle_bullets(g, rng)
+        _redeal_bullets(g, rng)
         if state.phase == AIM and g.aimed:
             g.target = rng.choice([NOBODY, *(other for other in living if other != index)])
         if state.phase == COURAGE and g.decided:
             g.stands = rng.randint(0, 1) == 1
 
 
-def _reshuffle_bullets(g, rng: Rng) -> None:
-    """Deal the player's unseen bullet cards (hand, face-down choice, face-down discards) anew."""
-    cards = [CLICK] * g.clicks + [BANG] * g.bangs + g.face_down + ([g.chosen] if g.chosen else [])
-    rng.shuffle(cards)
-    if g.chosen:
-        g.chosen = cards.pop()
-    for slot in range(len(g.face_down)):
-        g.face_down[slot] = cards.pop()
-    g.bangs = cards.count(BANG)
-    g.clicks = len(cards) - g.bangs
+def _redeal_bullets(g: Gangster, rng: Rng) -> None:
+    """Deal the player's unseen bullet cards (hand, face-down choice, face-down discards) anew.
+
+    Only their numbers are public (hand size, and the Bang! cards from what was shown and
+    reloaded), so the face-down cards are drawn one by one from all of them and the hand keeps
+    the rest: a uniform deal. The draws are the digits of a 64-bit draw in the radices left,
+    left - 1...; a fresh one comes before their product passes 2**26, so the bias stays below
+    2**-38 (with the published deck a player holds 11 cards at most, 11! < 2**26: one draw).
+    """
+    face_down = g.face_down
+    chosen = 1 if g.chosen else 0
+    if not face_down and not chosen:
+        return  # a hand alone: what it holds follows from what the player has shown
+    left = g.clicks + g.bangs + len(face_down) + chosen
+    bangs = g.bangs + face_down.count(BANG) + (g.chosen == BANG)
+    number = rng.next64()
+    used = 1
+    drawn = []
+    for _ in range(len(face_down) + chosen):
+        used *= left
+        if used >> 26:
+            number, used = rng.next64(), left
+        number, pick = divmod(number, left)
+        if pick < bangs:
+            drawn.append(BANG)
+            bangs -= 1
+        else:
+            drawn.append(CLICK)
+        left -= 1
+    if chosen:
+        g.chosen = drawn.pop()
+    face_down[:] = drawn
+    g.bangs = bangs
+    g.clicks = left - bangs

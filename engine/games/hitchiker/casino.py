@@ -62,6 +62,24 @@ def open_casino(state: HitchikerState, dealer: int, events: list[Event]) -> None
     _start_round(state, events)
 
 
+def _cards_on_table(casino: Casino) -> list[int]:
+    """The cards on the table (every one a different card), in card order."""
+    taken = casino.house[:]
+    for hand in casino.hands:
+        taken += hand.cards
+    taken.sort()
+    return taken
+
+
+def _card_left(taken: list[int], index: int) -> int:
+    """The ``index``-th card (0-based, in card order) of those not in ``taken`` (sorted, no repeats)."""
+    for card in taken:
+        if card > index:
+            break
+        index += 1
+    return index
+
+
 def _draw(state: HitchikerState) -> int:
     """A uniformly random card of those not on the table and not burned.
 
@@ -69,26 +87,21 @@ def _draw(state: HitchikerState) -> int:
     order to store or hide. (A table holding 51 cards would get the burned one too.)
     """
     casino = state.casino
-    taken = set(casino.house)
-    for hand in casino.hands:
-        taken.update(hand.cards)
-    if len(taken) < DECK_SIZE - 1:
-        taken.add(casino.burned)
-    left = [card for card in range(DECK_SIZE) if card not in taken]
-    return left[state.rng.randint(0, len(left) - 1)]
+    taken = _cards_on_table(casino)
+    if len(taken) < DECK_SIZE - 1 and casino.burned not in taken:
+        taken.append(casino.burned)
+        taken.sort()
+    return _card_left(taken, state.rng.randint(0, DECK_SIZE - len(taken) - 1))
 
 
 def reburn(casino: Casino | None, rng: Rng) -> None:
     """Burn another card, one of those not on the table: the burned card is never shown, so a
     world a seat cannot tell apart from this one may have burned any of them."""
-    if casino is None or not casino.hands:
+    if casino is None:
         return
-    taken = set(casino.house)
-    for hand in casino.hands:
-        taken.update(hand.cards)
-    left = [card for card in range(DECK_SIZE) if card not in taken]
-    if left:
-        casino.burned = left[rng.randint(0, len(left) - 1)]
+    taken = _cards_on_table(casino)
+    if len(taken) < DECK_SIZE:
+        casino.burned = _card_left(taken, rng.randint(0, DECK_SIZE - len(taken) - 1))
 
 
 def _start_round(state: HitchikerState, events: list[Event]) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import functools
 
 from marshmallow import fields, validate
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
@@ -19,7 +21,6 @@ from engine.games.hitchiker.state import (
     NOBODY,
     Hitchiker,
     HitchikerState,
-    copy_state,
     owner_of,
     state_from_jsonable,
     state_to_jsonable,
@@ -30,6 +31,22 @@ ROLL = {"type": "roll"}
 PASS = {"type": "pass"}
 BUY = {"type": "buy_hometown"}
 SELL = {"type": "sell"}
+
+
+#: the decisions whose options never change: phase -> (options, default)
+FIXED_DECISIONS = {
+    "roll": ([ROLL], ROLL),
+    "deal_roll": ([ROLL], ROLL),
+    "buy_hometown": ([BUY, PASS], PASS),
+    "sell": ([SELL, PASS], SELL),
+}
+
+
+@functools.cache
+def _fixed_decision(seat: int, phase: str) -> Decision:
+    """One shared, never-mutated Decision per seat and phase: ``pending`` runs after every action."""
+    options, default = FIXED_DECISIONS[phase]
+    return Decision(seat, phase, options, default=default)
 
 
 class HitchikerOptions(OptionsSchema):
@@ -47,6 +64,10 @@ class HitchikerOptions(OptionsSchema):
 
 def _amount() -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+#: what a dollar of travelling cash counts for, beside a dollar saved, in the search's standings
+STANDING_CASH_SHARE = 0.5
 
 
 class HitchikerRuleset(Ruleset):
@@ -137,7 +158,7 @@ class HitchikerRuleset(Ruleset):
         phase = state.phase
         seat = state.decider
         if phase == "roll" or phase == "deal_roll":
-            return [Decision(seat, phase, [ROLL], default=ROLL)]
+            return [_fixed_decision(seat, phase)]
         if phase == "deposit":
             limit = state.deposit_limit
             low = {"type": "deposit", "amount": 0}
@@ -151,10 +172,8 @@ class HitchikerRuleset(Ruleset):
             return [black_market.risk_decision(state)]
         if phase == "deal_choice":
             return [black_market.choice_decision(state, self.tables(state))]
-        if phase == "buy_hometown":
-            return [Decision(seat, "buy_hometown", [BUY, PASS], default=PASS)]
-        if phase == "sell":
-            return [Decision(seat, "sell", [SELL, PASS], default=SELL)]
+        if phase == "buy_hometown" or phase == "sell":
+            return [_fixed_decision(seat, phase)]
         if phase == "pick_hometown":
             return [Decision(seat, "pick_hometown", self._unowned_hometowns(state))]
         if phase == "go_home":
@@ -306,8 +325,7 @@ class HitchikerRuleset(Ruleset):
             "custom_data": state.custom,
         }
 
-    def copy(self, state: HitchikerState) -> HitchikerState:
-        return copy_state(state)
+    copy = staticmethod(cloner(HitchikerState))
 
     # The generic serializer walks the tree through dataclass introspection; these write out
     # the very same JSON shape (tested against it) several times faster.
@@ -322,7 +340,8 @@ class HitchikerRuleset(Ruleset):
     def resample_hidden(self, state: HitchikerState, seat: int | None, rng: Rng) -> HitchikerState:
         """Re-seed the RNG and burn another card at a casino table: the two things nobody sees.
 
-        Card piles are drawn from at random, not stored in order, so nothing else is secret.
+        Card piles are drawn from at random, not stored in order, so nothing else is secret; the
+        new burned card is drawn from the cards not on the table, whatever the real one was.
         """
         other = super().resample_hidden(state, seat, rng)
         casino.reburn(other.casino, rng)
@@ -332,8 +351,9 @@ class HitchikerRuleset(Ruleset):
         return copy.deepcopy(DEFAULT_DATA)
 
     def standings(self, state: HitchikerState) -> list[float]:
-        """The search's hint: the turn-cap score (savings + travelling cash)."""
-        return [turn.score(state, seat) for seat in range(state.players)]
+        """The search's hint: savings, and travelling cash at half (it can still be lost on the road and
+        only savings reach the goal)."""
+        return [h.savings + h.cash * STANDING_CASH_SHARE for h in state.seats]
 
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.clone import SHARED
 from engine.core.rng import Rng
 
 NOBODY = -1
@@ -95,8 +96,9 @@ class HitchikerState:
     turn_cap: int = 0
     winners: list[int] = field(default_factory=list)
     end_reason: str = ""
-    #: game-data overrides from the options (None: the default board, chart and deck)
-    custom: dict | None = None
+    #: game-data overrides from the options (None: the default board, chart and deck); read-only once
+    #: the game is set up, so copies share it
+    custom: dict | None = field(default=None, metadata=SHARED)
     data_key: str = ""
     #: seats that joined the running game and have not picked their Hometown yet (their turns wait)
     joining: list[int] = field(default_factory=list)
@@ -111,44 +113,6 @@ def owner_of(state: HitchikerState, city: int) -> int:
         if city in hitchiker.hometowns:
             return seat
     return NOBODY
-
-
-def copy_state(state: HitchikerState) -> HitchikerState:
-    """A deep copy, field by field: many times faster than ``copy.deepcopy`` on this tree."""
-    deal = state.deal
-    table = state.casino
-    return HitchikerState(
-        players=state.players,
-        rng=Rng(state.rng.seed, state.rng.counter),
-        seats=[Hitchiker(h.cash, h.savings, h.units, h.position, h.hometowns[:], h.in_pot_hole) for h in state.seats],
-        bad_ride_discards=state.bad_ride_discards[:],
-        turn=state.turn,
-        active=state.active,
-        first=state.first,
-        phase=state.phase,
-        decider=state.decider,
-        started=state.started,
-        bank=state.bank,
-        agenda=[Step(step.kind, step.city) for step in state.agenda],
-        pick_queue=state.pick_queue[:],
-        deposit_limit=state.deposit_limit,
-        offer_price=state.offer_price,
-        deal=None if deal is None else Deal(deal.buyer, deal.stake, deal.roller, deal.rolls, deal.last_roll),
-        casino=None if table is None else Casino(
-            table.dealer, table.round, table.burned, table.house[:],
-            [Hand(h.seat, h.cards[:], h.bet, h.from_split, h.doubled, h.outcome, h.second) for h in table.hands],
-            table.current,
-        ),
-        opening_rolls=[dict(roll) for roll in state.opening_rolls],
-        turn_cap=state.turn_cap,
-        winners=state.winners[:],
-        end_reason=state.end_reason,
-        # Read-only once the game is set up, so shared.
-        custom=state.custom,
-        data_key=state.data_key,
-        joining=state.joining[:],
-        savings_to_pouch=state.savings_to_pouch,
-    )
 
 
 def state_to_jsonable(state: HitchikerState) -> dict:

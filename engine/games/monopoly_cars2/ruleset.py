@@ -7,6 +7,7 @@ import functools
 
 from marshmallow import fields, validate, validates_schema
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
 from engine.core.events import Event
@@ -263,7 +264,12 @@ class MonopolyCars2(Ruleset):
     def money_in_play(self, state: GameState) -> int:
         return sum(player.money for player in state.seats) + state.bank
 
+    copy = staticmethod(cloner(GameState))
+
     def resample_hidden(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         other = super().resample_hidden(state, seat, rng)
-        rng.shuffle(other.pile)  # the pile's order is face down for everyone
+        # The pile's order is face down for everyone (its cards are known: those nobody holds): deal
+        # it anew from a canonical order, so the world does not depend on the real order.
+        other.pile.sort()
+        rng.quick_shuffle(other.pile)
         return other

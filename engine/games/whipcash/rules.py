@@ -5,10 +5,12 @@ Rule interpretations are written out in docs/rules/whipcash.md.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from marshmallow import fields, validate
 
+from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.result import Result, best_seats
@@ -34,6 +36,22 @@ from engine.games.whipcash.state import CARD, OUT, OVER, PIT_CHOICE, ROLL, START
 ROLL_OPTIONS = [{"type": "roll", "dice": 1}, {"type": "roll", "dice": 2}]
 CARD_OPTIONS = [{"type": "anti_fender_bender", "play": True}, {"type": "anti_fender_bender", "play": False}]
 PIT_OPTIONS = [{"type": "send_to_pit", "pit": pro} for pro in PROS]
+
+
+#: decision kind -> (options, default): no decision's options depend on the state
+FIXED_DECISIONS = {
+    "roll": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
+    "escape_pit": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
+    "anti_fender_bender": (CARD_OPTIONS, CARD_OPTIONS[1]),
+    "send_to_pit": (PIT_OPTIONS, PIT_OPTIONS[0]),
+}
+
+
+@functools.cache
+def _fixed_decision(seat: int, kind: str) -> Decision:
+    """One shared, never-mutated Decision per seat and kind: ``pending`` runs after every action."""
+    options, default = FIXED_DECISIONS[kind]
+    return Decision(seat, kind, options, default=default)
 
 
 class WhipcashOptions(OptionsSchema):
@@ -115,12 +133,11 @@ class WhipcashRuleset(Ruleset):
         if phase == ROLL:
             board = board_of(state.board)
             kind = "escape_pit" if board.kind[state.position[state.current]] == spaces.PIT else "roll"
-            return [Decision(state.current, kind, ROLL_OPTIONS, default=ROLL_OPTIONS[1])]
+            return [_fixed_decision(state.current, kind)]
         if phase == CARD:
-            payer = whipcash_terms(state)[0]
-            return [Decision(payer, "anti_fender_bender", CARD_OPTIONS, default=CARD_OPTIONS[1])]
+            return [_fixed_decision(whipcash_terms(state)[0], "anti_fender_bender")]
         if phase == PIT_CHOICE:
-            return [Decision(state.current, "send_to_pit", PIT_OPTIONS, default=PIT_OPTIONS[0])]
+            return [_fixed_decision(state.current, "send_to_pit")]
         return []
 
     def play(self, state: WhipcashState, seat: int, action: dict) -> list[Event]:
@@ -146,7 +163,8 @@ class WhipcashRuleset(Ruleset):
 
     def _roll(self, state: WhipcashState, board: Board, dice_count: int, events: list[Event]) -> None:
         seat = state.current
-        dice = [state.rng.die() for _ in range(dice_count)]
+        die = state.rng.die
+        dice = [die(), die()] if dice_count == 2 else [die()]
         total = sum(dice)
         state.dice_count = dice_count
         state.extra_roll = dice_count == 2 and dice[0] == dice[1]
@@ -334,3 +352,5 @@ class WhipcashRuleset(Ruleset):
 
     def money_in_play(self, state: WhipcashState) -> int:
         return sum(state.cash)
+
+    copy = staticmethod(cloner(WhipcashState))

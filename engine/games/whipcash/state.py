@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.clone import SHARED
 from engine.core.rng import Rng
 from engine.games.whipcash.board import PROS
 
@@ -40,8 +41,9 @@ class WhipcashState:
     position: list[int]
     #: whether each seat still holds its Anti-Fender Bender card
     card: list[bool]
-    #: a custom board from the options; ``None`` is the shipped board
-    board: dict | None = None
+    #: a custom board from the options; ``None`` is the shipped board. Read-only, and its parsed ``Board``
+    #: is cached by the dict's identity, so copies share it
+    board: dict | None = field(default=None, metadata=SHARED)
     turn_cap: int | None = None
     turn: int = 1
     #: the seat whose turn it is
