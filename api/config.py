@@ -47,7 +47,7 @@ DEFAULTS: dict = {
     "LOCAL_RATE_LIMITS": {},
     #: what an app may hold at once; an app may override them
     "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000,
-               "search_work_per_day": 1_000_000_000},
+               "search_work_per_day": 10_000_000_000},
     "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0,
                            "search_work_per_day": 0},
     #: webhooks may call loopback, private and link-local addresses (development and tests only)

@@ -13,11 +13,11 @@ MARKERS = ("<!-- search-costs:start -->", "<!-- search-costs:end -->")
 
 def cost_table() -> str:
     """The table between the markers, made from ``engine.bots.search.SEARCH_BOTS``."""
-    rows = ["| bot | level | iterations a move | cost a move (engine actions, at most) |", "|---|---:|---:|---:|"]
+    rows = ["| bot | level | sampled worlds a move | cost a move (engine actions, at most) |", "|---|---:|---:|---:|"]
     for name, bot in SEARCH_BOTS.items():
         same = next(other for other, found in SEARCH_BOTS.items() if found is bot)
         shown = f"`{name}`" if same == name else f"`{name}` (= `{same}`)"
-        rows.append(f"| {shown} | {bot.level} | {bot.iterations():,} | {bot.cost_per_move:,} |")
+        rows.append(f"| {shown} | {bot.level} | {bot.worlds():,} | {bot.cost_per_move:,} |")
     return "\n".join(rows)
 
 

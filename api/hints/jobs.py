@@ -55,8 +55,15 @@ def describe(record: GameRecord, ruleset: Ruleset, seat: int, pending: list[Deci
     return {
         "game_id": record.id, "seat": seat, "version": record.version,
         "decision": decision_id(seat, since_of(record.marks, seat, record.version, pending)),
-        "status": "pending", "bot": HINT_BOT, "level": type(bot).level, "iterations": type(bot).iterations(),
+        "status": "pending", "bot": HINT_BOT, "level": type(bot).level,
     }
+
+
+def hint_options(analysis: dict) -> list[dict]:
+    """The search's candidates as a hint shows them: each with its value and ``visits``, the simulated
+    games that began with it."""
+    return [{"action": option["action"], "value": option["value"], "visits": option["samples"]}
+            for option in analysis["options"]]
 
 
 def queue_hint(store: GameStore, game_id: str, seat: int, version: int, job_id: str) -> None:
@@ -85,8 +92,10 @@ def compute_hint(game_id: str, seat: int, version: int, store: GameStore | None 
         return "no-decision"
     analysis = hint_bot(ruleset).analyse(state, decision, Rng(derive_seed(record.seed, HINT_SEED_STREAM, seat,
                                                                           version)))
-    hint = {**describe(record, ruleset, seat, pending), "status": "ready", "iterations": analysis["iterations"],
-            "action": analysis["action"], "options": analysis["options"]}
+    options = hint_options(analysis)
+    hint = {**describe(record, ruleset, seat, pending), "status": "ready",
+            "iterations": sum(option["visits"] for option in options), "action": analysis["action"],
+            "options": options}
     if not store.save_hint(game_id, seat, version, json.dumps(hint, separators=(",", ":"))):
         return "expired"
     return f"seat {seat} at version {version}: {analysis['action'].get('type')}"

@@ -35,8 +35,9 @@ class HintSchema(Schema):
                        "on it; ask again)."})
     bot = fields.String(required=True, metadata={"description": "The search bot that gives hints (`mcts`)."})
     level = fields.Integer(required=True, metadata={"description": "Its level (docs/bots.md)."})
-    iterations = fields.Integer(required=True, metadata={
-        "description": "Simulated games the search plays (0 when the decision has a single option)."})
+    iterations = fields.Integer(metadata={
+        "description": "Simulated games the search played in all (when `ready`; 0 when the decision has a single "
+                       "option)."})
     action = fields.Dict(metadata={"description": "The suggested action (when `ready`)."})
     options = fields.List(fields.Nested(HintOptionSchema), metadata={
         "description": "Every candidate the search weighed, with its value and visits (when `ready`)."})

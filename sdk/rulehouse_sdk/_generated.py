@@ -422,8 +422,8 @@ class Hint(TypedDict):
     """The search bot that gives hints (`mcts`)."""
     level: "int"
     """Its level (docs/bots.md)."""
-    iterations: "int"
-    """Simulated games the search plays (0 when the decision has a single option)."""
+    iterations: NotRequired["int"]
+    """Simulated games the search played in all (when `ready`; 0 when the decision has a single option)."""
     action: NotRequired["dict[str, Any]"]
     """The suggested action (when `ready`)."""
     options: NotRequired["list[HintOption]"]
