@@ -30,7 +30,7 @@ from engine.core.rng import Rng
 from engine.core.ruleset import Bot
 
 #: Sampled worlds per move, by level; each world plays every candidate move once.
-LEVEL_WORLDS = {1: 8, 2: 16, 3: 32, 4: 64, 5: 128}
+LEVEL_WORLDS = {1: 16, 2: 32, 3: 64, 4: 128, 5: 256}
 DEFAULT_LEVEL = 3
 #: A move weighs at most this many candidates.
 MAX_CANDIDATES = 16
@@ -39,7 +39,7 @@ MAX_ROLLOUT_ACTIONS = 400
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
 #: How many standard errors better than the rollout policy's own move a candidate must be to replace it.
-CONFIDENCE = 1.0
+CONFIDENCE = 2.0
 
 
 class _Node:
