@@ -196,18 +196,21 @@ def default_bots(ruleset: str) -> list[str]:
 
 
 def run_ladder(runner: Runner, rulesets: Sequence[str], bots: Sequence[str] | None, games: int, seed: int,
-               players: int = LADDER_PLAYERS, report: Callable[[str], None] | None = None) -> dict:
-    """Every pairing of ``bots`` (default: ``default_bots``) on each ruleset; the ladder as a dict."""
-    per_lineup = games_per_lineup(games, players)
-    ladder = {"seed": seed, "players": players, "games_per_lineup": per_lineup,
-              "games_per_pairing": per_lineup * 2 * players, "where": runner.where, "rulesets": []}
+               players: int = LADDER_PLAYERS, report: Callable[[str], None] | None = None,
+               against: str | None = None, both_ways: bool = True) -> dict:
+    """Every pairing of ``bots`` (default: ``default_bots``; only those against ``against`` if given) on
+    each ruleset; the ladder as a dict."""
+    per_lineup = games_per_lineup(games, players, both_ways)
+    ladder = {"seed": seed, "players": players, "games_per_lineup": per_lineup, "both_ways": both_ways,
+              "games_per_pairing": per_lineup * (2 if both_ways else 1) * players, "where": runner.where,
+              "rulesets": []}
     for ruleset in rulesets:
         ruleset_bots = list(bots) if bots else default_bots(ruleset)
         every_outcome: list[Outcome] = []
         pairs = []
         version = 0
-        for a, b in pairings(ruleset_bots):
-            seated = lineups(a, b, players)
+        for a, b in pairings(ruleset_bots, against):
+            seated = lineups(a, b, players, both_ways)
             began = time.perf_counter()
             outcomes, version = runner.play(ruleset, players, seated, per_lineup, seed)
             seconds = time.perf_counter() - began
@@ -267,7 +270,8 @@ def docs_block(ladder: dict, command: str, date: str, load: tuple[float, float],
     return "\n".join([
         BEGIN_MARK,
         f"Measured {date} with `{command}`: seed {ladder['seed']}, {ladder['players']} players, "
-        f"{ladder['games_per_pairing']} games per pairing ({ladder['games_per_lineup']} per lineup), "
+        f"{ladder['games_per_pairing']} games per pairing ({ladder['games_per_lineup']} per lineup"
+        f"{'' if ladder.get('both_ways', True) else '; only the second bot of a pairing alone among the first'}), "
         f"played on {ladder['where']}; {machine()}; load average {load[0]:.2f} at the start and "
         f"{load[1]:.2f} at the end; {seconds:.0f} s in all.",
         "",
@@ -298,12 +302,15 @@ def ladder_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
             parser.error(f"{ruleset} has no bot {', '.join(unknown)}; it has {has}")
         if len(set(chosen)) != len(chosen) or len(chosen) < 2:
             parser.error("--bots names at least two different bots")
+        if args.against and args.against not in chosen:
+            parser.error(f"--against {args.against} is not among the bots {', '.join(chosen)}")
     runner = LocalRunner(args.jobs) if args.local else ServiceRunner(args.url, args.api_key, args.chunk_size)
     load_before = os.getloadavg()[0]
     began = time.perf_counter()
     try:
         ladder = run_ladder(runner, rulesets, bots, args.games or LADDER_GAMES, args.seed, args.players,
-                            report=lambda line: print(line, file=sys.stderr, flush=True))
+                            report=lambda line: print(line, file=sys.stderr, flush=True),
+                            against=args.against, both_ways=not args.lone_only)
     except RulehouseError as error:
         raise SystemExit(f"{runner.where}: {error}") from None
     finally:
@@ -333,6 +340,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ladder.add_argument("--ruleset", dest="ruleset_list", action="append", metavar="RULESET",
                         help="a ruleset to ladder (repeatable; default every ruleset)")
     ladder.add_argument("--bots", help="comma-separated bots (default random, heuristic and the search levels)")
+    ladder.add_argument("--against", metavar="BOT", help="only the pairings of this bot against each other one")
+    ladder.add_argument("--lone-only", action="store_true",
+                        help="each pairing (A, B) plays only B alone among A's (a costly B in one seat a game)")
     ladder.add_argument("--local", action="store_true", help="play in local processes, not on a service")
     ladder.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="--local: processes")
     ladder.add_argument("--url", default="http://127.0.0.1:8000", help="the service whose workers play")

@@ -58,15 +58,18 @@ class BotRecord:
         return wilson_interval(self.wins, self.seat_games)
 
 
-def pairings(bots: Sequence[str]) -> list[tuple[str, str]]:
-    """Every two different bots once, in the order given."""
+def pairings(bots: Sequence[str], against: str | None = None) -> list[tuple[str, str]]:
+    """Every two different bots once, in the order given; with ``against``, only that bot against each other."""
+    if against is not None:
+        return [(against, other) for other in bots if other != against]
     return [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
 
 
-def lineups(a: str, b: str, players: int) -> list[Lineup]:
-    """A alone in each seat among B's, then B alone in each seat among A's."""
+def lineups(a: str, b: str, players: int, both_ways: bool = True) -> list[Lineup]:
+    """A alone in each seat among B's, then B alone in each seat among A's (only the latter when not
+    ``both_ways``: a costly bot B is then measured in one seat a game)."""
     found = []
-    for lone, crowd in ((a, b), (b, a)):
+    for lone, crowd in ((a, b), (b, a)) if both_ways else ((b, a),):
         for seat in range(players):
             bots = [crowd] * players
             bots[seat] = lone
@@ -74,9 +77,9 @@ def lineups(a: str, b: str, players: int) -> list[Lineup]:
     return found
 
 
-def games_per_lineup(games: int, players: int) -> int:
+def games_per_lineup(games: int, players: int, both_ways: bool = True) -> int:
     """The games each lineup plays so a pairing plays at least ``games``, split evenly."""
-    return max(1, math.ceil(games / (2 * players)))
+    return max(1, math.ceil(games / ((2 if both_ways else 1) * players)))
 
 
 def bot_records(outcomes: Iterable[Outcome]) -> dict[str, BotRecord]:

@@ -30,7 +30,7 @@ from engine.core.rng import Rng
 from engine.core.ruleset import Bot
 
 #: Sampled worlds per move, by level; each world plays every candidate move once.
-LEVEL_WORLDS = {1: 8, 2: 16, 3: 32, 4: 64, 5: 128}
+LEVEL_WORLDS = {1: 16, 2: 32, 3: 64, 4: 128, 5: 256}
 DEFAULT_LEVEL = 3
 #: A move weighs at most this many candidates.
 MAX_CANDIDATES = 16
@@ -39,7 +39,7 @@ MAX_ROLLOUT_ACTIONS = 400
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
 #: How many standard errors better than the rollout policy's own move a candidate must be to replace it.
-CONFIDENCE = 1.0
+CONFIDENCE = 2.0
 
 
 class _Node:
@@ -64,8 +64,9 @@ def action_key(action: dict) -> tuple:
     return tuple(sorted(action.items()))
 
 
-def candidate_actions(decision: Decision) -> list[dict]:
-    """The actions a search weighs: the options offered, and for a ranged parameter also its midpoint."""
+def candidate_actions(decision: Decision, default: dict | None = None) -> list[dict]:
+    """The moves a search weighs: the options offered, a ranged parameter's midpoint too, and ``default``
+    (the rollout bot's own move); at most ``MAX_CANDIDATES`` of them, ``default`` always among them."""
     candidates = [dict(option) for option in decision.options]
     for option in decision.options:
         bounds = decision.ranges.get(option["type"])
@@ -75,6 +76,12 @@ def candidate_actions(decision: Decision) -> list[dict]:
                 middle[name] = (low + high) // 2
             if middle not in candidates:
                 candidates.append(middle)
+    if default is not None and default not in candidates:
+        candidates.append(default)
+    if len(candidates) > MAX_CANDIDATES:
+        kept = candidates[:MAX_CANDIDATES - 1]
+        last = default if default is not None and default not in kept else candidates[MAX_CANDIDATES - 1]
+        candidates = [*kept, last]
     return candidates
 
 
@@ -108,15 +115,9 @@ class SearchBot(Bot):
         ruleset = self.ruleset
         policy = ruleset.bot(ruleset.rollout_bot)
         search_rng = Rng(rng.next64())
-        candidates = candidate_actions(decision)
         # The rollout policy's own move is the default: the search leaves it only for a clearly better one.
         default = policy.choose(state, decision, Rng(search_rng.next64())) if policy.needs_view else None
-        if default is not None and default not in candidates:
-            candidates.append(default)
-        if len(candidates) > MAX_CANDIDATES:
-            # Bounded work a move: the first options as offered, and the default.
-            candidates = candidates[:MAX_CANDIDATES - 1] + ([default] if default in candidates[MAX_CANDIDATES - 1:]
-                                                          else candidates[MAX_CANDIDATES - 1:MAX_CANDIDATES])
+        candidates = candidate_actions(decision, default)
         if len(candidates) == 1:
             return {"action": candidates[0], "worlds": 0,
                     "options": [{"action": candidates[0], "value": None, "samples": 0}]}

@@ -172,6 +172,10 @@ class CashNGuns(Ruleset):
     title = "Cash 'n Guns (2nd edition)"
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
+    #: a whole game is under 200 actions: the search plays it out
+    rollout_bot = "heuristic"
+    search_horizon = 400
     min_players = 4
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions

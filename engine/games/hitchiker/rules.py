@@ -76,6 +76,10 @@ class HitchikerRuleset(Ruleset):
     actions_public = True  # no hidden or simultaneous choices
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
+    #: games run for hundreds of actions; a hand of blackjack or a deposit shows in 40
+    rollout_bot = "heuristic"
+    search_horizon = 40
     min_players = 2
     max_players = 6
     options_schema = HitchikerOptions

@@ -93,6 +93,10 @@ class MonopolyCars2(Ruleset):
     actions_public = True  # no hidden or simultaneous choices
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
+    #: a game is a few dozen actions: the search plays it out
+    rollout_bot = "heuristic"
+    search_horizon = 200
     min_players = 2
     max_players = 4
     options_schema = Cars2Options

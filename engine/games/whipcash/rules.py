@@ -78,6 +78,10 @@ class WhipcashRuleset(Ruleset):
     actions_public = True  # no hidden or simultaneous choices
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
+    #: a few rounds: far enough to see a move's landing and what follows
+    rollout_bot = "heuristic"
+    search_horizon = 60
     min_players = 2
     max_players = 6
     options_schema = WhipcashOptions

@@ -1,0 +1,151 @@
+"""The ``mcts`` search bots: legal, fair with hidden information, deterministic, bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots.search import LEVEL_WORLDS, MAX_CANDIDATES, SEARCH_BOTS, candidate_actions
+from engine.core.decisions import Decision
+from engine.core.registry import all_rulesets, get_ruleset
+from engine.core.rng import Rng
+from engine.games.cash_n_guns.cards import BANG, CLICK
+from engine.games.cash_n_guns.state import BULLETS
+from tests.engine.samples import sampled_states
+
+RULESETS = sorted(all_rulesets())
+
+
+def choice_states(ruleset_id: str, wanted: int, games: int = 6):
+    """States (and their first decision) where that seat has more than one candidate move."""
+    ruleset = get_ruleset(ruleset_id)
+    found = []
+    for state, _ in sampled_states(ruleset, games, every=5, seed=14):
+        decision = ruleset.pending(state)[0]
+        if len(candidate_actions(decision)) > 1:
+            found.append((state, decision))
+            if len(found) == wanted:
+                break
+    assert found, f"no {ruleset_id} state with a choice"
+    return found
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_ruleset_offers_the_search_levels(ruleset_id):
+    names = get_ruleset(ruleset_id).bot_names()
+    assert {"mcts", *(f"mcts-{level}" for level in LEVEL_WORLDS)} <= set(names)
+    assert get_ruleset(ruleset_id).bot("mcts").level == 3
+
+
+def test_levels_cost_more_the_higher_they_go():
+    costs = [SEARCH_BOTS[f"mcts-{level}"].cost_per_move for level in sorted(LEVEL_WORLDS)]
+    assert costs == sorted(costs) and len(set(costs)) == len(costs)
+    assert all(bot.searches for bot in SEARCH_BOTS.values())
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_search_plays_only_offered_options_through_a_whole_game(ruleset_id):
+    """mcts-1 in seat 0 against the heuristic: every move it sends is legal, and the game ends."""
+    ruleset = get_ruleset(ruleset_id)
+    state = ruleset.new_game(4, None, seed=3)
+    bots = [ruleset.bot("mcts-1")] + [ruleset.bot("heuristic")] * 3
+    rngs = [Rng(seat) for seat in range(4)]
+    searched = 0
+    for _ in range(3000):
+        decisions = ruleset.pending(state)
+        if not decisions:
+            break
+        decision = decisions[0]
+        action = bots[decision.seat].choose(state, decision, rngs[decision.seat])
+        if decision.seat == 0:
+            assert ruleset.check(state, 0, ruleset.parse_action(action)) is not None
+            searched += 1
+        ruleset.apply(state, decision.seat, action)
+    assert ruleset.result(state) is not None
+    assert searched > 0
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_search_never_changes_the_state_it_reads(ruleset_id):
+    ruleset = get_ruleset(ruleset_id)
+    bot = ruleset.bot("mcts-1")
+    for state, decision in choice_states(ruleset_id, 3):
+        before = ruleset.to_dict(state)
+        bot.choose(state, decision, Rng(5))
+        assert ruleset.to_dict(state) == before  # the game's RNG included: no draw was taken from it
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_search_decides_the_same_whatever_its_seat_cannot_see(ruleset_id):
+    """Two states that differ only in what the seat cannot see (another deal of the hidden cards and
+    choices, another game RNG) get the same analysis from the same bot seed."""
+    ruleset = get_ruleset(ruleset_id)
+    bot = ruleset.bot("mcts-1")
+    for state, decision in choice_states(ruleset_id, 4):
+        other = ruleset.resample_hidden(state, decision.seat, Rng(99))
+        assert ruleset.view(other, decision.seat) == ruleset.view(state, decision.seat)
+        assert bot.analyse(state, decision, Rng(8)) == bot.analyse(other, decision, Rng(8))
+
+
+def test_a_gangster_choosing_a_bullet_cannot_tell_what_the_others_chose():
+    """Cash 'n Guns' bullets are chosen at once: a seat's search must not see an earlier seat's card."""
+    ruleset = get_ruleset("cash-n-guns")
+    for seed in (1, 3, 6):  # deals where seat 0's card would change seat 1's odds if it could be seen
+        state = ruleset.new_game(4, None, seed=seed)
+        assert state.phase == BULLETS
+        analyses = []
+        for card in (BANG, CLICK):
+            played = ruleset.copy(state)
+            ruleset.apply(played, 0, {"type": "choose_bullet", "card": card})
+            decision = next(d for d in ruleset.pending(played) if d.seat == 1)
+            analyses.append(ruleset.bot("mcts-2").analyse(played, decision, Rng(4)))
+        assert analyses[0] == analyses[1]
+        assert any(option["value"] for option in analyses[0]["options"])
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_same_seed_gives_the_same_move_and_another_seed_may_not(ruleset_id):
+    ruleset = get_ruleset(ruleset_id)
+    bot = ruleset.bot("mcts-1")
+    (state, decision), *_ = choice_states(ruleset_id, 1)
+    first = bot.analyse(state, decision, Rng(1))
+    assert bot.analyse(ruleset.from_dict(ruleset.to_dict(state)), decision, Rng(1)) == first
+    values = {tuple(option["value"] for option in bot.analyse(state, decision, Rng(seed))["options"])
+              for seed in range(2, 6)}
+    assert len(values) > 1, "the bot's seed changes the worlds it samples"
+
+
+def test_an_analysis_weighs_every_candidate_on_the_same_worlds():
+    ruleset = get_ruleset("cash-n-guns")
+    (state, decision), *_ = choice_states("cash-n-guns", 1)
+    analysis = ruleset.bot("mcts-2").analyse(state, decision, Rng(3))
+    assert analysis["worlds"] == LEVEL_WORLDS[2]
+    assert [option["samples"] for option in analysis["options"]] == [LEVEL_WORLDS[2]] * len(analysis["options"])
+    assert analysis["action"] in [option["action"] for option in analysis["options"]]
+    assert all(0.0 <= option["value"] <= 1.0 for option in analysis["options"])
+    assert all(decision.allows(option["action"]) for option in analysis["options"])
+
+
+def test_a_forced_move_is_played_without_a_search():
+    ruleset = get_ruleset("whipcash")
+    state = ruleset.new_game(2, None, seed=1)
+    only = Decision(0, "roll", [{"type": "roll", "dice": 1}])
+    analysis = ruleset.bot("mcts").analyse(state, only, Rng(1))
+    assert analysis == {"action": {"type": "roll", "dice": 1}, "worlds": 0,
+                        "options": [{"action": {"type": "roll", "dice": 1}, "value": None, "samples": 0}]}
+
+
+def test_a_ranged_choice_weighs_its_ends_its_middle_and_nothing_out_of_range():
+    decision = Decision(0, "deposit", [{"type": "deposit", "amount": 0}, {"type": "deposit", "amount": 20000}],
+                        ranges={"deposit": {"amount": [0, 20000]}})
+    assert candidate_actions(decision) == [{"type": "deposit", "amount": 0}, {"type": "deposit", "amount": 20000},
+                                           {"type": "deposit", "amount": 10000}]
+
+
+def test_a_wide_choice_is_cut_to_a_bounded_number_of_candidates_keeping_the_default():
+    """Work a move is bounded: a decision with many options weighs at most MAX_CANDIDATES of them."""
+    options = [{"type": "pick", "n": n} for n in range(40)]
+    decision = Decision(0, "pick", options)
+    assert candidate_actions(decision) == options[:MAX_CANDIDATES]
+    kept = candidate_actions(decision, default={"type": "pick", "n": 33})
+    assert len(kept) == MAX_CANDIDATES and {"type": "pick", "n": 33} in kept
+    assert candidate_actions(decision, default={"type": "pick", "n": 2}) == options[:MAX_CANDIDATES]
