@@ -266,27 +266,41 @@ def machine() -> str:
     return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}"
 
 
-def docs_block(ladder: dict, command: str, date: str, load: tuple[float, float], seconds: float) -> str:
-    return "\n".join([
-        BEGIN_MARK,
+def ruleset_marks(ruleset: str) -> tuple[str, str]:
+    return f"<!-- ladder:{ruleset}:begin -->", f"<!-- ladder:{ruleset}:end -->"
+
+
+def docs_blocks(ladder: dict, command: str, date: str, load: tuple[float, float], seconds: float) -> dict[str, str]:
+    """Per ruleset, its section of the ladder in docs/bots.md, saying how it was measured."""
+    one_way = "" if ladder.get("both_ways", True) else "; only the second bot of a pairing alone among the first"
+    measured = (
         f"Measured {date} with `{command}`: seed {ladder['seed']}, {ladder['players']} players, "
-        f"{ladder['games_per_pairing']} games per pairing ({ladder['games_per_lineup']} per lineup"
-        f"{'' if ladder.get('both_ways', True) else '; only the second bot of a pairing alone among the first'}), "
+        f"{ladder['games_per_pairing']} games per pairing ({ladder['games_per_lineup']} per lineup{one_way}), "
         f"played on {ladder['where']}; {machine()}; load average {load[0]:.2f} at the start and "
-        f"{load[1]:.2f} at the end; {seconds:.0f} s in all.",
-        "",
-        render(ladder).rstrip(),
-        END_MARK,
-    ])
+        f"{load[1]:.2f} at the end; {seconds:.0f} s in all."
+    )
+    blocks = {}
+    for entry in ladder["rulesets"]:
+        begin, end = ruleset_marks(entry["ruleset"])
+        blocks[entry["ruleset"]] = "\n".join([begin, render({"rulesets": [entry]}).rstrip(), "", measured, end])
+    return blocks
 
 
-def write_docs(block: str, path: Path = DOCS) -> None:
+def write_docs(blocks: dict[str, str], path: Path = DOCS) -> None:
+    """Each ruleset's section replaces its earlier one (a new ruleset's goes last), so one ruleset's ladder
+    can be measured again alone."""
     text = path.read_text()
     if BEGIN_MARK not in text or END_MARK not in text:
         raise SystemExit(f"{path} has no {BEGIN_MARK} ... {END_MARK} section to write the ladder into")
-    before, rest = text.split(BEGIN_MARK, 1)
-    after = rest.split(END_MARK, 1)[1]
-    path.write_text(before + block + after)
+    for ruleset, block in blocks.items():
+        begin, end = ruleset_marks(ruleset)
+        if begin in text and end in text:
+            before, rest = text.split(begin, 1)
+            text = before + block + rest.split(end, 1)[1]
+        else:
+            before, after = text.split(END_MARK, 1)
+            text = before + block + "\n\n" + END_MARK + after
+    path.write_text(text)
 
 
 def ladder_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -323,7 +337,7 @@ def ladder_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
     if args.write_docs:
         command = shlex.join([".venv/bin/python", "bench/bots.py", *sys.argv[1:]])
         date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        write_docs(docs_block(ladder, command, date, (load_before, os.getloadavg()[0]), seconds))
+        write_docs(docs_blocks(ladder, command, date, (load_before, os.getloadavg()[0]), seconds))
         print(f"wrote the ladder into {DOCS.relative_to(ROOT)}", file=sys.stderr)
 
 

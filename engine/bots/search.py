@@ -1,21 +1,27 @@
-"""The ``mcts`` bots: information-set Monte Carlo tree search over the ``Ruleset`` contract.
+"""The ``mcts`` bots: information-set Monte Carlo search over the ``Ruleset`` contract.
 
-It is multiple-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), one tree per seat:
+A move is searched over sampled worlds (determinized ISMCTS, after Cowling, Powley and Whitehouse,
+2012), with the ruleset's own heuristic as the model of every other seat and as the rollout policy:
 
-- Fair: every iteration plays on a world drawn with ``Ruleset.resample_hidden`` from the
-  searching seat's point of view, so the bot decides from what its seat may know. It never reads
-  the state it is given for anything else.
-- Each seat's tree is keyed by what that seat observes: its own actions in full, another seat's
-  action in full unless the step told some event to seats other than this one (a face-down
-  bullet, a secret aim), in which case only the events this seat may see. So a seat in the
-  tree never picks a simultaneous choice knowing what the others chose in the same step.
-- Chance (dice, spinners, decks) is the world's own RNG, re-seeded in every drawn world: the
-  trees are open loop over chance.
-- Rollouts play ``Ruleset.rollout_bot`` for every seat, cut after ``Ruleset.search_horizon`` actions
-  and scored by ``Ruleset.standings``.
+- Fair: every world is drawn with ``Ruleset.resample_hidden`` from the searching seat's point of
+  view, so the bot decides from what its seat may know. It never reads the state it is given for
+  anything else, and its randomness is its own RNG's, never the game's.
+- Paired: in each world every candidate move is played once, with the same dice (common random
+  numbers), so the difference between two candidates is the moves' and not the luck's.
+- A tree of the seat's own later moves, keyed by what the seat observes: its own actions in full,
+  another seat's action in full unless the step told an event to seats other than this one (a
+  face-down bullet, a secret aim), then only the events this seat may see. Its later moves are
+  picked by UCB1 until the tree grows a node. The other seats play ``Ruleset.rollout_bot`` from
+  their own view of the world, so nobody picks a simultaneous choice knowing the others' choices
+  of the same step. Chance is the world's RNG: the tree is open loop over dice and decks.
+- Rollouts play ``Ruleset.rollout_bot`` for every seat, stop after ``Ruleset.search_horizon``
+  actions and are scored by ``Ruleset.standings`` (a share of the lead), or by who won.
+- Conservative: the rollout bot's own move is kept unless another candidate is better by
+  ``CONFIDENCE`` standard errors of the paired difference, so a small budget never plays worse
+  than the heuristic it searches with by chasing noise.
 
-Levels differ only by the number of iterations, so the same state, decision and bot seed give the
-same move on any machine. The bot's randomness comes from the bot's own RNG, never the game's.
+Levels differ only by the number of worlds, so the same state, decision and bot seed give the
+same move on any machine.
 """
 
 from __future__ import annotations

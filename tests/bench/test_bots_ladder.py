@@ -95,16 +95,23 @@ def test_the_command_line_refuses_an_unknown_bot(capsys):
     assert "no bot no-such-bot" in capsys.readouterr().err
 
 
-def test_the_docs_section_is_replaced_between_its_markers(tmp_path, local_ladder):
+def test_each_rulesets_docs_section_is_replaced_between_its_markers(tmp_path, local_ladder):
     assert bench.BEGIN_MARK in bench.DOCS.read_text() and bench.END_MARK in bench.DOCS.read_text()
     page = tmp_path / "bots.md"
-    page.write_text(f"# Bots\n\nbefore\n\n{bench.BEGIN_MARK}\nold\n{bench.END_MARK}\n\nafter\n")
-    block = bench.docs_block(local_ladder, "bench/bots.py --ladder", "2026-01-01", (0.5, 1.0), 3.0)
-    bench.write_docs(block, page)
-    bench.write_docs(block, page)
+    other_begin, other_end = bench.ruleset_marks("other-game")
+    page.write_text(f"# Bots\n\nbefore\n\n{bench.BEGIN_MARK}\n{other_begin}\nkept\n{other_end}\n\n"
+                    f"{bench.END_MARK}\n\nafter\n")
+    blocks = bench.docs_blocks(local_ladder, "bench/bots.py --ladder", "2026-01-01", (0.5, 1.0), 3.0)
+    assert list(blocks) == [RULESET]
+    bench.write_docs(blocks, page)
+    first = page.read_text()
+    blocks[RULESET] = blocks[RULESET].replace("2026-01-01", "2026-02-02")
+    bench.write_docs(blocks, page)
     text = page.read_text()
     assert text.startswith("# Bots\n\nbefore\n\n") and text.endswith("\n\nafter\n")
-    assert "old" not in text and text.count(bench.BEGIN_MARK) == 1
+    assert "kept" in text and text.index("kept") < text.index(f"### {RULESET}"), "another ruleset's section stays"
+    assert text.count(bench.ruleset_marks(RULESET)[0]) == 1 and "2026-01-01" not in text and "2026-02-02" in text
+    assert len(text) == len(first)
     assert f"### {RULESET} (rules version" in text and "| random vs heuristic | 8 |" in text
 
 
