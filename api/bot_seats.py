@@ -123,7 +123,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
                     game_id, version, decision.seat)
         action = ruleset.bot("random").choose(state, decision, rng)
     if bot.searches:
-        count_search_work(store.control, record.app, type(bot).cost_per_move)
+        count_search_work(store.control, record.app, bot.cost_per_move)
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
     except ApiProblem as problem:

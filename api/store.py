@@ -183,8 +183,8 @@ def bot_searches(ruleset_id: str, bot: str | None) -> bool:
     the search queue."""
     from engine.core.registry import get_ruleset
 
-    ruleset = get_ruleset(ruleset_id)
-    return bool(bot) and bot in ruleset.bot_names() and type(ruleset.bot(bot)).searches
+    bot_class = get_ruleset(ruleset_id).bot_classes().get(bot) if bot else None
+    return bot_class is not None and bot_class.searches
 
 
 def idempotency_key(game_id: str, seat: int, key: str) -> str:

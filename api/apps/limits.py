@@ -147,7 +147,8 @@ def simulation_cost(spec: dict) -> int:
     from engine.core.registry import get_ruleset
 
     ruleset = get_ruleset(spec["ruleset"])
-    per_game = sum(getattr(type(ruleset.bot(name)), "cost_per_move", 1) for name in spec["bots"])
+    classes = ruleset.bot_classes()
+    per_game = sum(classes[name].cost_per_move for name in spec["bots"])
     return spec["games"] * per_game
 
 

@@ -41,7 +41,7 @@ def hint_bot(ruleset: Ruleset) -> Bot:
 
 def hint_cost(ruleset: Ruleset) -> int:
     """Engine actions one hint costs at most (the search quota counts it)."""
-    return type(hint_bot(ruleset)).cost_per_move
+    return ruleset.bot_classes()[HINT_BOT].cost_per_move
 
 
 def hint_job_id(game_id: str, seat: int, version: int, *, again: bool = False) -> str:
@@ -51,11 +51,11 @@ def hint_job_id(game_id: str, seat: int, version: int, *, again: bool = False) -
 
 def describe(record: GameRecord, ruleset: Ruleset, seat: int, pending: list[Decision]) -> dict:
     """What a hint answer says before its search is done: whose, for which decision and version, by whom."""
-    bot = hint_bot(ruleset)
     return {
         "game_id": record.id, "seat": seat, "version": record.version,
         "decision": decision_id(seat, since_of(record.marks, seat, record.version, pending)),
-        "status": "pending", "bot": HINT_BOT, "level": type(bot).level,
+        "status": "pending", "bot": HINT_BOT,
+        "level": ruleset.bot_classes()[HINT_BOT].level,
     }
 
 

@@ -92,8 +92,8 @@ def candidate_actions(decision: Decision, default: dict | None = None) -> list[d
 
 
 def _observation(observer: int, mover: int, action: dict, events: list) -> tuple:
-    """What ``observer`` learns of ``mover`` playing ``action``, given the events of the step."""
-    if observer == mover or all(event.visible(observer) for event in events):
+    """What ``observer`` learns of another seat, ``mover``, playing ``action``, given the step's events."""
+    if all(event.visible(observer) for event in events):
         return (mover, action_key(action))
     seen = [[event.type, event.data] for event in events if event.visible(observer)]
     return (mover, json.dumps(seen, sort_keys=True, default=str))

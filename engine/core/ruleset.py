@@ -246,15 +246,16 @@ class Ruleset(ABC):
         return copy.deepcopy(state)
 
     def bot(self, name: str) -> Bot:
-        available = self._bot_classes()
+        available = self.bot_classes()
         if name not in available:
             raise InvalidOptions(f"unknown bot {name!r}; {self.id} has {sorted(available)}")
         return available[name](self)
 
     def bot_names(self) -> list[str]:
-        return sorted(self._bot_classes())
+        return sorted(self.bot_classes())
 
-    def _bot_classes(self) -> dict[str, type[Bot]]:
+    def bot_classes(self) -> dict[str, type[Bot]]:
+        """Bot name -> class: what a bot is (``searches``, ``cost_per_move``) without making one."""
         from engine.bots.random import RandomBot
         from engine.bots.search import SEARCH_BOTS
 
