@@ -9,7 +9,10 @@ Run workers with ``rq worker bots --url $REDIS_URL`` (or ``rulehouse worker``). 
 ``bot-<game>-<version>`` moves only if the game is still at that version, computes the
 move from the bot's own view and decision, and submits it through the same
 compare-and-set path as a human move; the accepted move queues the next job when a bot
-seat is still pending, so a game of bots plays itself to the end.
+seat is still pending, so a game of bots plays itself to the end. A move the rules refuse (a
+bot's bug) is never submitted: the seat plays the decision's timeout default instead, logged
+and counted (``rulehouse_bot_moves_refused_total``), since a refused move would fail every
+retry of the job and, bot seats having no deadline, stall the game.
 
 A worker can die holding a job (SIGKILL, a lost machine, Redis restarting under it), after
 taking it off the queue or even after its move but before queueing the next one. Every
@@ -51,8 +54,11 @@ from api.store import (
     bot_job_version,
     game_key,
 )
+from engine.core.decisions import Decision
+from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
+from engine.core.ruleset import Ruleset
 
 #: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
 BOT_SEED_STREAM = 0xB07
@@ -124,6 +130,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
         action = ruleset.bot("random").choose(state, decision, rng)
     if bot.searches:
         count_search_work(store.control, record.app, bot.cost_per_move)
+    action = legal_or_default(ruleset, state, decision, action, rng, record.seats[decision.seat]["bot"], game_id)
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
     except ApiProblem as problem:
@@ -133,6 +140,22 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
         raise
     metrics.bot_replied(record.updated)
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
+
+
+def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: Rng, bot_name: str,
+                     game_id: str) -> dict:
+    """The bot's ``action`` if the rules allow it now; else the decision's timeout default (a bot bug:
+    logged and counted), so that the game goes on with a legal move."""
+    try:
+        ruleset.check(state, decision.seat, ruleset.parse_action(action))
+        return action
+    except IllegalAction as refused:
+        metrics.BOT_MOVES_REFUSED.labels(ruleset.id, bot_name, refused.reason).inc()
+        fallback = ruleset.timeout_action(state, decision, rng)
+        log.error("bot %r of game %s seat %d proposed %s, which the rules refuse (%s: %s); it plays the "
+                  "decision's default %s instead", bot_name, game_id, decision.seat, action, refused.reason,
+                  refused.message, fallback if not decision.secret else "(a secret draw)")
+        return fallback
 
 
 def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:

@@ -9,10 +9,10 @@ member, which is how a move made in time cancels the deadline.
 
 ``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
 members, each by one ``ZREM`` so that only one worker applies it, and plays every human
-seat still pending at that version its ``timeout_action`` (the decision's default, or for a
-secret decision a legal option drawn at random) through ``api.moves.submit_action``, the
-compare-and-set path of any move; a member whose game
-moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
+seat still pending at that version the engine's ``Ruleset.timeout_action`` (the decision's
+published default, or for a secret decision a draw over what the seat holds, from a private
+generator) through ``api.moves.submit_action``, the compare-and-set path of any move; a
+member whose game moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
 deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals.
 Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
 Bot seats are never defaulted: their jobs answer for them.
@@ -21,7 +21,6 @@ Bot seats are never defaulted: their jobs answer for them.
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 import time
 
@@ -31,6 +30,8 @@ from api.rules_version import is_current
 from api.store import ACTIVE, GameRecord, GameStore
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
+from engine.core.rng import Rng
+from engine.core.ruleset import Ruleset
 
 #: The sorted set of running deadlines: member "<game_id>:<version>", score the due epoch time.
 DEADLINES_KEY = "deadlines"
@@ -40,12 +41,11 @@ MIN_TIMEOUT, MAX_TIMEOUT = 1, 86400
 log = logging.getLogger("rulehouse.deadlines")
 
 
-def timeout_action(decision: Decision, rng: random.Random = secrets.SystemRandom()) -> dict:  # noqa: B008
-    """What a seat too slow to decide plays: the decision's default, or for a secret choice one of its
-    options drawn at random, so the public ``timed_out`` event does not tell the others what was played."""
-    if decision.secret:
-        return rng.choice(decision.options)
-    return decision.default_action()
+def timeout_action(ruleset: Ruleset, state, decision: Decision) -> dict:
+    """What a seat too slow to decide plays: the engine's call (``Ruleset.timeout_action``), drawing a
+    secret choice with a generator of its own, seeded from the system's, so that neither the public
+    ``timed_out`` event nor the game's seed tells the others what was played."""
+    return ruleset.timeout_action(state, decision, Rng(secrets.randbits(64)))
 
 
 def timed_out_event(seat: int) -> dict:
@@ -101,7 +101,8 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
     ruleset = get_ruleset(record.ruleset)
     if not is_current(ruleset, record):
         return "rules-version"  # never played on under other rules; its readers get the 410 problem
-    late = humans_pending(record.seats, ruleset.pending(load_state(ruleset, record)))
+    state = load_state(ruleset, record)
+    late = humans_pending(record.seats, ruleset.pending(state))
     due = deadline_of(record, late)
     if due is None:
         return "no-human-pending"
@@ -115,13 +116,14 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
             record = store.load(game_id)
             if record is None or record.status != ACTIVE:
                 break
-            still = {d.seat: d for d in humans_pending(record.seats, ruleset.pending(load_state(ruleset, record)))}
+            state = load_state(ruleset, record)
+            still = {d.seat: d for d in humans_pending(record.seats, ruleset.pending(state))}
             if still.get(overdue.seat) is None or still[overdue.seat].kind != overdue.kind:
                 continue
             overdue = still[overdue.seat]
         try:
-            submit_action(store, game_id, overdue.seat, timeout_action(overdue), record.version, record=record,
-                          timed_out=True)
+            submit_action(store, game_id, overdue.seat, timeout_action(ruleset, state, overdue), record.version,
+                          record=record, timed_out=True)
         except ApiProblem as problem:
             if problem.kind == "version-mismatch":
                 break  # someone moved meanwhile: their version has its own deadline

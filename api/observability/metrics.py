@@ -31,6 +31,9 @@ ACTIONS = Counter(
 BOT_REPLY_SECONDS = Histogram(
     "rulehouse_bot_reply_seconds", "From the commit that left a bot seat pending to the bot's own commit.",
     buckets=LATENCY_BUCKETS)
+BOT_MOVES_REFUSED = Counter(
+    "rulehouse_bot_moves_refused_total", "Bot moves the rules refused (a bot's bug); the seat played its "
+    "decision's default instead.", ["ruleset", "bot", "reason"])
 DEADLINE_DEFAULTS = Counter(
     "rulehouse_deadline_defaults_total", "Decisions the service played by default because their deadline passed.")
 SIMULATION_GAMES = Counter(

@@ -13,11 +13,14 @@ class Decision:
     A numeric parameter is offered by its extremes in ``options`` and its inclusive
     bounds in ``ranges``: ``{"deposit": {"amount": [0, 20000]}}`` means any
     ``{"type": "deposit", "amount": n}`` with ``0 <= n <= 20000`` is legal.
-    ``default`` is what the service plays when the seat does not decide in time, and what
-    a bot plays when it has no better idea. A ``secret`` decision (a face-down choice, hidden
-    from the other seats until its reveal) has no fixed default for the service: a known
-    default would tell everyone what a timed-out seat played, so the service draws one of
-    ``options`` at random instead (``api/deadlines.py``), and ``to_dict`` shows no default.
+    ``default`` is what a seat whose time ran out plays (``Ruleset.timeout_action``), and what a
+    bot plays when it has no better idea: the game works it out from the state when it builds
+    the decision, from what the seat may see (its rules doc says how, kind by kind), so the
+    ``default`` published in ``to_dict`` is exactly what a timeout plays. A ``secret`` decision
+    (a face-down choice, hidden from the other seats until its reveal) has no fixed default: a
+    known default would tell everyone what a timed-out seat played, so a timeout draws what it
+    plays from what the seat holds with a private generator instead
+    (``Ruleset.draw_secret_default``), and ``to_dict`` shows no default.
     """
 
     seat: int

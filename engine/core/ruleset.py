@@ -227,6 +227,33 @@ class Ruleset(ABC):
     def turns(self, state) -> int:
         return state.turn
 
+    # -- a seat whose time ran out ----------------------------------------------
+
+    def timeout_action(self, state, decision: Decision, rng: Rng) -> dict:
+        """What ``decision``'s seat plays when its time ran out (the service's deadlines).
+
+        A non-secret decision: its published ``default``, which the game computed from the state
+        when it built the decision (never eliminating the seat, handing a rival the game or throwing
+        away something of value when another option does not). A secret one: a draw over what the
+        seat really holds (``draw_secret_default``). ``rng`` is the caller's private generator,
+        never the game's, so what was drawn cannot be told from the game's seed either.
+        """
+        if decision.secret:
+            return self.draw_secret_default(state, decision, rng)
+        return dict(decision.default_action())
+
+    def draw_secret_default(self, state, decision: Decision, rng: Rng) -> dict:
+        """A timed-out secret choice: one of the offered options, each equally likely. A game whose
+        options stand for cards of a hand overrides it to draw a card of the hand (each card equally
+        likely, so two Bang! and one Click fire two times in three)."""
+        return dict(rng.choice(decision.options))
+
+    def state_problems(self, state) -> list[str]:
+        """What is wrong with ``state`` by the game's own invariants (no negative counts, one owner per
+        property...), as sentences; empty for a sound state. The random-play and bot suites check it
+        after every action, beside ``money_in_play``."""
+        return []
+
     def money_in_play(self, state) -> int | None:
         """A money total that no rule may change (players + bank ledger), or ``None``.
 

@@ -98,3 +98,30 @@ def test_a_lost_bot_job_is_queued_again_when_the_game_is_read(client, app, redis
     game = wait_for(lambda: (lambda g: g if g["status"] == "finished" else None)(
         client.get(f"/v1/games/{created['id']}").get_json()), GAME_TIMEOUT)
     assert game["version"] > 0
+
+
+def test_a_bot_move_the_rules_refuse_falls_back_to_the_default_and_the_game_goes_on(client, app, toy_race,
+                                                                                      workers):
+    """A buggy bot (the toy's ``cheater`` proposes a ``boost`` it is never offered) must not stall its game:
+    every proposal of it is refused before submitting, counted, and its seat rolls instead."""
+    import requests
+
+    from tests.observability.test_metrics import samples
+    from tests.processes import free_port
+
+    port = free_port()
+    workers.start(1, "--metrics-port", str(port))
+    created = client.post("/v1/games", json={"ruleset": "toy-race", "seed": 12, "options": {"goal": 12}, "seats": [
+        {"name": "crook", "bot": "cheater"}, {"name": "fair", "bot": "random"}]})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    game = wait_for(lambda: (lambda g: g if g["status"] == "finished" else None)(
+        client.get(f"/v1/games/{game_id}").get_json()), GAME_TIMEOUT)
+    log = app.extensions["rulehouse.store"].action_log(game_id)
+    assert len(log) == game["version"] and log
+    assert all(action == {"type": "roll"} for _, action in log)
+    cheats = sum(1 for seat, _ in log if seat == 0)
+    assert cheats >= 1
+    refused = ("rulehouse_bot_moves_refused_total",
+               frozenset({("ruleset", "toy-race"), ("bot", "cheater"), ("reason", "action_not_allowed")}))
+    assert samples(requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text).get(refused) == cheats

@@ -1,8 +1,9 @@
 """A throwaway dice race for the worker tests only: each turn the seat rolls a die and
 moves; the first to reach the goal wins. ``crash`` makes a game blow up, to test how a
 failing chunk fails its simulation; ``step_seconds`` makes each roll take that long (a game
-that runs away, or one step that never returns). ``register()`` adds it to the registry
-of this process (subprocesses run the CLI through ``cli_main``)."""
+that runs away, or one step that never returns). Its ``cheater`` bot always proposes a
+``boost``, an action the rules know but never offer (a bot's bug). ``register()`` adds it to
+the registry of this process (subprocesses run the CLI through ``cli_main``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from engine.core.events import Event
 from engine.core.registry import all_rulesets
 from engine.core.result import Result
 from engine.core.rng import Rng
-from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.ruleset import Bot, OptionsSchema, Ruleset, action_schema
 
 
 class RaceOptions(OptionsSchema):
@@ -37,14 +38,24 @@ class RaceState:
     positions: list[int] = field(default_factory=list)
 
 
+class CheaterBot(Bot):
+    """Proposes a move it is never offered."""
+
+    needs_view = False
+
+    def act(self, view, decision, rng):
+        return {"type": "boost"}
+
+
 class ToyRace(Ruleset):
     id = "toy-race"
     title = "Toy race"
     min_players = 2
     max_players = 4
     options_schema = RaceOptions
-    action_schemas = {"roll": action_schema("roll")}
+    action_schemas = {"roll": action_schema("roll"), "boost": action_schema("boost")}
     state_class = RaceState
+    bots = {"cheater": CheaterBot}
 
     def setup(self, players, options, rng):
         return RaceState(players, rng, options["goal"], options["crash"], options["step_seconds"],

@@ -108,4 +108,5 @@ class HeuristicBot(Bot):
         return max(decision.options, key=worth)
 
     def _clip_discard(self, view: dict, decision: Decision) -> dict:
-        return {"type": "clip_discard", "card": CLICK}
+        # Toss a Click and keep the Bang! cards; a hand of Bang! cards only has nothing else to toss.
+        return {"type": "clip_discard", "card": CLICK if view["hand"][CLICK] else BANG}

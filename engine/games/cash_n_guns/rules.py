@@ -150,8 +150,8 @@ def _bullet_decision(seat: int, has_click: bool, has_bang: bool) -> Decision:
         options.append(BULLET_OPTIONS[CLICK])
     if has_bang:
         options.append(BULLET_OPTIONS[BANG])
-    # Too slow to choose: the harmless Click if there is one left.
-    return Decision(seat, "choose_bullet", options, default=options[0], secret=True)
+    # Secret: a seat too slow to choose gets a card of its hand drawn at random (draw_secret_default).
+    return Decision(seat, "choose_bullet", options, secret=True)
 
 
 @functools.cache
@@ -164,7 +164,7 @@ def _aim_decision(seat: int, living: tuple[int, ...]) -> Decision:
 
 @functools.cache
 def _courage_decision(seat: int) -> Decision:
-    return Decision(seat, "courage", [STAND, LIE_DOWN], default=STAND, secret=True)
+    return Decision(seat, "courage", [STAND, LIE_DOWN], secret=True)
 
 
 class CashNGuns(Ruleset):
@@ -250,7 +250,7 @@ class CashNGuns(Ruleset):
         options = [CLIP_DISCARD_OPTIONS[BANG]]
         if state.gangsters[state.picker].clicks:
             options.insert(0, CLIP_DISCARD_OPTIONS[CLICK])
-        return Decision(state.picker, "clip_discard", options, default=options[0], secret=True)
+        return Decision(state.picker, "clip_discard", options, secret=True)
 
     @staticmethod
     def _can_be_ordered(state: CashNGunsState) -> list[int]:
@@ -283,6 +283,15 @@ class CashNGuns(Ruleset):
             options.append(TAKE_TOKEN)
         # Too slow to pick: the first card of the lineup (the most valuable bill if any).
         return Decision(state.picker, "take_loot", options, default=options[0])
+
+    def draw_secret_default(self, state: CashNGunsState, decision: Decision, rng: Rng) -> dict:
+        """A timed-out bullet or clip toss is a card drawn at random from those in hand (with 1 Click and
+        6 Bang! a Bang! six times in seven); a timed-out courage is stand or lie down, even odds."""
+        if decision.kind == "courage":
+            return super().draw_secret_default(state, decision, rng)
+        gangster = state.gangsters[decision.seat]
+        card = CLICK if rng.randint(1, gangster.clicks + gangster.bangs) <= gangster.clicks else BANG
+        return dict((BULLET_OPTIONS if decision.kind == "choose_bullet" else CLIP_DISCARD_OPTIONS)[card])
 
     # -- actions -----------------------------------------------------------------
 
@@ -525,6 +534,24 @@ class CashNGuns(Ruleset):
     def standings(self, state: CashNGunsState) -> list[float]:
         """The search's hint: loot value so far; a dead gangster cannot win."""
         return [loot_value(g.loot, state.painting_set_values) if g.alive else -1.0 for g in state.gangsters]
+
+    def state_problems(self, state: CashNGunsState) -> list[str]:
+        """Every bullet card is somewhere (hand, face down in front, face down discarded, shown) and no count
+        is negative; the face-up discard holds the shown cards less the Bang! cards clips took back."""
+        problems = []
+        dealt = DECK.clicks + DECK.bangs
+        for seat, g in enumerate(state.gangsters):
+            if min(g.clicks, g.bangs, g.wounds, g.shown_clicks, g.shown_bangs, g.reloaded) < 0:
+                problems.append(f"seat {seat} has a negative count: {g}")
+            held = g.clicks + g.bangs + bool(g.chosen) + len(g.face_down) + g.shown_clicks + g.shown_bangs
+            if held != dealt + g.reloaded:
+                problems.append(f"seat {seat} has {held} bullet cards in all, not {dealt} + {g.reloaded} reloaded")
+        if state.discard_clicks != sum(g.shown_clicks for g in state.gangsters):
+            problems.append(f"{state.discard_clicks} Click cards face up in the discard, not the shown ones")
+        face_up_bangs = sum(g.shown_bangs - g.reloaded for g in state.gangsters)
+        if state.discard_bangs != face_up_bangs or face_up_bangs < 0:
+            problems.append(f"{state.discard_bangs} Bang! cards face up in the discard, not {face_up_bangs}")
+        return problems
 
     def money_in_play(self, state: CashNGunsState) -> int:
         """Face value of every loot card wherever it is: no rule creates or destroys loot."""

@@ -74,8 +74,9 @@ class HitchikerRuleset(Ruleset):
     id = "hitchiker"
     title = "Hitchiker"
     actions_public = True  # no hidden or simultaneous choices
-    #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
-    rules_version = 2
+    #: 3: a Hometown on offer to the active seat cannot be picked by a joining player (see "Rules
+    #: versions" in the rules doc)
+    rules_version = 3
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: games run for hundreds of actions; a hand of blackjack or a deposit shows in 40
     rollout_bot = "heuristic"
@@ -149,14 +150,19 @@ class HitchikerRuleset(Ruleset):
         decisions = self._phase_pending(state)
         if state.joining and state.phase not in ("over", "pick_hometown"):
             # Players who joined mid-game pick their Hometown beside whatever the table waits for
-            # (after a reincarnated player's pick, which must not find the Hometowns all gone).
-            decisions += [Decision(seat, "pick_hometown", self._unowned_hometowns(state)) for seat in state.joining]
+            # (after a reincarnated player's pick, which must not find the Hometowns all gone), but
+            # never the one on offer to the active seat; when it is the only one left they wait
+            # until the offer is settled.
+            on_offer = state.seats[state.decider].position if state.phase == "buy_hometown" else NOBODY
+            options = self._unowned_hometowns(state, besides=on_offer)
+            if options:
+                decisions += [Decision(seat, "pick_hometown", options) for seat in state.joining]
         return decisions
 
-    def _unowned_hometowns(self, state: HitchikerState) -> list[dict]:
+    def _unowned_hometowns(self, state: HitchikerState, besides: int = NOBODY) -> list[dict]:
         tables = self.tables(state)
         return [{"type": "pick_hometown", "city": tables.cities[c].name}
-                for c in tables.hometowns if owner_of(state, c) == NOBODY]
+                for c in tables.hometowns if c != besides and owner_of(state, c) == NOBODY]
 
     def _phase_pending(self, state: HitchikerState) -> list[Decision]:
         phase = state.phase
@@ -165,9 +171,9 @@ class HitchikerRuleset(Ruleset):
             return [_fixed_decision(seat, phase)]
         if phase == "deposit":
             limit = state.deposit_limit
-            low = {"type": "deposit", "amount": 0}
-            return [Decision(seat, "deposit", [low, {"type": "deposit", "amount": limit}],
-                             {"deposit": {"amount": [0, limit]}}, low)]
+            options = [{"type": "deposit", "amount": 0}, {"type": "deposit", "amount": limit}]
+            default = {"type": "deposit", "amount": turn.timeout_deposit(state, seat, limit)}
+            return [Decision(seat, "deposit", options, {"deposit": {"amount": [0, limit]}}, default)]
         if phase == "bet":
             return [casino.bet_decision(state)]
         if phase == "play_hand":
@@ -358,6 +364,19 @@ class HitchikerRuleset(Ruleset):
         """The search's hint: savings, and travelling cash at half (it can still be lost on the road and
         only savings reach the goal)."""
         return [h.savings + h.cash * STANDING_CASH_SHARE for h in state.seats]
+
+    def state_problems(self, state: HitchikerState) -> list[str]:
+        """Every Hometown has at most one owner and only Hometowns are owned; no seat holds a negative
+        amount of cash, savings or contraband; every pawn is on the board."""
+        tables = self.tables(state)
+        owned = [city for h in state.seats for city in h.hometowns]
+        problems = [f"{tables.cities[city].name} has {owned.count(city)} owners"
+                    for city in sorted(set(owned)) if owned.count(city) > 1]
+        problems += [f"{tables.cities[city].name} is not a Hometown but is owned"
+                     for city in set(owned) if city not in tables.hometowns]
+        problems += [f"seat {seat}: {h}" for seat, h in enumerate(state.seats)
+                     if min(h.cash, h.savings, h.units) < 0 or not 0 <= h.position < len(tables.cities)]
+        return problems
 
     def money_in_play(self, state: HitchikerState) -> int:
         on_board = state.deal.stake if state.deal is not None else 0

@@ -253,6 +253,29 @@ def free_property_choices(state: GameState, tables: Tables, card: Card) -> list[
     return sorted(unsold or spaces)
 
 
+def move_cost(state: GameState, tables: Tables, seat: int, steps: int, *,
+              free_property: bool = False) -> tuple[bool, int]:
+    """What moving ``steps`` forward surely costs ``seat``, from what every seat sees: (whether the game ends
+    with it short, the money it loses beyond what it buys). GO's salary counts; a compulsory purchase it can
+    afford loses nothing (the money becomes the property); ``free_property``: the move of a free-property
+    card, which takes an unsold property for nothing. The next Chance card is face down, so landing on
+    Chance costs nothing sure. What a seat too slow to choose its move goes by (``ruleset.pending``)."""
+    player = state.seats[seat]
+    size = len(tables.board.spaces)
+    salary = (player.position + steps) // size * tables.board.go_salary
+    space = tables.board.spaces[(player.position + steps) % size]
+    if space.kind != PROPERTY:
+        return False, 0
+    owner = state.owners[space.index]
+    money = player.money + salary
+    if owner == NOBODY:
+        return (not free_property and space.price > money), 0
+    if owner == seat:
+        return False, 0
+    due = rent(state, tables, space.index)
+    return due > money, max(0, due - salary)
+
+
 def go_for_free_property(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     """Move to the chosen space: an unsold one is taken for free; a sold one is landed on as usual."""
     advance_to(state, tables, seat, space, events, land_there=False)

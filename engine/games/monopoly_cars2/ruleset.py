@@ -15,6 +15,7 @@ from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
 from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2.board import PROPERTY
 from engine.games.monopoly_cars2.bots import HeuristicBot
 from engine.games.monopoly_cars2.state import (
     CHOOSE_MOVE,
@@ -85,6 +86,12 @@ USE_JAIL_CARD = {"type": "use_jail_card"}
 def _roll_decision(seat: int, in_jail: bool) -> Decision:
     """Most steps are a plain roll: one shared, never-mutated Decision per seat spares the hot loop."""
     return Decision(seat, "jail" if in_jail else "turn", ROLL_OPTIONS)
+
+
+def _cheapest(options: list[dict], costs: list[tuple[bool, int]]) -> dict:
+    """What a seat too slow to choose its Chance move plays: a move that does not end the game with it short
+    if there is one, losing the least money; of those, the first offered (the lowest space, the shortest move)."""
+    return options[min(range(len(options)), key=costs.__getitem__)]
 
 
 class MonopolyCars2(Ruleset):
@@ -170,11 +177,18 @@ class MonopolyCars2(Ruleset):
         if phase == CHOOSE_PROPERTY:
             tables = self.tables(state)
             choices = rules.free_property_choices(state, tables, tables.cards[state.card])
-            return [Decision(seat, "chance_property", [{"type": "choose_property", "space": s} for s in choices])]
+            size = len(tables.board.spaces)
+            position = state.seats[seat].position
+            costs = [rules.move_cost(state, tables, seat, (space - position) % size, free_property=True)
+                     for space in choices]
+            options = [{"type": "choose_property", "space": s} for s in choices]
+            return [Decision(seat, "chance_property", options, default=_cheapest(options, costs))]
         if phase == CHOOSE_MOVE:
-            most = self.tables(state).cards[state.card].max_spaces
-            options = [{"type": "move_forward", "spaces": n} for n in range(1, most + 1)]
-            return [Decision(seat, "chance_move", options)]
+            tables = self.tables(state)
+            steps = range(1, tables.cards[state.card].max_spaces + 1)
+            options = [{"type": "move_forward", "spaces": n} for n in steps]
+            costs = [rules.move_cost(state, tables, seat, n) for n in steps]
+            return [Decision(seat, "chance_move", options, default=_cheapest(options, costs))]
         return []
 
     def play(self, state: GameState, seat: int, action: dict) -> list[Event]:
@@ -267,6 +281,21 @@ class MonopolyCars2(Ruleset):
 
     def money_in_play(self, state: GameState) -> int:
         return sum(player.money for player in state.seats) + state.bank
+
+    def state_problems(self, state: GameState) -> list[str]:
+        """No seat below M0, every property owned by a seat or by nobody, every token on the board, every
+        Chance card once in the pile or in one hand."""
+        tables = self.tables(state)
+        problems = [f"seat {seat} has M{player.money}" for seat, player in enumerate(state.seats) if player.money < 0]
+        problems += [f"space {space} is owned by {owner}" for space, owner in enumerate(state.owners)
+                     if owner != NOBODY and not (0 <= owner < state.players
+                                                 and tables.board.spaces[space].kind == PROPERTY)]
+        problems += [f"seat {seat} stands on {player.position}" for seat, player in enumerate(state.seats)
+                     if not 0 <= player.position < len(tables.board.spaces)]
+        cards = sorted(state.pile + [card for player in state.seats for card in player.jail_cards])
+        if cards != list(range(len(tables.cards))):
+            problems.append(f"the Chance cards are {cards}")
+        return problems
 
     copy = staticmethod(cloner(GameState))
 

@@ -38,11 +38,14 @@ CARD_OPTIONS = [{"type": "anti_fender_bender", "play": True}, {"type": "anti_fen
 PIT_OPTIONS = [{"type": "send_to_pit", "pit": pro} for pro in PROS]
 
 
-#: decision kind -> (options, default): no decision's options depend on the state
+PLAY_CARD, KEEP_CARD = CARD_OPTIONS
+
+#: decision kind -> (options, default): no decision's options depend on the state, and only the
+#: card's default does (``card_decision``)
 FIXED_DECISIONS = {
     "roll": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
     "escape_pit": (ROLL_OPTIONS, ROLL_OPTIONS[1]),
-    "anti_fender_bender": (CARD_OPTIONS, CARD_OPTIONS[1]),
+    "anti_fender_bender": (CARD_OPTIONS, KEEP_CARD),
     "send_to_pit": (PIT_OPTIONS, PIT_OPTIONS[0]),
 }
 
@@ -52,6 +55,12 @@ def _fixed_decision(seat: int, kind: str) -> Decision:
     """One shared, never-mutated Decision per seat and kind: ``pending`` runs after every action."""
     options, default = FIXED_DECISIONS[kind]
     return Decision(seat, kind, options, default=default)
+
+
+@functools.cache
+def _saving_card_decision(seat: int) -> Decision:
+    """The card decision against a payment the seat cannot make: its default plays the card."""
+    return Decision(seat, "anti_fender_bender", CARD_OPTIONS, default=PLAY_CARD)
 
 
 class WhipcashOptions(OptionsSchema):
@@ -70,6 +79,13 @@ def whipcash_terms(state: WhipcashState) -> tuple[int, int, int]:
     if level == 0:
         return state.current, occupant, amount
     return occupant, state.current, amount
+
+
+def card_decision(state: WhipcashState) -> Decision:
+    """The Anti-Fender Bender card against the Whipca$h payment now due. A seat too slow to decide keeps
+    the card for later, unless the payment is more than it has: then the card saves it from bankruptcy."""
+    payer, _, amount = whipcash_terms(state)
+    return _saving_card_decision(payer) if amount > state.cash[payer] else _fixed_decision(payer, "anti_fender_bender")
 
 
 class WhipcashRuleset(Ruleset):
@@ -139,7 +155,7 @@ class WhipcashRuleset(Ruleset):
             kind = "escape_pit" if board.kind[state.position[state.current]] == spaces.PIT else "roll"
             return [_fixed_decision(state.current, kind)]
         if phase == CARD:
-            return [_fixed_decision(whipcash_terms(state)[0], "anti_fender_bender")]
+            return [card_decision(state)]
         if phase == PIT_CHOICE:
             return [_fixed_decision(state.current, "send_to_pit")]
         return []
@@ -356,5 +372,20 @@ class WhipcashRuleset(Ruleset):
 
     def money_in_play(self, state: WhipcashState) -> int:
         return sum(state.cash)
+
+    def state_problems(self, state: WhipcashState) -> list[str]:
+        """No party but the bank ledger below $0; a car on the board exactly while its seat is in (holding
+        its card only then); every Pro's holdings with a party still in."""
+        problems = [f"party {party_name(state, party)} has ${cash}"
+                    for party, cash in enumerate(state.cash[:state.bank]) if cash < 0]
+        size = board_of(state.board).size
+        for seat in range(state.players):
+            on_board = 0 <= state.position[seat] < size
+            if state.alive[seat] != on_board or (state.card[seat] and not state.alive[seat]):
+                problems.append(f"seat {seat}: alive {state.alive[seat]}, position {state.position[seat]}, "
+                                f"card {state.card[seat]}")
+        problems += [f"{pro}'s holdings are with {party_name(state, holder)}, who is out"
+                     for pro, holder in zip(PROS, state.holdings, strict=True) if not state.alive[holder]]
+        return problems
 
     copy = staticmethod(cloner(WhipcashState))
