@@ -17,14 +17,23 @@ from engine.core.ruleset import Ruleset
 MAX_STEPS = 200_000
 
 
-def play_random(ruleset: Ruleset, players: int, seed: int, options: dict | None = None, on_step=None):
-    """Play a random game; return (final state, action log, event log)."""
+def play_random(ruleset: Ruleset, players: int, seed: int, options: dict | None = None, on_step=None,
+                joins: float = 0.0):
+    """Play a random game; return (final state, action log, event log).
+
+    ``joins``: the chance, before each action, that a new player joins the running game (rulesets that
+    take players mid-game only, up to their most players); the action log then no longer replays alone.
+    """
     state = ruleset.new_game(players, options, seed)
     rng = Rng(derive_seed(seed, 99))
     bot = ruleset.bot("random")
     log: list[tuple[int, dict]] = []
     events: list[dict] = []
+    joins = joins if ruleset.joins_mid_game else 0.0
     for _ in range(MAX_STEPS):
+        if joins and state.players < ruleset.max_players and ruleset.result(state) is None and rng.random() < joins:
+            change = {"seat": state.players, "kind": "seat_joined", "name": "joiner", "bot": None}
+            events.extend(e.to_dict() for e in ruleset.seat_changed(state, change))
         decisions = ruleset.pending(state)
         if not decisions:
             break
@@ -38,6 +47,14 @@ def play_random(ruleset: Ruleset, players: int, seed: int, options: dict | None 
         pytest.fail(f"{ruleset.id} seed {seed}: no end after {MAX_STEPS} steps")
     assert ruleset.result(state) is not None, "no decisions pending but no result"
     return state, log, events
+
+
+def assert_sound(ruleset: Ruleset, state, money: int | None, where: str = "") -> None:
+    """The state's own invariants (``Ruleset.state_problems``) hold and the money in play is ``money``."""
+    problems = ruleset.state_problems(state)
+    assert not problems, f"{ruleset.id} {where}: {problems}"
+    if money is not None:
+        assert ruleset.money_in_play(state) == money, f"{ruleset.id} {where}: money not conserved"
 
 
 def replay(ruleset: Ruleset, players: int, seed: int, log, options: dict | None = None):
@@ -178,3 +195,133 @@ class OutcomeSecrecy:
             if outcome is None or ruleset.view(outcome[0], None) != public:
                 return False
         return True
+
+
+class TimedOutSeats:
+    """What a seat whose time ran out plays (``Ruleset.timeout_action``), checked at every pending decision.
+
+    ``stakes`` is the test's own account of what a seat has at stake in this game (see
+    ``tests/engine/timeout_stakes.py``): the fate of a move (out of the game, won, what of value it lost
+    for nothing) and the odds a secret default is drawn with. At each decision:
+
+    - the timeout's move is legal, draws nothing from the game's RNG, and for a non-secret decision is
+      exactly the published ``default``, which reads nothing hidden (a world re-dealt from the
+      spectator's view publishes the same one);
+    - a non-secret default is not self-destructive where an alternative exists. Each offered option (a
+      range by its ends) is played on copies of the state: the real one and ``worlds`` more the seat
+      cannot tell apart (``resample_hidden``). An outcome is *sure* when it drew no dice and its fate is
+      the same in every world. The default must not surely put the seat out while another option keeps
+      it in in some world; must surely win whenever another option surely wins; and, sure against sure,
+      must not lose more of something while losing no less of anything else (``Fate.lost``, compared
+      item by item) than another option;
+    - a secret decision's odds (``stakes.secret_odds``) are gathered in ``secret_samples``, one state per
+      kind and odds, for the caller's statistical check of the draws.
+    """
+
+    def __init__(self, ruleset: Ruleset, stakes, rng: Rng, worlds: int = 2, options_limit: int = 12) -> None:
+        self.ruleset = ruleset
+        self.stakes = stakes
+        self.rng = rng
+        self.worlds = worlds
+        self.options_limit = options_limit
+        self.kinds_checked: set[str] = set()
+        #: decision kind -> how many times an alternative would have put the seat out or lost it more
+        self.bites: dict[str, int] = {}
+        #: (kind, ((action key, probability), ...)) -> (a state, its secret decision) with those odds
+        self.secret_samples: dict[tuple, tuple] = {}
+
+    def __call__(self, state, decisions) -> None:
+        for decision in decisions:
+            self.check(state, decision)
+
+    def check(self, state, decision) -> None:
+        ruleset, seat = self.ruleset, decision.seat
+        rng_before = (state.rng.seed, state.rng.counter)
+        played = ruleset.timeout_action(state, decision, Rng(self.rng.next64()))
+        where = f"{ruleset.id}: the timeout of seat {seat}'s {decision.kind}"
+        assert (state.rng.seed, state.rng.counter) == rng_before, f"{where} drew from the game's RNG"
+        assert decision.allows(ruleset.parse_action(played)), f"{where} plays {played}, not offered"
+        ruleset.check(state, seat, played)
+        self.kinds_checked.add(decision.kind)
+        if decision.secret:
+            odds = self.stakes.secret_odds(ruleset, state, decision)
+            assert all(decision.allows(dict(key)) for key in odds), f"{where} may draw an option not offered"
+            key = (decision.kind, tuple(sorted(odds.items())))
+            if key not in self.secret_samples:
+                self.secret_samples[key] = (ruleset.copy(state), decision)
+            return
+        assert played == decision.to_dict()["default"], f"{where} is not the published default"
+        other = ruleset.resample_hidden(state, None, self.rng)
+        twin = next(d for d in ruleset.pending(other) if d.seat == seat and d.kind == decision.kind)
+        assert twin.default_action() == played, f"{where} depends on something hidden"
+        alternatives = [dict(option) for option in decision.options[:self.options_limit] if option != played]
+        if alternatives:
+            self._not_self_destructive(state, decision, played, alternatives, where)
+
+    def _not_self_destructive(self, state, decision, played: dict, alternatives: list[dict], where: str) -> None:
+        worlds = [state] + [self.ruleset.resample_hidden(state, decision.seat, self.rng) for _ in range(self.worlds)]
+        default = _Fates(self, worlds, decision.seat, played)
+        for action in alternatives:
+            alternative = _Fates(self, worlds, decision.seat, action)
+            if default.surely_out():
+                assert not alternative.sometimes_in(), f"{where} ({played}) puts the seat out, {action} need not"
+            elif alternative.surely_out():
+                self._bite(decision)  # the default keeps the seat in where this option would not
+            if alternative.surely_won():
+                assert default.surely_won(), f"{where} ({played}) lets a sure win ({action}) go"
+            elif default.surely_won():
+                self._bite(decision)  # the default wins where this option would not
+            sure, sure_default = alternative.sure(), default.sure()
+            if sure is None or sure_default is None or sure.out or sure.won or sure_default.out or sure_default.won:
+                continue
+            if sure.lost != sure_default.lost:
+                assert not _no_more(sure.lost, sure_default.lost), \
+                    f"{where} ({played}) loses {sure_default.lost}, {action} only {sure.lost}"
+                if _no_more(sure_default.lost, sure.lost):
+                    self._bite(decision)  # the default keeps something this option would throw away
+
+    def _bite(self, decision) -> None:
+        self.bites[decision.kind] = self.bites.get(decision.kind, 0) + 1
+
+
+def _no_more(lost: tuple, than: tuple) -> bool:
+    """Whether ``lost`` loses no more of anything than ``than`` does."""
+    return all(a <= b for a, b in zip(lost, than, strict=True))
+
+
+class _Fates:
+    """The fates of one action in several worlds, played lazily (the real world first)."""
+
+    def __init__(self, checker: TimedOutSeats, worlds: list, seat: int, action: dict) -> None:
+        self.checker, self.worlds, self.seat, self.action = checker, worlds, seat, action
+        self._fates: list[tuple] = []
+
+    def fate(self, index: int) -> tuple:
+        """(fate, whether the outcome drew from the RNG) in world ``index``."""
+        while len(self._fates) <= index:
+            world = self.worlds[len(self._fates)]
+            outcome = _outcome(self.checker.ruleset, world, self.seat, self.action)
+            assert outcome is not None, f"{self.action} is not legal in a world seat {self.seat} cannot tell apart"
+            after, events = outcome
+            fate = self.checker.stakes.fate(self.checker.ruleset, world, after, events, self.seat)
+            drew = (after.rng.seed, after.rng.counter) != (world.rng.seed, world.rng.counter)
+            self._fates.append((fate, drew))
+        return self._fates[index]
+
+    def sometimes_in(self) -> bool:
+        return any(not self.fate(index)[0].out for index in range(len(self.worlds)))
+
+    def sure(self):
+        """The fate when it is sure (no dice drawn, the same in every world), else None."""
+        fate, drew = self.fate(0)
+        if drew or any(self.fate(index)[0] != fate for index in range(1, len(self.worlds))):
+            return None
+        return fate
+
+    def surely_won(self) -> bool:
+        sure = self.sure()
+        return sure is not None and sure.won
+
+    def surely_out(self) -> bool:
+        sure = self.sure()
+        return sure is not None and sure.out

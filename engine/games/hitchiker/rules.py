@@ -171,9 +171,11 @@ class HitchikerRuleset(Ruleset):
             return [_fixed_decision(seat, phase)]
         if phase == "deposit":
             limit = state.deposit_limit
-            options = [{"type": "deposit", "amount": 0}, {"type": "deposit", "amount": limit}]
-            default = {"type": "deposit", "amount": turn.timeout_deposit(state, seat, limit)}
-            return [Decision(seat, "deposit", options, {"deposit": {"amount": [0, limit]}}, default)]
+            most = {"type": "deposit", "amount": limit}
+            # A seat too slow to decide banks all it may: travelling cash is what Customs, fines and
+            # thieves take, and savings are what wins.
+            return [Decision(seat, "deposit", [{"type": "deposit", "amount": 0}, most],
+                             {"deposit": {"amount": [0, limit]}}, most)]
         if phase == "bet":
             return [casino.bet_decision(state)]
         if phase == "play_hand":

@@ -79,13 +79,6 @@ def offer_deposit(state: HitchikerState, seat: int, limit: int) -> None:
         state.deposit_limit = limit if cash > limit else cash
 
 
-def timeout_deposit(state: HitchikerState, seat: int, limit: int) -> int:
-    """What a seat too slow to decide deposits: nothing (the cash travels on), unless a deposit within
-    ``limit`` reaches the savings goal: then the least that does, which wins the game at once."""
-    needed = SAVINGS_GOAL - state.seats[seat].savings
-    return needed if 0 < needed <= limit else 0
-
-
 def deposit(state: HitchikerState, seat: int, amount: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     hitchiker.cash -= amount
