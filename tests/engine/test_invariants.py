@@ -11,6 +11,7 @@ from tests.engine.invariants import (
     assert_every_option_applies,
     assert_illegal_rejected,
     assert_round_trip,
+    assert_sound,
     assert_views_hide_secrets,
     play_random,
     replay,
@@ -20,6 +21,9 @@ RULESETS = sorted(all_rulesets())
 BULK_GAMES = 500
 DEEP_GAMES = 12
 SECRECY_GAMES = 6
+#: random games with players joining mid-game (rulesets that take them), and the chance of a join a step
+JOIN_GAMES = 60
+JOIN_CHANCE = 0.02
 
 
 def player_counts(ruleset) -> list[int]:
@@ -33,20 +37,38 @@ def games_by_players(ruleset, games: int) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
-def test_many_random_games_end_and_conserve_money(ruleset_id):
+def test_many_random_games_end_conserve_money_and_keep_the_states_invariants(ruleset_id):
     ruleset = all_rulesets()[ruleset_id]
     for game, players in games_by_players(ruleset, BULK_GAMES):
         state = ruleset.new_game(players, None, game)
         total = ruleset.money_in_play(state)
 
-        def check_money(state, decisions, total=total):
-            assert ruleset.money_in_play(state) == total
+        def check(state, decisions, total=total, game=game):
+            assert_sound(ruleset, state, total, f"game {game}")
 
-        final, _, _ = play_random(ruleset, players, game, on_step=check_money if total is not None else None)
-        assert ruleset.money_in_play(final) == total
+        final, _, _ = play_random(ruleset, players, game, on_step=check)
+        assert_sound(ruleset, final, total, f"game {game} at its end")
         result = ruleset.result(final)
         assert result.winners and set(result.winners) <= set(range(players))
         assert sorted(result.ranking) == list(range(players))
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if all_rulesets()[r].joins_mid_game])
+def test_players_joining_random_games_keep_the_states_invariants(ruleset_id):
+    """Joins land at random points of the game (beside any decision, e.g. a Hometown on offer)."""
+    ruleset = all_rulesets()[ruleset_id]
+    joined = 0
+    for game, players in games_by_players(ruleset, JOIN_GAMES):
+        state = ruleset.new_game(players, None, 3000 + game)
+        total = ruleset.money_in_play(state)
+
+        def check(state, decisions, total=total, game=game):
+            assert_sound(ruleset, state, total, f"game {game}")
+
+        final, _, _ = play_random(ruleset, players, 3000 + game, on_step=check, joins=JOIN_CHANCE)
+        assert_sound(ruleset, final, total, f"game {game} at its end")
+        joined += final.players - players
+    assert joined >= JOIN_GAMES  # the joins happened
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -372,12 +372,17 @@ class HitchikerRuleset(Ruleset):
         amount of cash, savings or contraband; every pawn is on the board."""
         tables = self.tables(state)
         owned = [city for h in state.seats for city in h.hometowns]
-        problems = [f"{tables.cities[city].name} has {owned.count(city)} owners"
-                    for city in sorted(set(owned)) if owned.count(city) > 1]
-        problems += [f"{tables.cities[city].name} is not a Hometown but is owned"
-                     for city in set(owned) if city not in tables.hometowns]
+        distinct = set(owned)
+        problems = []
+        if len(distinct) != len(owned):
+            problems += [f"{tables.cities[city].name} has {owned.count(city)} owners"
+                         for city in sorted(distinct) if owned.count(city) > 1]
+        if not distinct.issubset(tables.hometowns):
+            problems += [f"{tables.cities[city].name} is owned but no Hometown"
+                         for city in sorted(distinct.difference(tables.hometowns))]
+        cities = len(tables.cities)
         problems += [f"seat {seat}: {h}" for seat, h in enumerate(state.seats)
-                     if min(h.cash, h.savings, h.units) < 0 or not 0 <= h.position < len(tables.cities)]
+                     if h.cash < 0 or h.savings < 0 or h.units < 0 or not 0 <= h.position < cities]
         return problems
 
     def money_in_play(self, state: HitchikerState) -> int:

@@ -7,7 +7,7 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.core.rng import Rng
 from engine.games.hitchiker.state import NOBODY, owner_of
-from tests.engine.hitchiker.helpers import RULES, TABLES, city, game
+from tests.engine.hitchiker.helpers import RULES, TABLES, city, first, game, pending_kind, script
 from tests.engine.invariants import assert_round_trip
 
 
@@ -91,3 +91,55 @@ def test_random_games_with_joins_keep_the_money_and_end(seed):
         assert RULES.money_in_play(state) == money
     assert RULES.result(state) is not None and state.players == 2 + joined and joined >= 2
     assert_round_trip(RULES, state)
+
+
+def offer_calgaree(state) -> None:
+    """Seat 0 rolls 1 + 2 from Vancougar onto Calgaree, unowned, priced 2 x $5,000: the buy offer waits."""
+    script(state, 1, 2, 2)
+    RULES.apply(state, 0, {"type": "roll"})
+    assert pending_kind(state) == (0, "buy_hometown") and state.seats[0].position == city("Calgaree")
+
+
+def pickable(state, seat: int) -> list[str]:
+    return [option["city"] for d in RULES.pending(state) if d.seat == seat and d.kind == "pick_hometown"
+            for option in d.options]
+
+
+@pytest.mark.parametrize("answer", ["buy_hometown", "pass"])
+def test_a_joiner_cannot_pick_the_hometown_on_offer_to_the_active_seat(answer):
+    """One Hometown, one owner: the Hometown the active seat may buy is not free for a joiner to pick."""
+    state = game(players=2, cash=25_000)
+    offer_calgaree(state)
+    join(state)
+    offered = pickable(state, 2)
+    assert "Calgaree" not in offered and offered
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply(state, 2, {"type": "pick_hometown", "city": "Calgaree"})
+    assert error.value.reason == "option_not_allowed"
+    RULES.apply(state, 0, {"type": answer})
+    assert ("Calgaree" in pickable(state, 2)) == (answer == "pass")
+    assert RULES.state_problems(state) == []
+
+
+@pytest.mark.parametrize("answer", ["buy_hometown", "pass"])
+def test_a_joiner_whose_only_free_hometown_is_on_offer_waits_for_the_offer(answer):
+    state = game(players=2, cash=25_000)
+    for hometown in TABLES.hometowns:
+        if owner_of(state, hometown) == NOBODY and hometown != city("Calgaree"):
+            state.seats[1].hometowns.append(hometown)
+    offer_calgaree(state)
+    join(state)
+    assert state.joining == [2] and [d.seat for d in RULES.pending(state)] == [0]  # no decision to pick from
+    events = RULES.apply(state, 0, {"type": answer})
+    if answer == "pass":
+        assert pickable(state, 2) == ["Calgaree"]
+    else:
+        assert state.joining == [] and first(events, "joined_homeless").data["seat"] == 2
+        assert owner_of(state, city("Calgaree")) == 0
+    assert RULES.state_problems(state) == []
+
+
+def test_two_owners_of_one_hometown_are_a_state_problem():
+    state = game(players=2, cash=25_000)
+    state.seats[1].hometowns.append(city("Vancougar"))
+    assert RULES.state_problems(state) == ["Vancougar has 2 owners"]
