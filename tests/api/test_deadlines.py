@@ -178,3 +178,40 @@ def test_the_aim_of_a_slow_seat_is_still_nobody(client, app):
     assert "secret" not in listed["decisions"][0]
     assert sweep(store, now=time.time() + 2) == 1
     assert {action["target"] for _, action in store.action_log(game["id"])[-4:]} == {None}
+
+
+@pytest.mark.parametrize("ruleset_id", ["cash-n-guns", "hitchiker", "monopoly-cars2", "whipcash"])
+def test_what_a_timeout_plays_is_the_default_published_in_decisions(client, app, ruleset_id):
+    """Every seat stays silent, so every decision is played by its deadline: each move the service plays
+    is the `default` `/decisions` showed its seat (for a secret choice, `null`, one of its options)."""
+    from engine.core.registry import get_ruleset
+
+    store = app.extensions["rulehouse.store"]
+    ruleset = get_ruleset(ruleset_id)
+    seats = [{"name": f"p{seat}"} for seat in range(ruleset.min_players)]
+    reply = client.post("/v1/games", json={"ruleset": ruleset_id, "seats": seats, "seed": 23,
+                                           "decision_timeout": 3600})
+    assert reply.status_code == 201, reply.get_json()
+    game = reply.get_json()
+    tokens = [seat["token"] for seat in game["seats"]]
+    played = 0
+    for _ in range(40):
+        seen = client.get(f"/v1/games/{game['id']}").get_json()
+        if seen["status"] != "active":
+            break
+        published = {}
+        for seat in seen["waiting_for"]:
+            listed = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(tokens[seat])).get_json()
+            assert listed["version"] == seen["version"]
+            published[seat] = listed["decisions"][0]
+        said = apply_defaults(store, game["id"], seen["version"], now=time.time() + 7200)
+        assert said == f"defaulted seats {sorted(published)}", said
+        for seat, action in store.action_log(game["id"])[seen["version"]:]:
+            decision = published[seat]
+            if decision.get("secret"):
+                assert decision["default"] is None and action in decision["options"]
+            else:
+                assert action == decision["default"], (decision, action)
+            played += 1
+    finished = client.get(f"/v1/games/{game['id']}").get_json()["status"] == "finished"
+    assert played >= 40 or (finished and played >= 10), played

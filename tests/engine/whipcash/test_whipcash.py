@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.rng import Rng
 from engine.games.whipcash import RULESET
 from tests.engine.whipcash.helpers import event_types, new_state, roll, script
 
@@ -109,3 +110,31 @@ def test_a_used_card_is_not_offered_again():
     roll(state, 1)
     assert RULESET.pending(state)[0].kind == "roll"
     assert state.cash[0] == 9_000
+
+
+@pytest.mark.parametrize(("cash", "plays"), [(14_999, True), (15_000, False), (40_000, False)])
+def test_a_seat_too_slow_to_decide_plays_its_card_only_against_a_payment_it_cannot_make(cash, plays):
+    """An absent player keeps the card for later, unless paying would bankrupt it (and, at two players,
+    hand the rival the game) while the card was on offer to save it."""
+    state = whipcash_state(0, cards=True)
+    state.cash[0] = cash
+    script(state, 3)
+    roll(state, 1)
+    decision = RULESET.pending(state)[0]
+    assert (decision.seat, decision.kind) == (0, "anti_fender_bender")
+    default = RULESET.timeout_action(state, decision, Rng(0))
+    assert default == decision.to_dict()["default"] == {"type": "anti_fender_bender", "play": plays}
+    RULESET.apply(state, 0, default)
+    assert state.alive[0] and state.card[0] is not plays
+
+
+def test_the_car_hit_too_slow_to_decide_plays_its_card_when_it_cannot_pay():
+    state = whipcash_state(3, cards=True)
+    state.cash[1] = 20_000
+    script(state, 3)
+    roll(state, 1)
+    decision = RULESET.pending(state)[0]
+    assert (decision.seat, decision.kind) == (1, "anti_fender_bender")
+    assert decision.default == {"type": "anti_fender_bender", "play": True}  # 25,000 owed
+    RULESET.apply(state, 1, decision.default)
+    assert state.alive[1] and state.cash[1] == 20_000
