@@ -184,11 +184,14 @@ class DecisionSchema(Schema):
     ranges = fields.Dict(metadata={"description": "action type -> parameter -> [min, max] (inclusive): any value "
                                    "in between is legal too."})
     default = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "What is played if the seat never decides (see `decision_timeout`); null for a secret "
-                       "choice, where the service plays one of `options` drawn at random."})
+        "description": "Exactly what a timeout plays if the seat never decides (see `decision_timeout`): the "
+                       "engine's choice for this position, never one that puts the seat out of the game, hands a "
+                       "rival the game or throws away something of value when another option does not. Null for "
+                       "a secret choice, where a timeout draws from what the seat holds."})
     secret = fields.Boolean(metadata={
         "description": "Present and true for a secret (face-down) choice: the other seats learn only that it "
-                       "was made, and a timeout plays a random option, so they cannot tell what was played."})
+                       "was made, and a timeout draws it at random from what the seat really holds (a card of "
+                       "its hand), so they cannot tell what was played."})
 
 
 class DecisionsSchema(Schema):

@@ -8,7 +8,10 @@ views) must leave every figure as it is: the recorded file is the proof that no 
 changed how a game plays.
 
 Regenerate the file only after a deliberate rules change (one that raises a ruleset's
-``rules_version``), never to make this test pass after an optimisation:
+``rules_version``) or a deliberate change of what a timed-out seat plays (a decision's published
+``default``, which ``decisions_sha256`` and the bulk digest include: check then that every other
+figure stays, e.g. by digesting the decisions without their defaults before and after), never to
+make this test pass after an optimisation:
 
     .venv/bin/python -m tests.engine.test_golden_games > tests/engine/data/golden_games.json
 """
