@@ -29,11 +29,10 @@ def play_random(ruleset: Ruleset, players: int, seed: int, options: dict | None 
     bot = ruleset.bot("random")
     log: list[tuple[int, dict]] = []
     events: list[dict] = []
-    joins = joins if ruleset.joins_mid_game else 0.0
     for _ in range(MAX_STEPS):
-        if joins and state.players < ruleset.max_players and ruleset.result(state) is None and rng.random() < joins:
-            change = {"seat": state.players, "kind": "seat_joined", "name": "joiner", "bot": None}
-            events.extend(e.to_dict() for e in ruleset.seat_changed(state, change))
+        joined = join_at_random(ruleset, state, rng, joins)
+        if joined:
+            events.extend(e.to_dict() for e in joined)
         decisions = ruleset.pending(state)
         if not decisions:
             break
@@ -47,6 +46,15 @@ def play_random(ruleset: Ruleset, players: int, seed: int, options: dict | None 
         pytest.fail(f"{ruleset.id} seed {seed}: no end after {MAX_STEPS} steps")
     assert ruleset.result(state) is not None, "no decisions pending but no result"
     return state, log, events
+
+
+def join_at_random(ruleset: Ruleset, state, rng: Rng, chance: float, bot: str | None = None) -> list | None:
+    """With ``chance``, a new player (played by ``bot``) joins the running game, if the ruleset takes
+    players mid-game and has a seat left; the join's events, or None when nobody joined."""
+    if not chance or not ruleset.joins_mid_game or state.players >= ruleset.max_players \
+            or ruleset.result(state) is not None or rng.random() >= chance:
+        return None
+    return ruleset.seat_changed(state, {"seat": state.players, "kind": "seat_joined", "name": "late", "bot": bot})
 
 
 def assert_sound(ruleset: Ruleset, state, money: int | None, where: str = "") -> None:

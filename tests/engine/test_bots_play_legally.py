@@ -15,7 +15,7 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
-from tests.engine.invariants import MAX_STEPS, assert_sound
+from tests.engine.invariants import MAX_STEPS, assert_sound, join_at_random
 
 RULESETS = sorted(all_rulesets())
 SEARCH_BOT = "mcts-1"
@@ -57,9 +57,7 @@ def play_checked(ruleset, tested: str, players: int, seed: int, options: dict | 
     rng, probe_rng = Rng(derive_seed(seed, 5)), Rng(derive_seed(seed, 6))
     moves = 0
     for step in range(MAX_STEPS):
-        if ruleset.joins_mid_game and state.players < ruleset.max_players and ruleset.result(state) is None \
-                and rng.random() < JOINS:
-            ruleset.seat_changed(state, {"seat": state.players, "kind": "seat_joined", "name": "late", "bot": tested})
+        if join_at_random(ruleset, state, rng, JOINS, tested) is not None:
             names.append(tested)
             seat_bots.append(ruleset.bot(tested))
         decisions = ruleset.pending(state)

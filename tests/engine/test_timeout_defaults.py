@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
-from tests.engine.invariants import MAX_STEPS, TimedOutSeats, assert_sound
+from tests.engine.invariants import MAX_STEPS, TimedOutSeats, assert_sound, join_at_random
 from tests.engine.timeout_stakes import STAKES
 
 RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
@@ -52,9 +52,7 @@ def play_with_an_absent_seat(ruleset, players: int, seed: int, bots: list[str], 
     rng = Rng(derive_seed(seed, 23))
     seat_bots = [ruleset.bot(name) for name in bots]
     for step in range(MAX_STEPS):
-        if ruleset.joins_mid_game and state.players < ruleset.max_players and rng.random() < JOINS \
-                and ruleset.result(state) is None:
-            ruleset.seat_changed(state, {"seat": state.players, "kind": "seat_joined", "name": "late", "bot": None})
+        if join_at_random(ruleset, state, rng, JOINS) is not None:
             seat_bots.append(ruleset.bot("random"))
         decisions = ruleset.pending(state)
         if not decisions:

@@ -39,15 +39,22 @@ def test_a_timed_out_bullet_is_a_card_drawn_from_the_hand(clicks, bangs):
     assert state.rng.to_dict() == before  # the game's own generator never draws a timeout's secret
 
 
-def test_a_timed_out_clip_toss_is_a_card_drawn_from_the_hand_with_the_reloaded_bang():
-    """A clip taker holding 1 Click and 3 Bang! reloads a fourth Bang!: he tosses the Click one time in five."""
+def clip_taken(clicks: int, bangs: int):
+    """Seat 0, holding ``clicks`` Click and ``bangs`` Bang! cards, takes a clip and reloads: its toss waits."""
     state = new_game(4, ["clip", "bill_5000"])
     state.discard_bangs = 1
     peaceful_round(state)
-    state.gangsters[0].clicks, state.gangsters[0].bangs = 1, 3
+    state.gangsters[0].clicks, state.gangsters[0].bangs = clicks, bangs
     take(state, 0, "clip")
     (decision,) = RULES.pending(state)
-    assert decision.kind == "clip_discard" and (state.gangsters[0].clicks, state.gangsters[0].bangs) == (1, 4)
+    assert decision.kind == "clip_discard" and (state.gangsters[0].clicks, state.gangsters[0].bangs) == (
+        clicks, bangs + 1)
+    return state, decision
+
+
+def test_a_timed_out_clip_toss_is_a_card_drawn_from_the_hand_with_the_reloaded_bang():
+    """A clip taker holding 1 Click and 3 Bang! reloads a fourth Bang!: he tosses the Click one time in five."""
+    state, decision = clip_taken(1, 3)
     assert_share(share_drawn(state, decision, "click"), 1 / 5)
 
 
@@ -65,12 +72,7 @@ def test_a_timed_out_courage_stands_or_lies_down_at_even_odds():
 
 
 def test_the_heuristic_tosses_a_bang_when_its_hand_holds_nothing_else():
-    state = new_game(4, ["clip", "bill_5000"])
-    state.discard_bangs = 1
-    peaceful_round(state)
-    state.gangsters[0].clicks, state.gangsters[0].bangs = 0, 2
-    take(state, 0, "clip")
-    (decision,) = RULES.pending(state)
+    state, decision = clip_taken(0, 2)
     assert decision.options == [{"type": "clip_discard", "card": "bang"}]
     action = RULES.bot("heuristic").choose(state, decision, Rng(1))
     assert action == {"type": "clip_discard", "card": "bang"}
