@@ -73,8 +73,9 @@ def test_a_worker_serves_bot_reply_latency_simulation_games_and_queue_depths(red
     game = client.post("/v1/games", json={"ruleset": "cash-n-guns", "seed": 3, "seats": [
         {"name": "Ann"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "random"},
         {"name": "b3", "bot": "random"}]}).get_json()
+    # The bots choose their bullets meanwhile: answer the decision (its tag), not version 0.
     assert act(client, game["id"], game["seats"][0]["token"], {"type": "choose_bullet", "card": "bang"},
-               0).status_code == 200
+               0, **{"If-Match": '"d:0.0"'}).status_code == 200
     scrape = f"http://127.0.0.1:{port}/metrics"
     # Three bots answer the bullet phase (and go on aiming), each move one reply and one accepted action.
     found = wait_for(lambda: (s := samples(requests.get(scrape, timeout=5).text)).get(
