@@ -131,7 +131,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(settings(config))
     app.config.update(
         API_TITLE="Rulehouse",
-        API_VERSION="1.2.0",  # see the API change policy in docs/http-api.md and CHANGELOG.md
+        API_VERSION="1.3.0",  # see the API change policy in docs/http-api.md and CHANGELOG.md
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
