@@ -16,7 +16,7 @@ from pathlib import Path
 from api.apps.cli import add_parser as add_apps_parser
 from api.config import WORKER_QUEUES
 from engine.core.errors import InvalidOptions
-from engine.core.registry import all_rulesets, get_ruleset
+from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
 from engine.simulate import simulate
 
@@ -189,8 +189,8 @@ def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         ruleset = get_ruleset(args.ruleset)
-    except KeyError:
-        print(f"unknown ruleset {args.ruleset!r}; try `rulehouse rulesets`", file=sys.stderr)
+    except UnknownRuleset as unknown:
+        print(f"rulehouse: {unknown.message}", file=sys.stderr)
         return 2
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
@@ -389,9 +389,23 @@ def cmd_health(args: argparse.Namespace) -> int:
     return 0 if healthy else 1
 
 
+#: What ``rulehouse --help`` says above and below the commands (the module docstring is for readers of the code).
+DESCRIPTION = """Rulehouse: rules-as-a-service for money board games.
+Referees games over HTTP, plays bot seats, runs bulk simulations and checks game records."""
+EPILOG = """examples:
+  rulehouse serve              the API on http://127.0.0.1:8000 and its workers
+                               (an embedded Redis when REDIS_URL is unset)
+  rulehouse rulesets           the games this service referees
+  rulehouse simulate whipcash --games 500 --players 4 --bots heuristic,random
+  rulehouse replay game.json   check a record of GET /v1/games/{id}/record
+
+`rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulehouse", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="rulehouse", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sub.add_parser("rulesets", help="list the rulesets").set_defaults(func=cmd_rulesets)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core.errors import IllegalAction, InvalidOptions, ReasonedError
-from engine.core.registry import all_rulesets
+from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
 
@@ -154,9 +154,10 @@ def load_record(data) -> dict:
 
 def ruleset_of(record: dict) -> Ruleset:
     """The ruleset a loaded record names, if this engine plays it by the same rules version."""
-    ruleset = all_rulesets().get(record["ruleset"] or "")
-    if ruleset is None:
-        raise RecordError("unknown_ruleset", f"no ruleset {record['ruleset']!r} here")
+    try:
+        ruleset = get_ruleset(record["ruleset"] or "")
+    except UnknownRuleset as unknown:
+        raise RecordError("unknown_ruleset", unknown.message) from None
     played, current = record["rules_version"], rules_version(ruleset)
     if played is not None and played != current:
         raise RecordError("rules_version", f"this record was played by {ruleset.id} rules version {played}; this "

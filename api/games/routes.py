@@ -44,7 +44,7 @@ from api.seats.table import Table, game_invites, public_seats
 from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
 from api.streams import live
 from engine.core.errors import InvalidOptions
-from engine.core.registry import get_ruleset
+from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games refereed by the service.")
@@ -112,8 +112,8 @@ def _new_game(body: dict) -> NewGame:
         return new
     try:
         ruleset = get_ruleset(body["ruleset"])
-    except KeyError:
-        raise validation_problem({"ruleset": [f"unknown ruleset {body['ruleset']!r}; see GET /v1/rulesets"]}) from None
+    except UnknownRuleset as unknown:
+        raise validation_problem({"ruleset": [unknown.message]}, unknown.message) from None
     _check_bots(ruleset, body["seats"])
     seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
     try:
