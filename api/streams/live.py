@@ -52,12 +52,21 @@ def stream_response(game_id: str, first: dict, cursor: str,
                          headers={"Retry-After": "15"})
     lines = stream_lines(current_app.extensions["rulehouse.store"], streams, Waiter(game_id), first, cursor,
                          entries, float(config["STREAM_KEEPALIVE_SECONDS"]), float(config["STREAM_MAX_SECONDS"]))
-    response = Response(stream_with_context(lines), mimetype="application/x-ndjson")
+    response = Response(stream_with_context(_releasing(lines, streams, slot)), mimetype="application/x-ndjson")
     # Also when the body is never iterated (the client left before the first line).
     response.call_on_close(lambda: streams.release_slot(slot))
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _releasing(lines: Iterator[str], streams: StreamHub, slot: tuple[str, str]) -> Iterator[str]:
+    """``lines``, then the stream's client slot freed: a server that reads a stream to its end frees it
+    even if it never closes the response."""
+    try:
+        yield from lines
+    finally:
+        streams.release_slot(slot)
 
 
 def _line(body: dict) -> str:
