@@ -470,7 +470,8 @@ class LogEntry(TypedDict):
 
 class Record(TypedDict):
     format: NotRequired["Literal['rulehouse.record']"]
-    format_version: NotRequired["Literal[1]"]
+    format_version: NotRequired["int"]
+    """The record format's version, 1 to 2 (docs/records.md); older ones are read in today's shape."""
     ruleset: NotRequired["str | None"]
     rules_version: NotRequired["int | None"]
     """The rules version the game was played by; absent: the service's current one."""
