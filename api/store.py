@@ -508,20 +508,28 @@ class GameStore:
     def chat(self, game_id: str, after: str, count: int) -> tuple[list[tuple[str, dict]], str | None]:
         """Up to ``count`` chat messages after cursor ``after`` (exclusive) as (cursor, message), and the
         cursor of the last one (None when there was nothing after)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        entries = self.redis.xrange(chat_key(game_id), min=start, max="+", count=count)
+        entries, _ = self._entries_after(chat_key(game_id), after, count)
         return _chat_messages(entries), (entries[-1][0] if entries else None)
 
     def chat_and_setting(self, game_id: str, after: str, count: int,
                          ) -> tuple[list[tuple[str, dict]], str | None, bool | None]:
         """``chat`` and whether chat is on (None: the game is gone) in one round trip (a chat stream's look)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(chat_key(game_id), min=start, max="+", count=count)
-        pipe.hmget(game_key(game_id), ["version", "chat"])
-        entries, (version, chat) = pipe.execute()
+        entries, (version, chat) = self._entries_after(chat_key(game_id), after, count, game_id, ["version", "chat"])
         return (_chat_messages(entries), (entries[-1][0] if entries else None),
                 None if version is None else chat != "0")
+
+    def _entries_after(self, stream: str, after: str, count: int, game_id: str | None = None,
+                       fields: list[str] | None = None) -> tuple[list, list]:
+        """Up to ``count`` entries of ``stream`` after cursor ``after`` (exclusive; ``0``: from the start)
+        and, with ``fields``, those fields of the game's hash, in one round trip."""
+        start = "-" if after in ("", "0", "0-0") else f"({after}"
+        if not fields:
+            return self.redis.xrange(stream, min=start, max="+", count=count), []
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(stream, min=start, max="+", count=count)
+        pipe.hmget(game_key(game_id), fields)
+        entries, values = pipe.execute()
+        return entries, values
 
     def delete(self, game_id: str) -> None:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
@@ -557,18 +565,14 @@ class GameStore:
     def events(self, game_id: str, after: str, count: int) -> tuple[list[StoredEvent], str | None]:
         """Up to ``count`` stream entries after cursor ``after`` (exclusive): the events among
         them and the cursor of the last entry read (None when there was nothing after)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        entries = self.redis.xrange(events_key(game_id), min=start, max="+", count=count)
+        entries, _ = self._entries_after(events_key(game_id), after, count)
         return _events_of(entries), (entries[-1][0] if entries else None)
 
     def events_and_status(self, game_id: str, after: str, count: int,
                           ) -> tuple[list[StoredEvent], str | None, tuple[str, int] | None]:
         """``events`` and ``status`` in one round trip (a live stream's look at its game)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(events_key(game_id), min=start, max="+", count=count)
-        pipe.hmget(game_key(game_id), ["status", "version"])
-        entries, (status, version) = pipe.execute()
+        entries, (status, version) = self._entries_after(events_key(game_id), after, count, game_id,
+                                                          ["status", "version"])
         return (_events_of(entries), (entries[-1][0] if entries else None),
                 None if status is None else (status, int(version)))
 

@@ -178,17 +178,14 @@ class ChatMessages:
 
 @blp.route("/<game_id>/chat/stream")
 class ChatStream(MethodView):
-    @blp.doc(security=AUTH, operationId="stream_chat", responses={"200": {
-        "description": "NDJSON: one JSON object per line. First `{\"kind\": \"settings\", \"enabled\", "
-                       "\"cursor\"}`, then the messages after `after` as `{\"kind\": \"message\", \"cursor\", "
-                       "\"seat\", \"name\", \"text\", \"at\"}` lines and the new ones as they are posted, a "
-                       "`settings` line when the creator turns "
-                       "chat on or off, `{\"kind\": \"keepalive\"}` after each silent interval, and a last "
-                       "`{\"kind\": \"end\", \"reason\"}` when the game is gone, or the stream reached its time limit "
-                       "or lost Redis (resume with `after`).",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"},
-                                             "x-itemSchema": {"$ref": "#/components/schemas/ChatStreamLine"}}},
-    }})
+    @blp.doc(security=AUTH, operationId="stream_chat", responses={"200": live.ndjson_answer(
+        "NDJSON: one JSON object per line. First `{\"kind\": \"settings\", \"enabled\", "
+        "\"cursor\"}`, then the messages after `after` as `{\"kind\": \"message\", \"cursor\", "
+        "\"seat\", \"name\", \"text\", \"at\"}` lines and the new ones as they are posted, a "
+        "`settings` line when the creator turns "
+        "chat on or off, `{\"kind\": \"keepalive\"}` after each silent interval, and a last "
+        "`{\"kind\": \"end\", \"reason\"}` when the game is gone, or the stream reached its time limit "
+        "or lost Redis (resume with `after`).", "ChatStreamLine")})
     @blp.arguments(ChatStreamQuerySchema, location="query")
     @blp.alt_response(**BAD_TOKEN)
     @blp.alt_response(**NO_GAME)

@@ -110,12 +110,6 @@ class ChatStreamMessageSchema(ChatMessageSchema):
     kind = line_kind("message")
 
 
-class ChatStreamKeepaliveSchema(Schema):
-    """Written after each silent `STREAM_KEEPALIVE_SECONDS`."""
-
-    kind = line_kind("keepalive")
-
-
 class ChatStreamEndSchema(Schema):
     """The last line."""
 
@@ -127,8 +121,9 @@ class ChatStreamEndSchema(Schema):
 
 
 SPEC_SCHEMAS = {"ChatStreamSettings": ChatStreamSettingsSchema, "ChatStreamMessage": ChatStreamMessageSchema,
-                "ChatStreamKeepalive": ChatStreamKeepaliveSchema, "ChatStreamEnd": ChatStreamEndSchema}
+                "ChatStreamEnd": ChatStreamEndSchema}
+#: kind -> component; a keep-alive is the game stream's own
 CHAT_LINE_KINDS = {"settings": "ChatStreamSettings", "message": "ChatStreamMessage",
-                   "keepalive": "ChatStreamKeepalive", "end": "ChatStreamEnd"}
+                   "keepalive": "StreamKeepalive", "end": "ChatStreamEnd"}
 #: One line of the chat stream, whichever its ``kind``.
 CHAT_LINE = line_union(CHAT_LINE_KINDS)

@@ -402,17 +402,13 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": {
-        "description": "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
-                       "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
-                       "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
-                       "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
-                       "when the game is over, or the stream reached its time limit or lost Redis (resume "
-                       "with `after`).",
-        # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
-        "content": {"application/x-ndjson": {"schema": {"type": "string"},
-                                             "x-itemSchema": {"$ref": "#/components/schemas/StreamLine"}}},
-    }})
+    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": live.ndjson_answer(
+        "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
+        "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
+        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
+        "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
+        "when the game is over, or the stream reached its time limit or lost Redis (resume "
+        "with `after`).", "StreamLine")})
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))

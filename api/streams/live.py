@@ -28,6 +28,14 @@ PAGE = 100
 LOOK_EVERY = 4
 
 
+def ndjson_answer(description: str, line_component: str) -> dict:
+    """The spec's 200 answer of a stream whose lines are of the component ``line_component``."""
+    # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
+    return {"description": description,
+            "content": {"application/x-ndjson": {"schema": {"type": "string"},
+                                                 "x-itemSchema": {"$ref": f"#/components/schemas/{line_component}"}}}}
+
+
 def hub() -> StreamHub:
     """This app's hub (one per process), made on first use so that each gunicorn worker gets its own."""
     found = current_app.extensions.get("rulehouse.streams")

@@ -148,10 +148,6 @@ class ChatStreamMessage(TypedDict):
     kind: "Literal['message']"
 
 
-class ChatStreamKeepalive(TypedDict):
-    kind: "Literal['keepalive']"
-
-
 class ChatStreamEnd(TypedDict):
     kind: "Literal['end']"
     reason: "Literal['gone', 'time_limit', 'unavailable']"
@@ -830,7 +826,7 @@ class Ready(TypedDict):
 
 StreamLine = StreamState | StreamEvent | StreamKeepalive | StreamEnd
 
-ChatStreamLine = ChatStreamSettings | ChatStreamMessage | ChatStreamKeepalive | ChatStreamEnd
+ChatStreamLine = ChatStreamSettings | ChatStreamMessage | StreamKeepalive | ChatStreamEnd
 
 #: The response and request shapes, re-exported by ``rulehouse_sdk.types``.
 __all__ = [
@@ -845,7 +841,6 @@ __all__ = [
     'StreamEnd',
     'ChatStreamSettings',
     'ChatStreamMessage',
-    'ChatStreamKeepalive',
     'ChatStreamEnd',
     'StreamLine',
     'ChatStreamLine',

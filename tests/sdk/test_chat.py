@@ -9,7 +9,7 @@ import time
 import pytest
 from rulehouse_sdk import Client, Forbidden, RateLimited
 
-from tests.sdk.conftest import serving
+from tests.sdk.test_typed import short_streams_url  # noqa: F401 (a fixture)
 
 SEATS = [{"name": "Ann"}, {"name": "Ben"}]
 
@@ -45,14 +45,7 @@ def test_a_seat_too_fast_gets_rate_limited(client):
     assert limited.value.kind == "chat-rate-limited" and limited.value.response.headers["Retry-After"]
 
 
-@pytest.fixture
-def short_streams_url(redis_db_url):
-    """A server whose live streams end after 0.3 s."""
-    with serving({"REDIS_URL": redis_db_url, "STREAM_KEEPALIVE_SECONDS": 0.1, "STREAM_MAX_SECONDS": 0.3}) as url:
-        yield url
-
-
-def test_the_chat_stream_resumes_after_its_time_limit(short_streams_url, checker):
+def test_the_chat_stream_resumes_after_its_time_limit(short_streams_url, checker):  # noqa: F811
     session = checker.session()
     opened = []
     session.hooks["response"].append(lambda response, *a, **k: opened.append(response.url)
