@@ -71,11 +71,13 @@ class Output:
 
 
 def spawn(*args: str, **env_vars: str) -> Output:
+    """``rulehouse ARGS`` in a process group of its own (as a terminal runs it), its output read as it comes."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("REDIS_URL", None)
     env.update(env_vars)
     return Output(subprocess.Popen([sys.executable, "-m", "api.cli", *args], cwd=ROOT, env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True))
 
 
 def answers(url: str) -> int | None:
@@ -166,3 +168,24 @@ def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(capsys):
     finally:
         supervisor.stop()
     assert pauses == [1, 2, 4]
+
+
+def test_ctrl_c_stops_serve_and_its_embedded_redis_in_order_without_errors(tmp_path):
+    port = free_port()
+    home = tmp_path / "home"
+    serve = spawn("serve", "--port", str(port), "--workers", "1", "--bot-workers", "1", "--search-workers", "0",
+                  "--web-workers", "1", RULEHOUSE_HOME=str(home))
+    try:
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}/v1/ready") == 200, timeout=90, interval=0.2)
+        client = redis_lib.Redis.from_url((home / "redis.url").read_text())
+        wait_for(lambda: Worker.count(connection=client) == 2, timeout=60, interval=0.2)
+        client.close()
+        # Ctrl+C in a terminal: SIGINT to the whole foreground group. Redis must outlive the workers.
+        os.killpg(serve.process.pid, signal.SIGINT)
+        serve.process.wait(timeout=60)
+    finally:
+        serve.stop()
+    assert serve.process.returncode == 0, serve.lines
+    troubles = [line for line in serve.lines if '"level": "error"' in line or "cannot reach Redis" in line
+                or "Traceback" in line]
+    assert troubles == [], troubles
