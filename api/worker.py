@@ -135,11 +135,13 @@ def run_worker(
     os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
-    # Without Redis, RQ would stop at once (and a supervisor restart it, again and again).
-    try:
-        RedisWait(redis_url, log.warning, what="; this worker starts once it answers").wait()
-    except KeyboardInterrupt:  # Ctrl+C while waiting: nothing was started, nothing to finish
-        return False
+    # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
+    # one-off run over what is queued) does not wait: it fails at once, in one line (api/cli.py).
+    if not burst:
+        try:
+            RedisWait(redis_url, log.warning, what="; this worker starts once it answers").wait()
+        except KeyboardInterrupt:  # Ctrl+C while waiting: nothing was started, nothing to finish
+            return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
         metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)
