@@ -23,14 +23,19 @@ run: install
 
 # The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
 # with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.
+# apt-get's hundreds of lines go to APT_LOG: one line says what happens, and a failure shows the log's end.
+APT_LOG := $(VENV)/apt-get.log
+APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 browser:
-	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
-	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then exit 0; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; \
 	else echo "make test needs chromium and chromedriver on PATH (Debian/Ubuntu: apt-get install chromium chromium-driver)" >&2; \
-	  exit 1; fi
+	  exit 1; fi; \
+	mkdir -p $(dir $(APT_LOG)); \
+	echo "installing chromium and chromedriver for the browser tests (apt-get; log in $(APT_LOG))"; \
+	if ! $$sudo sh -c '$(APT_INSTALL)' >$(APT_LOG) 2>&1; then \
+	  tail -n 20 $(APT_LOG) >&2; echo "apt-get could not install chromium: see $(APT_LOG)" >&2; exit 1; fi
 
 test: install browser
 	$(BIN)/ruff check .

@@ -19,6 +19,9 @@ from api.apps.routes import blp as apps_blp
 from api.apps.routes import hooks_blp as webhooks_blp
 from api.apps.webhooks import EXTENSION_NAME as WEBHOOKS_EXTENSION
 from api.apps.webhooks import Webhooks
+from api.chat.routes import blp as chat_blp
+from api.chat.schemas import CHAT_LINE
+from api.chat.schemas import SPEC_SCHEMAS as CHAT_SPEC_SCHEMAS
 from api.config import settings
 from api.cors import init_cors
 from api.games.routes import blp as games_blp
@@ -152,11 +155,12 @@ def create_app(config: dict | None = None) -> Flask:
     # to the merged path, which would name another resource (a game called "decisions").
     app.url_map.merge_slashes = False
     api = RulehouseApi(app, spec_kwargs={"extra_plugins": [OperationIdPlugin()]})
-    for name, schema in SPEC_SCHEMAS.items():
+    for name, schema in {**SPEC_SCHEMAS, **CHAT_SPEC_SCHEMAS}.items():
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
-    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, records_blp, *_optional_blueprints(), apps_blp,
-                      webhooks_blp, system_blp):
+    api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
+    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, chat_blp, records_blp, *_optional_blueprints(),
+                      apps_blp, webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
 from api.config import WORKER_QUEUES
+from api.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
-from engine.core.registry import all_rulesets, get_ruleset
+from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
 from engine.simulate import simulate
 
@@ -189,8 +190,8 @@ def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         ruleset = get_ruleset(args.ruleset)
-    except KeyError:
-        print(f"unknown ruleset {args.ruleset!r}; try `rulehouse rulesets`", file=sys.stderr)
+    except UnknownRuleset as unknown:
+        print(f"rulehouse: {unknown.message}", file=sys.stderr)
         return 2
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
@@ -234,16 +235,36 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
-class Supervisor:
-    """Runs the API and the workers as child processes; restarts a crashed worker."""
+#: A worker that exits sooner than this after its start is crash-looping: its restarts back off.
+STEADY_SECONDS = 10.0
+#: the longest pause before restarting a crash-looping worker
+MAX_RESTART_PAUSE_SECONDS = 30.0
 
-    def __init__(self, api_command: list[str], worker_commands: list[list[str]], env: dict) -> None:
+
+class Supervisor:
+    """Runs the API and the workers as child processes; restarts a crashed worker.
+
+    With ``redis_url``, the workers start once that Redis answers (``api.redis_wait``: one line
+    when it does not, then quiet retries); the API starts at once, answering ``/v1/health`` and,
+    until Redis answers, ``/v1/ready`` 503. A worker that keeps crashing is restarted after a
+    pause that doubles with each quick crash.
+    """
+
+    def __init__(self, api_command: list[str], worker_commands: list[list[str]], env: dict,
+                 redis_url: str | None = None) -> None:
         self.api_command = api_command
         self.worker_commands = worker_commands
         self.env = env
         self.api: subprocess.Popen | None = None
-        self.workers: list[subprocess.Popen] = []
+        self.workers: list[subprocess.Popen | None] = []
         self.stopping = False
+        self.redis_wait = None if redis_url is None else RedisWait(
+            redis_url, lambda text: print(f"rulehouse: {text}", file=sys.stderr, flush=True),
+            what=f"; the API answers meanwhile (/v1/ready: 503), its {len(worker_commands)} worker(s) start "
+                 "once Redis answers")
+        self._started_at: list[float] = []
+        self._restart_at: list[float | None] = []
+        self._quick_exits: list[int] = []
 
     def _spawn(self, command: list[str]) -> subprocess.Popen:
         # A session of its own: a terminal's Ctrl+C reaches only this supervisor, which
@@ -257,20 +278,43 @@ class Supervisor:
         signal.signal(signal.SIGINT, self.request_stop)
         signal.signal(signal.SIGTERM, self.request_stop)
         self.api = self._spawn(self.api_command)
-        self.workers = [self._spawn(command) for command in self.worker_commands]
         exit_code = 0
         while not self.stopping:
             if self.api.poll() is not None:
                 print(f"rulehouse: the API server exited with code {self.api.returncode}", file=sys.stderr)
                 exit_code = self.api.returncode or 1
                 break
-            for slot, worker in enumerate(self.workers):
-                if worker.poll() is not None:
-                    print(f"rulehouse: worker {worker.pid} exited ({worker.returncode}); restarting", file=sys.stderr)
-                    self.workers[slot] = self._spawn(self.worker_commands[slot])
+            if not self.workers:
+                if self.redis_wait is None or (self.redis_wait.due() and self.redis_wait.reachable()):
+                    self._start_workers()
+            else:
+                self._tend_workers()
             time.sleep(0.5)
         self.stop()
         return exit_code
+
+    def _start_workers(self) -> None:
+        now = time.monotonic()
+        self.workers = [self._spawn(command) for command in self.worker_commands]
+        self._started_at = [now] * len(self.workers)
+        self._restart_at = [None] * len(self.workers)
+        self._quick_exits = [0] * len(self.workers)
+
+    def _tend_workers(self) -> None:
+        """Restart each worker that exited: at once after a steady run, else after a doubling pause."""
+        now = time.monotonic()
+        for slot, worker in enumerate(self.workers):
+            if worker is not None and worker.poll() is not None:
+                quick = now - self._started_at[slot] < STEADY_SECONDS
+                self._quick_exits[slot] = self._quick_exits[slot] + 1 if quick else 0
+                pause = 0.0 if not quick else min(MAX_RESTART_PAUSE_SECONDS, 2.0 ** (self._quick_exits[slot] - 1))
+                later = f" in {pause:.0f} s" if pause else ""
+                print(f"rulehouse: worker {worker.pid} exited ({worker.returncode}); restarting{later}",
+                      file=sys.stderr)
+                self.workers[slot], self._restart_at[slot] = None, now + pause
+            if self.workers[slot] is None and now >= (self._restart_at[slot] or 0.0):
+                self.workers[slot] = self._spawn(self.worker_commands[slot])
+                self._started_at[slot], self._restart_at[slot] = now, None
 
     def stop(self, timeout: float = 30.0) -> None:
         children = [p for p in [self.api, *self.workers] if p is not None and p.poll() is None]
@@ -324,11 +368,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # and search-only workers take the searches (searching bot seats, hints) off everyone else.
     worker_commands = ([[*worker, "--queues", "bots,webhooks"]] * args.bot_workers
                        + [[*worker, "--queues", "search"]] * args.search_workers + [worker] * args.workers)
-    where = "embedded Redis " + redis_url if embedded else "Redis from REDIS_URL"
+    where = ("embedded Redis " if embedded else "Redis from REDIS_URL at ") + redis_location(redis_url)
     print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
           f" bots-only + {args.search_workers} search-only, {where}", file=sys.stderr)
     try:
-        return Supervisor(api_command, worker_commands, env).run()
+        return Supervisor(api_command, worker_commands, env, redis_url=redis_url).run()
     finally:
         if embedded is not None:
             embedded.stop()
@@ -389,9 +433,23 @@ def cmd_health(args: argparse.Namespace) -> int:
     return 0 if healthy else 1
 
 
+#: What ``rulehouse --help`` says above and below the commands (the module docstring is for readers of the code).
+DESCRIPTION = """Rulehouse: rules-as-a-service for money board games.
+Referees games over HTTP, plays bot seats, runs bulk simulations and checks game records."""
+EPILOG = """examples:
+  rulehouse serve              the API on http://127.0.0.1:8000 and its workers
+                               (an embedded Redis when REDIS_URL is unset)
+  rulehouse rulesets           the games this service referees
+  rulehouse simulate whipcash --games 500 --players 4 --bots heuristic,random
+  rulehouse replay game.json   check a record of GET /v1/games/{id}/record
+
+`rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulehouse", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="rulehouse", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sub.add_parser("rulesets", help="list the rulesets").set_defaults(func=cmd_rulesets)
 

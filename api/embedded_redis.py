@@ -72,7 +72,10 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "60 1"]
         else:
             args += ["--appendonly", "no", "--save", ""]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # A session of its own: a Ctrl+C meant for `rulehouse serve` must not stop Redis before the workers
+        # that still write to it (their owner stops it last).
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
         while True:

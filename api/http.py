@@ -12,6 +12,8 @@ from api import deadlines
 from api.preconditions import if_none_match, read_etag, role_tag
 from api.problems import ApiProblem
 from api.store import GameRecord, GameStore
+from engine.core.registry import UnknownRuleset, get_ruleset
+from engine.core.ruleset import Ruleset
 
 # Both parts of a Redis stream id are unsigned 64-bit: 19 digits always fit, 20 may not.
 CURSOR_PATTERN = r"^(0|[0-9]{1,19}-[0-9]{1,19})$"
@@ -75,6 +77,14 @@ def caller_seat(record: GameRecord) -> tuple[str, int | None]:
     if role == "creator":
         return "creator", None
     return "seat", int(role)
+
+
+def ruleset_at_path(ruleset_id: str) -> Ruleset:
+    """The ruleset a path names; 404 for an unknown id (the message lists the ids and the nearest one)."""
+    try:
+        return get_ruleset(ruleset_id)
+    except UnknownRuleset as unknown:
+        raise ApiProblem("not-found", unknown.message) from None
 
 
 def load_game(game_id: str, token: str | None) -> GameRecord:

@@ -33,6 +33,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "quota-exceeded": (403, "Over one of this app's quotas"),
     "headers-too-large": (431, "The request headers are too large"),
     "too-many-streams": (429, "Too many open streams"),
+    "chat-rate-limited": (429, "This seat posts chat messages too fast"),
     "request-timeout": (408, "The request took too long to arrive"),
     "service-unavailable": (503, "A backing service is unavailable"),
     "internal-error": (500, "Internal error"),

@@ -4,13 +4,17 @@
 seats, seed, options, timestamps, the optional decision_timeout, the owning app, the app's own
 ``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
 api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
-``hints_pending``: see ``ASK_HINT_SCRIPT``), one ``t:<sha256>`` field per token naming its seat and one
+``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
+chat: on), one ``t:<sha256>`` field per token naming its seat and one
 ``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
-the id of the job computing it, then its JSON; it expires with the game's version. The ``{<id>}``
+the id of the job computing it, then its JSON; it expires with the game's version. ``game:{<id>}:chat`` is
+the table chat (api/chat), a stream of its own whose ids are the chat's cursors; it expires with the game
+(every write of the game refreshes its TTL too), and ``game:{<id>}:chat:rate:<seat>`` holds the times of a
+seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
 them all.
 
@@ -39,12 +43,13 @@ from rq.exceptions import DuplicateJobError
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
 #: stored outcome for the Idempotency-Key wins over the version check: a retry racing its own
 #: first attempt is a replay of it, not a stale write.
+#: KEYS: 1 the game, 2 its events, 3 its chat (whose TTL follows the game's), 4 the idempotency record if any.
 #: ARGV: 1 expected version, 2 state, 3 status, 4 updated, 5 TTL, 6 wake channel, 7 idempotency
 #: TTL, 8 idempotency record, 9 marks JSON, 10 the action log entry, 11... events.
 COMMIT_SCRIPT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing'} end
-if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {'duplicate', current} end
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return {'duplicate', current} end
 if current ~= ARGV[1] then return {'stale', current} end
 local version = tostring(tonumber(current) + 1)
 redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4],
@@ -60,9 +65,10 @@ for i = 10, #ARGV do
 end
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-if KEYS[3] then
-  redis.call('HSET', KEYS[3], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
-  redis.call('EXPIRE', KEYS[3], ARGV[7])
+redis.call('EXPIRE', KEYS[3], ttl)
+if KEYS[4] then
+  redis.call('HSET', KEYS[4], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
+  redis.call('EXPIRE', KEYS[4], ARGV[7])
 end
 redis.call('PUBLISH', ARGV[6], version)
 local reply = {'ok', version}
@@ -118,6 +124,39 @@ redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 return 1
 """
 
+#: Post a table chat message (api/chat) if the game exists, has chat on, the token field ARGV[1] still
+#: names seat ARGV[2] (not left, not handed to a bot meanwhile), and the seat posted fewer than ARGV[5]
+#: messages in the last ARGV[4] seconds (KEYS[3]: their times; ARGV[3] now, ARGV[6] a unique member).
+#: The chat (KEYS[2]) keeps its last ARGV[7] messages and the game's TTL; ARGV[8] is the message, ARGV[9]
+#: the wake channel. Answers {'ok', cursor}, {'missing'}, {'off'}, {'token'} or {'fast', seconds to wait}.
+POST_CHAT_SCRIPT = """
+local game = redis.call('HMGET', KEYS[1], 'version', 'chat', ARGV[1])
+if not game[1] then return {'missing'} end
+if game[2] == '0' then return {'off'} end
+if game[3] ~= ARGV[2] then return {'token'} end
+local now, window, limit = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - window)
+if redis.call('ZCARD', KEYS[3]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  return {'fast', tostring(tonumber(oldest[2]) + window - now)}
+end
+redis.call('ZADD', KEYS[3], now, ARGV[6])
+redis.call('PEXPIRE', KEYS[3], math.ceil(window * 1000))
+local cursor = redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], '*', 'd', ARGV[8])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('PUBLISH', ARGV[9], 'chat')
+return {'ok', cursor}
+"""
+
+#: Turn a game's chat on (ARGV[1] = '1') or off ('0') and wake its streams: 1, or 0 when there is no game.
+SET_CHAT_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'chat', ARGV[1])
+redis.call('PUBLISH', ARGV[2], 'chat')
+return 1
+"""
+
 #: a game with open seats that has not started: no state yet (api/seats)
 WAITING = "waiting"
 ACTIVE = "active"
@@ -125,7 +164,7 @@ FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
-           "hints_at", "hints_pending")
+           "hints_at", "hints_pending", "chat")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -151,6 +190,14 @@ def events_key(game_id: str) -> str:
 
 def wake_channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:wake"
+
+
+def chat_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:chat"
+
+
+def chat_rate_key(game_id: str, seat: int) -> str:
+    return f"game:{{{game_id}}}:chat:rate:{seat}"
 
 
 def bot_job_id(game_id: str, version: int) -> str:
@@ -218,6 +265,8 @@ class GameRecord:
     rules_version: int = FIRST_RULES_VERSION
     #: hints asked per seat as readers see them at this version (``ASK_HINT_SCRIPT``); None: hints are off
     hint_counts: list[int] | None = None
+    #: whether the seats may post to the table chat (api/chat); a setting of the game, apart from its version
+    chat: bool = True
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -227,6 +276,14 @@ class Commit:
     outcome: str  # "ok", "stale", "missing", "duplicate"
     version: int = 0
     cursors: list[str] | None = None
+
+
+@dataclass(slots=True)
+class ChatPost:
+    outcome: str  # "ok", "missing", "off" (chat is off), "token" (the token no longer names the seat), "fast"
+    cursor: str | None = None
+    #: for "fast": seconds until the seat may post again
+    retry_after: float = 0.0
 
 
 @dataclass(slots=True)
@@ -278,6 +335,8 @@ class GameStore:
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
         self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
+        self._post_chat = client.register_script(POST_CHAT_SCRIPT)
+        self._set_chat = client.register_script(SET_CHAT_SCRIPT)
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
@@ -322,12 +381,14 @@ class GameStore:
                players: int, seed: int, options: dict, tokens: dict[str, str], events: list[dict],
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
                now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
-               listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False) -> list[str]:
+               listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False,
+               chat: bool = True) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
         ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
         store's; ``provenance`` holds the records room's fields (``commitment`` and
-        ``RECORD_FIELDS``); ``hints`` lets its seats ask for hints (api/hints). Returns the events' cursors.
+        ``RECORD_FIELDS``); ``hints`` lets its seats ask for hints (api/hints), ``chat`` post to the table
+        chat (api/chat). Returns the events' cursors.
         """
         now = repr(time.time() if now is None else now)
         mapping = {
@@ -335,6 +396,7 @@ class GameStore:
             "state": state, "seats": json.dumps(seats),
             "players": str(players), "seed": str(seed), "options": json.dumps(options),
             "created": now, "updated": now, "marks": json.dumps(marks or {}), "listed": "1" if listed else "0",
+            "chat": "1" if chat else "0",
         }
         if decision_timeout is not None:
             mapping["decision_timeout"] = str(decision_timeout)
@@ -360,7 +422,7 @@ class GameStore:
                events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
         """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
         (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
-        keys = [game_key(game_id), events_key(game_id)]
+        keys = [game_key(game_id), events_key(game_id), chat_key(game_id)]
         record = ""
         if idempotency is not None:
             keys.append(idempotency_key(game_id, seat, idempotency[0]))
@@ -423,10 +485,56 @@ class GameStore:
         keys, args = [hint_key(game_id, seat, version)], [value, replacing or ""]
         return bool(self._save_hint(keys=keys, args=args))
 
+    # -- the table chat (api/chat) --------------------------------------------------------------
+
+    def post_chat(self, game_id: str, seat: int, token: str, message: dict, *, per_window: int,
+                  window_seconds: float, kept: int) -> ChatPost:
+        """Append ``message`` to the game's chat for ``seat`` (``POST_CHAT_SCRIPT``): at most ``per_window``
+        messages of a seat in ``window_seconds``; the chat keeps its last ``kept``."""
+        keys = [game_key(game_id), chat_key(game_id), chat_rate_key(game_id, seat)]
+        args = [f"t:{token_digest(token)}", str(seat), repr(time.time()), repr(float(window_seconds)), per_window,
+                secrets.token_hex(8), kept, json.dumps(message, separators=(",", ":")), wake_channel(game_id)]
+        reply = self._post_chat(keys=keys, args=args)
+        if reply[0] == "ok":
+            return ChatPost("ok", reply[1])
+        if reply[0] == "fast":
+            return ChatPost("fast", retry_after=max(0.0, float(reply[1])))
+        return ChatPost(reply[0])
+
+    def set_chat(self, game_id: str, enabled: bool) -> bool:
+        """Turn the game's chat on or off (its streams hear of it); False when there is no such game."""
+        return bool(self._set_chat(keys=[game_key(game_id)], args=["1" if enabled else "0", wake_channel(game_id)]))
+
+    def chat(self, game_id: str, after: str, count: int) -> tuple[list[tuple[str, dict]], str | None]:
+        """Up to ``count`` chat messages after cursor ``after`` (exclusive) as (cursor, message), and the
+        cursor of the last one (None when there was nothing after)."""
+        entries, _ = self._entries_after(chat_key(game_id), after, count)
+        return _chat_messages(entries), (entries[-1][0] if entries else None)
+
+    def chat_and_setting(self, game_id: str, after: str, count: int,
+                         ) -> tuple[list[tuple[str, dict]], str | None, bool | None]:
+        """``chat`` and whether chat is on (None: the game is gone) in one round trip (a chat stream's look)."""
+        entries, (version, chat) = self._entries_after(chat_key(game_id), after, count, game_id, ["version", "chat"])
+        return (_chat_messages(entries), (entries[-1][0] if entries else None),
+                None if version is None else chat != "0")
+
+    def _entries_after(self, stream: str, after: str, count: int, game_id: str | None = None,
+                       fields: list[str] | None = None) -> tuple[list, list]:
+        """Up to ``count`` entries of ``stream`` after cursor ``after`` (exclusive; ``0``: from the start)
+        and, with ``fields``, those fields of the game's hash, in one round trip."""
+        start = "-" if after in ("", "0", "0-0") else f"({after}"
+        if not fields:
+            return self.redis.xrange(stream, min=start, max="+", count=count), []
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(stream, min=start, max="+", count=count)
+        pipe.hmget(game_key(game_id), fields)
+        entries, values = pipe.execute()
+        return entries, values
+
     def delete(self, game_id: str) -> None:
-        # Both keys share the game's slot, so one DEL removes them together (also on a cluster, where a
+        # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
-        self.redis.delete(game_key(game_id), events_key(game_id))
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id))
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
 
     # -- reads ----------------------------------------------------------------
@@ -457,18 +565,14 @@ class GameStore:
     def events(self, game_id: str, after: str, count: int) -> tuple[list[StoredEvent], str | None]:
         """Up to ``count`` stream entries after cursor ``after`` (exclusive): the events among
         them and the cursor of the last entry read (None when there was nothing after)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        entries = self.redis.xrange(events_key(game_id), min=start, max="+", count=count)
+        entries, _ = self._entries_after(events_key(game_id), after, count)
         return _events_of(entries), (entries[-1][0] if entries else None)
 
     def events_and_status(self, game_id: str, after: str, count: int,
                           ) -> tuple[list[StoredEvent], str | None, tuple[str, int] | None]:
         """``events`` and ``status`` in one round trip (a live stream's look at its game)."""
-        start = "-" if after in ("", "0", "0-0") else f"({after}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(events_key(game_id), min=start, max="+", count=count)
-        pipe.hmget(game_key(game_id), ["status", "version"])
-        entries, (status, version) = pipe.execute()
+        entries, (status, version) = self._entries_after(events_key(game_id), after, count, game_id,
+                                                          ["status", "version"])
         return (_events_of(entries), (entries[-1][0] if entries else None),
                 None if status is None else (status, int(version)))
 
@@ -507,13 +611,14 @@ class GameStore:
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
-     options, listed, rules_version, hints, hints_at, hints_pending) = values[: len(_FIELDS)]
+     options, listed, rules_version, hints, hints_at, hints_pending, chat) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
+        chat=chat != "0",
     )
     if hints is not None:
         record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))
@@ -530,6 +635,10 @@ def visible_hint_counts(counts: str, at: str | None, pending: str | None, versio
             found.extend([0] * (seat + 1 - len(found)))
             found[seat] += 1
     return (found + [0] * seats)[:seats]
+
+
+def _chat_messages(entries) -> list[tuple[str, dict]]:
+    return [(cursor, json.loads(fields["d"])) for cursor, fields in entries]
 
 
 def _events_of(entries) -> list[StoredEvent]:

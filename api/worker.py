@@ -22,6 +22,7 @@ from api.bot_seats import job_store
 from api.config import WORKER_QUEUES, settings
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
+from api.redis_wait import RedisWait
 from api.simulations import jobs
 from engine.core.registry import all_rulesets
 
@@ -36,6 +37,7 @@ class SweepingMixin:
     """Wakes from the blocking dequeue every few seconds to sweep the simulations."""
 
     last_swept_at = None
+    _retry_scheduler: RQScheduler | None = None
 
     @property
     def dequeue_timeout(self) -> int:
@@ -88,8 +90,14 @@ class SweepingMixin:
     def enqueue_due_retries(self) -> None:
         """Queue the webhook deliveries whose retry time has come (RQ keeps delayed retries in its
         scheduled registry). RQ's own scheduler would do this from a forked process that outlives
-        a killed worker; one pass here, under RQ's scheduler lock, does the same from the sweep."""
-        scheduler = RQScheduler([webhooks.QUEUE], connection=self.connection)
+        a killed worker; one pass here, under RQ's scheduler lock, does the same from the sweep.
+
+        One scheduler per worker, logging warnings only: RQ logs taking its lock at INFO, which
+        every sweep does (it lets go after each pass), and that was a quarter of ``make run``'s log."""
+        if self._retry_scheduler is None:
+            self._retry_scheduler = RQScheduler([webhooks.QUEUE], connection=self.connection,
+                                                logging_level=logging.WARNING)
+        scheduler = self._retry_scheduler
         if scheduler.acquire_locks():
             try:
                 scheduler.enqueue_scheduled_jobs()
@@ -127,6 +135,13 @@ def run_worker(
     os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
+    # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
+    # one-off run over what is queued) does not wait: it fails at once, in one line (api/cli.py).
+    if not burst:
+        try:
+            RedisWait(redis_url, log.warning, what="; this worker starts once it answers").wait()
+        except KeyboardInterrupt:  # Ctrl+C while waiting: nothing was started, nothing to finish
+            return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
         metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)

@@ -17,12 +17,15 @@ from dataclasses import dataclass, field
 from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core.errors import IllegalAction, InvalidOptions, ReasonedError
-from engine.core.registry import all_rulesets
+from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
 
 RECORD_FORMAT = "rulehouse.record"
-RECORD_VERSION = 1
+#: The record format's version: raised whenever a field changes shape, a ruleset's result included
+#: (docs/records.md lists them). Records of older versions are read and restated in today's shape
+#: (``upgraded``), so they still replay; a newer version than this is refused.
+RECORD_VERSION = 2
 #: the longest log a record may have (evaluation and replay work is bounded by it)
 MAX_LOG_ENTRIES = 2000
 MAX_SEED = 2**63 - 1
@@ -95,13 +98,16 @@ class LogEntrySchema(Schema):
 
 
 class RecordSchema(Schema):
-    """A game record, format version 1 (docs/records.md)."""
+    """A game record, format version 2 (docs/records.md; version 1 is read too)."""
 
     class Meta:
         ordered = True
 
     format = fields.String(load_default=RECORD_FORMAT, validate=validate.Equal(RECORD_FORMAT))
-    format_version = fields.Integer(load_default=RECORD_VERSION, validate=validate.Equal(RECORD_VERSION))
+    format_version = fields.Integer(load_default=RECORD_VERSION, strict=True, validate=validate.Range(
+        min=1, max=RECORD_VERSION, error=f"a record format version this engine reads: 1 to {RECORD_VERSION}"),
+        metadata={"description": f"The record format's version, 1 to {RECORD_VERSION} (docs/records.md); "
+                                 "older ones are read in today's shape."})
     ruleset = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
     rules_version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1), metadata={
         "description": "The rules version the game was played by; absent: the service's current one."})
@@ -146,17 +152,33 @@ def load_record(data) -> dict:
     if isinstance(data.get("seats"), list) and len(data["seats"]) > MAX_SEAT + 1:
         raise RecordError("invalid_record", "too many seats", fields={"seats": [f"at most {MAX_SEAT + 1}"]})
     try:
-        return _RECORD_SCHEMA.load(data, unknown="exclude")
+        record = _RECORD_SCHEMA.load(data, unknown="exclude")
     except ValidationError as error:
         raise RecordError("invalid_record", "the record does not fit the record format",
                           fields=error.messages) from None
+    return upgraded(record)
+
+
+def upgraded(record: dict) -> dict:
+    """A loaded record of an older format version restated in today's: each ruleset restates its own
+    parts (its result, ``Ruleset.result_from_format``). A record of an unknown ruleset is left as it is
+    (``ruleset_of`` refuses it)."""
+    written = record["format_version"]
+    if written == RECORD_VERSION:
+        return record
+    ruleset = all_rulesets().get(record["ruleset"] or "")
+    if ruleset is not None and record["result"] is not None:
+        record["result"] = ruleset.result_from_format(record["result"], written)
+    record["format_version"] = RECORD_VERSION
+    return record
 
 
 def ruleset_of(record: dict) -> Ruleset:
     """The ruleset a loaded record names, if this engine plays it by the same rules version."""
-    ruleset = all_rulesets().get(record["ruleset"] or "")
-    if ruleset is None:
-        raise RecordError("unknown_ruleset", f"no ruleset {record['ruleset']!r} here")
+    try:
+        ruleset = get_ruleset(record["ruleset"] or "")
+    except UnknownRuleset as unknown:
+        raise RecordError("unknown_ruleset", unknown.message) from None
     played, current = record["rules_version"], rules_version(ruleset)
     if played is not None and played != current:
         raise RecordError("rules_version", f"this record was played by {ruleset.id} rules version {played}; this "

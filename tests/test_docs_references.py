@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from api.simulations.routes import SIMULATION_EXAMPLE
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "sdk" / "README.md",
                     *(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "rules").glob("*.md")])
@@ -43,3 +45,22 @@ def test_every_file_a_document_names_exists(document):
         if not (document.parent / target.split("#", 1)[0]).exists():
             missing.append(target)
     assert not missing, f"{document.relative_to(ROOT)} names files the repository does not have: {missing}"
+
+
+#: a pointer at an issue ("see the apps issue's docs", "until the hardening issue") that a reader of the
+#: repository cannot follow: documents point at documents
+ISSUE_REFERENCE = re.compile(r"\bthe [\w-]+ issue\b|\bthe issue's\b|\bissue's docs\b|\bissue #?[0-9]+\b",
+                             flags=re.IGNORECASE)
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_document_sends_its_reader_to_an_issue(document):
+    found = [match.group(0) for match in ISSUE_REFERENCE.finditer(document.read_text())]
+    assert not found, f"{document.relative_to(ROOT)} points at issues instead of documents: {found}"
+
+
+def test_the_web_table_doc_says_how_many_games_the_simulation_example_runs():
+    text = (ROOT / "docs" / "web-table.md").read_text()
+    said = re.search(r'"Queue a simulation" runs ([\d,]+) ', text)
+    assert said, "docs/web-table.md no longer describes the simulation example"
+    assert int(said.group(1).replace(",", "")) == SIMULATION_EXAMPLE["games"]

@@ -24,6 +24,8 @@ PLAY = "play"
 #: Endpoints that act for a seat (the seat token is checked by the endpoint itself).
 PLAY_ENDPOINTS = {"games.Actions"}
 PLAY_BLUEPRINTS = {"seats"}
+#: Blueprints whose writes act for a seat or a game's creator like a move (the table chat), their reads plain reads.
+PLAY_WRITE_BLUEPRINTS = {"chat"}
 #: Blueprints whose every endpoint needs the scope of the same name.
 SCOPED_BLUEPRINTS = {"simulations": "simulations", "webhooks": "webhooks"}
 #: Endpoints with neither key nor rate limit: health checks for load balancers.
@@ -41,6 +43,8 @@ def requirement(endpoint: str, method: str) -> str | None:
     if blueprint in SCOPED_BLUEPRINTS:
         return SCOPED_BLUEPRINTS[blueprint]
     if endpoint in PLAY_ENDPOINTS or blueprint in PLAY_BLUEPRINTS:
+        return PLAY
+    if blueprint in PLAY_WRITE_BLUEPRINTS and method not in SAFE_METHODS:
         return PLAY
     if method in SAFE_METHODS:
         return None

@@ -25,7 +25,7 @@ from api.apps.keys import LOCAL_APP_ID, App
 from api.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
-STREAM_ENDPOINTS = {"games.Stream"}
+STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
 QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day")
 #: the daily counters of work (``app:{<id>}:<kind>:<yyyymmdd>``, on the control Redis), by quota
 WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "searchwork"}

@@ -44,7 +44,7 @@ from api.seats.table import Table, game_invites, public_seats
 from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
 from api.streams import live
 from engine.core.errors import InvalidOptions
-from engine.core.registry import get_ruleset
+from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games refereed by the service.")
@@ -112,8 +112,8 @@ def _new_game(body: dict) -> NewGame:
         return new
     try:
         ruleset = get_ruleset(body["ruleset"])
-    except KeyError:
-        raise validation_problem({"ruleset": [f"unknown ruleset {body['ruleset']!r}; see GET /v1/rulesets"]}) from None
+    except UnknownRuleset as unknown:
+        raise validation_problem({"ruleset": [unknown.message]}, unknown.message) from None
     _check_bots(ruleset, body["seats"])
     seed = body["seed"] if body["seed"] is not None else secrets.randbits(63)
     try:
@@ -193,7 +193,7 @@ class Games(MethodView):
                        tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
                        marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
-                       hints=body["hints"])
+                       hints=body["hints"], chat=body["chat"])
         ownership.claim("games", game_id)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
@@ -208,7 +208,7 @@ class Games(MethodView):
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
             "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
-            "hints": body["hints"],
+            "hints": body["hints"], "chat": body["chat"],
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
@@ -402,17 +402,13 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
-    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": {
-        "description": "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
-                       "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
-                       "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
-                       "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
-                       "when the game is over, or the stream reached its time limit or lost Redis (resume "
-                       "with `after`).",
-        # x-itemSchema (OpenAPI 3.2's itemSchema, for a 3.0 document): the schema of each line
-        "content": {"application/x-ndjson": {"schema": {"type": "string"},
-                                             "x-itemSchema": {"$ref": "#/components/schemas/StreamLine"}}},
-    }})
+    @blp.doc(security=AUTH, operationId="stream_events", responses={"200": live.ndjson_answer(
+        "NDJSON: one JSON object per line. The first line is `{\"kind\": \"state\", ...}` (the "
+        "game as `GET /v1/games/{id}` shows it, plus `cursor`); then `{\"kind\": \"event\", "
+        "\"cursor\", \"version\", \"event\"}` lines, `{\"kind\": \"keepalive\"}` after each "
+        "silent interval, and a last `{\"kind\": \"end\", \"reason\", \"version\", \"result\"}` "
+        "when the game is over, or the stream reached its time limit or lost Redis (resume "
+        "with `after`).", "StreamLine")})
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))

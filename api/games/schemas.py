@@ -47,6 +47,10 @@ class CreateGameSchema(Schema):
     listed = fields.Boolean(load_default=False, metadata={
         "description": "Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; "
                        "anyone may then join it without an invite. Unlisted games are reached by id or invite."})
+    chat = fields.Boolean(load_default=True, metadata={
+        "description": "The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who "
+                       "may watch reads them. On by default; `false` turns it off (the creator may turn it on or "
+                       "off later: `POST /v1/games/{id}/chat/settings`)."})
     hints = fields.Boolean(load_default=False, metadata={
         "description": "Let each seated player ask a search bot for a hint on their own decision "
                        "(`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its "
@@ -139,6 +143,8 @@ class CreatedGameSchema(Schema):
                        "it takes an open seat before the start and a new seat after it."})
     listed = fields.Boolean(required=True)
     hints = hints_field()
+    chat = fields.Boolean(required=True, metadata={
+        "description": "Whether the table chat was on at creation (`GET /v1/games/{id}/chat` says it now)."})
     decision_timeout = decision_timeout_field()
     deadline = deadline_field()
     seed_commitment = seed_commitment_field()
@@ -252,14 +258,15 @@ class EventPageSchema(Schema):
 # -- the lines of the live stream (documentation: the stream writes them itself) --------
 
 
-def _kind(value: str) -> fields.String:
+def line_kind(value: str) -> fields.String:
+    """The ``kind`` field of one kind of stream line."""
     return fields.String(required=True, validate=validate.OneOf([value]))
 
 
 class StreamStateSchema(Schema):
     """The first line: the game now, as `GET /v1/games/{id}` shows it, and the cursor the events follow."""
 
-    kind = _kind("state")
+    kind = line_kind("state")
     cursor = fields.String(required=True, metadata={"description": "The last event's cursor at this moment."})
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
@@ -278,19 +285,19 @@ class StreamStateSchema(Schema):
 class StreamEventSchema(EventEntrySchema):
     """One event the caller may see."""
 
-    kind = _kind("event")
+    kind = line_kind("event")
 
 
 class StreamKeepaliveSchema(Schema):
     """Written after each silent `STREAM_KEEPALIVE_SECONDS`."""
 
-    kind = _kind("keepalive")
+    kind = line_kind("keepalive")
 
 
 class StreamEndSchema(Schema):
     """The last line."""
 
-    kind = _kind("end")
+    kind = line_kind("end")
     reason = fields.String(required=True, validate=validate.OneOf(["finished", "gone", "time_limit", "unavailable"]),
                            metadata={
         "description": "`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the "
@@ -305,9 +312,16 @@ SPEC_SCHEMAS = {"Action": ActionSchema, "StreamState": StreamStateSchema, "Strea
                 "StreamKeepalive": StreamKeepaliveSchema, "StreamEnd": StreamEndSchema}
 STREAM_LINE_KINDS = {"state": "StreamState", "event": "StreamEvent", "keepalive": "StreamKeepalive",
                      "end": "StreamEnd"}
+
+
+def line_union(kinds: dict[str, str]) -> dict:
+    """The schema of one line of a stream, whichever its ``kind`` (``kinds``: kind -> component name)."""
+    return {
+        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in kinds.values()],
+        "discriminator": {"propertyName": "kind",
+                          "mapping": {kind: f"#/components/schemas/{name}" for kind, name in kinds.items()}},
+    }
+
+
 #: One line of the live stream, whichever its ``kind``.
-STREAM_LINE = {
-    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in STREAM_LINE_KINDS.values()],
-    "discriminator": {"propertyName": "kind",
-                      "mapping": {kind: f"#/components/schemas/{name}" for kind, name in STREAM_LINE_KINDS.items()}},
-}
+STREAM_LINE = line_union(STREAM_LINE_KINDS)

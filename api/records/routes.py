@@ -6,11 +6,10 @@ from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import bearer_token, caller_seat, json_response, load_current, store
-from api.problems import ApiProblem, problem_response, validation_problem
+from api.http import bearer_token, caller_seat, json_response, load_current, ruleset_at_path, store
+from api.problems import problem_response, validation_problem
 from api.records.build import record_for
 from api.records.schemas import EvaluateRequestSchema, EvaluationSchema
-from engine.core.registry import all_rulesets
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT, RecordError, RecordSchema, evaluate
 
 blp = Blueprint("records", __name__, url_prefix="/v1", description="Game records: export, replay and evaluation.")
@@ -76,8 +75,7 @@ class Evaluate(MethodView):
         decisions, the events it may see, and the result if the game is over. Apps that
         keep their own storage referee with it.
         """
-        if ruleset_id not in all_rulesets():
-            raise ApiProblem("not-found", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+        ruleset_at_path(ruleset_id)
         record, seat = _evaluate_request(g.json_body)
         if record.get("ruleset", ruleset_id) != ruleset_id:
             raise validation_problem({"record": {"ruleset": [f"this is /v1/rulesets/{ruleset_id}"]}})

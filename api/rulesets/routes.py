@@ -9,7 +9,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import json_response
+from api.http import json_response, ruleset_at_path
 from api.jsonschema import json_schema
 from api.problems import ApiProblem, problem_response
 from api.rulesets.schemas import RulesetListSchema, RulesetSchema
@@ -47,11 +47,6 @@ def describe(ruleset_id: str) -> dict:
     }
 
 
-def _known(ruleset_id: str) -> None:
-    if ruleset_id not in all_rulesets():
-        raise ApiProblem("not-found", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
-
-
 @blp.route("")
 class Rulesets(MethodView):
     @blp.response(200, RulesetListSchema)
@@ -74,7 +69,7 @@ class Ruleset(MethodView):
         Metadata, player range, bots, the JSON Schema of the game options and of every
         action body, and a link to the rules as implemented.
         """
-        _known(ruleset_id)
+        ruleset_at_path(ruleset_id)
         return json_response(describe(ruleset_id))
 
 
@@ -89,7 +84,7 @@ class RulesDoc(MethodView):
         The ruleset's rules document in Markdown: every reading of the rulebook, space by
         space and card by card, its house-rule options and its reason codes.
         """
-        _known(ruleset_id)
+        ruleset_at_path(ruleset_id)
         path = RULES_DOCS / Path(all_rulesets()[ruleset_id].metadata()["rules_doc"]).name
         if not path.is_file():
             raise ApiProblem("not-found", f"{ruleset_id} has no rules document")

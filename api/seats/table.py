@@ -33,6 +33,7 @@ from api.store import (
     WAITING,
     GameRecord,
     GameStore,
+    chat_key,
     events_key,
     game_key,
     token_digest,
@@ -258,6 +259,7 @@ class Table:
             pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
         pipe.expire(key, ttl)
         pipe.expire(events_key(record.id), ttl)
+        pipe.expire(chat_key(record.id), ttl)  # the table chat lives as long as the game
         pipe.publish(wake_channel(record.id), str(version))
         # Everything the change did not touch (the owning app, the rules version...) stays as read.
         written = dataclasses.replace(record, version=version, status=status, state=state_json, seats=change.seats,

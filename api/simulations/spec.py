@@ -8,7 +8,7 @@ import secrets
 from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core.errors import InvalidOptions
-from engine.core.registry import all_rulesets
+from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.simulate import seat_bots
 
 MAX_GAMES = 1_000_000
@@ -73,12 +73,10 @@ def normalize_spec(body: dict) -> dict:
         spec = SimulationSpecSchema().load(body)
     except ValidationError as error:
         raise InvalidOptions("invalid simulation request", fields=error.messages) from None
-    rulesets = all_rulesets()
-    ruleset = rulesets.get(spec["ruleset"])
-    if ruleset is None:
-        raise InvalidOptions(
-            f"unknown ruleset {spec['ruleset']!r}", fields={"ruleset": [f"must be one of {sorted(rulesets)}"]}
-        )
+    try:
+        ruleset = get_ruleset(spec["ruleset"])
+    except UnknownRuleset as unknown:
+        raise InvalidOptions(unknown.message, fields={"ruleset": [unknown.message]}) from None
     players = spec["players"] or ruleset.min_players
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InvalidOptions(

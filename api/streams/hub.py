@@ -28,6 +28,8 @@ LEASE_SECONDS = 30.0
 REFRESH_SECONDS = LEASE_SECONDS / 3
 #: With no stream open for this long, the subscriber stops (it starts again with the next stream).
 IDLE_SECONDS = 10.0
+#: the longest pause between two tries to reach a Redis that went away
+MAX_BACKOFF_SECONDS = 5.0
 
 # Takes a slot among the client's open streams if fewer than the limit are held: 1, else 0.
 _ACQUIRE = """
@@ -128,6 +130,11 @@ class StreamHub:
         with self._lock:
             return sum(len(waiters) for waiters in self._waiters.values())
 
+    def held_slots(self) -> int:
+        """Client slots of streams not closed yet (a stream's response frees its slot when it is closed)."""
+        with self._lock:
+            return len(self._slots)
+
     def _wake(self, game_id: str) -> None:
         with self._lock:
             waiters = list(self._waiters.get(game_id, ()))
@@ -159,6 +166,7 @@ class StreamHub:
     def _run(self) -> None:
         idle_since = None
         backoff = 0.2
+        failures = 0  # failed connections in a row: the first is logged, the others wait quietly
         while True:
             pubsub = None
             try:
@@ -167,7 +175,9 @@ class StreamHub:
                 pubsub.psubscribe(WAKE_PATTERN)
                 # Anything published while nobody listened: every stream reads again.
                 self._wake_all()
-                backoff = 0.2
+                if failures:
+                    log.info("stream wake-ups: Redis answers again (after %d failed tries)", failures)
+                backoff, failures = 0.2, 0
                 refreshed = time.monotonic()
                 while True:
                     message = pubsub.get_message(timeout=1.0)
@@ -190,9 +200,12 @@ class StreamHub:
                 self._wake_all()
                 if self._idle():
                     return
-                log.warning("stream wake-ups: Redis unavailable (%s); reconnecting", error)
+                if not failures:
+                    log.warning("stream wake-ups: Redis unavailable (%s); reconnecting quietly, every %.0f s at most",
+                                error, MAX_BACKOFF_SECONDS)
+                failures += 1
                 time.sleep(backoff)
-                backoff = min(5.0, backoff * 2)
+                backoff = min(MAX_BACKOFF_SECONDS, backoff * 2)
             finally:
                 if pubsub is not None:
                     with contextlib.suppress(redis.RedisError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
 
@@ -29,6 +30,37 @@ def all_rulesets() -> dict[str, Ruleset]:
     return _rulesets
 
 
+class UnknownRuleset(KeyError):
+    """No ruleset has this id. ``message`` lists the ids and suggests the nearest (people type
+    "hitchhiker" for ``hitchiker``): the one wording of every place that meets an unknown id."""
+
+    def __init__(self, ruleset_id: str, known: list[str]) -> None:
+        super().__init__(ruleset_id)
+        self.ruleset_id = ruleset_id
+        self.known = known
+        #: the id nearest to the one asked for, if any is near enough to be a typo of it
+        self.nearest = nearest_id(ruleset_id, known)
+
+    @property
+    def message(self) -> str:
+        hint = f"; did you mean {self.nearest!r}?" if self.nearest else ""
+        return f"unknown ruleset {self.ruleset_id!r}{hint} (rulesets: {', '.join(self.known)})"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def nearest_id(wanted: str, known: list[str]) -> str | None:
+    """The known id closest to ``wanted`` when it is close enough to be a typo (case aside)."""
+    lowered = {ruleset_id.lower(): ruleset_id for ruleset_id in known}
+    close = difflib.get_close_matches(str(wanted).strip().lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[close[0]] if close else None
+
+
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The ruleset with this id; ``KeyError`` if there is none."""
-    return all_rulesets()[ruleset_id]
+    """The ruleset with this id; ``UnknownRuleset`` (a ``KeyError``) if there is none."""
+    rulesets = all_rulesets()
+    try:
+        return rulesets[ruleset_id]
+    except (KeyError, TypeError):
+        raise UnknownRuleset(ruleset_id, list(rulesets)) from None

@@ -143,6 +143,13 @@ class Ruleset(ABC):
         """
         return []
 
+    def result_from_format(self, result: dict, format_version: int) -> dict:
+        """``result`` as a record of the older record format ``format_version`` wrote it, restated in
+        today's shape, so that such a record still replays: a ruleset whose result changed shape (not
+        outcome: that is a new ``rules_version``) converts it back here. The default has no change.
+        ``result`` comes from outside: leave what does not look as expected as it is."""
+        return result
+
     def resample_hidden(self, state, seat: int | None, rng: Rng):
         """Another state ``seat`` cannot tell apart from ``state`` (used to test views).
 

@@ -127,6 +127,33 @@ class StreamEnd(TypedDict):
     result: "Result | None"
 
 
+class ChatStreamSettings(TypedDict):
+    kind: "Literal['settings']"
+    enabled: "bool"
+    cursor: "str"
+    """The chat cursor the messages that follow come after (`after` in the first line)."""
+
+
+class ChatStreamMessage(TypedDict):
+    cursor: "str"
+    """The message's place in the chat (not an event cursor): pass it as `after`."""
+    seat: "int"
+    """The seat that posted it."""
+    name: "str | None"
+    """That seat's name then."""
+    text: "str"
+    """Plain text: show it as text, never as HTML."""
+    at: "str"
+    """ISO 8601 UTC time it was posted."""
+    kind: "Literal['message']"
+
+
+class ChatStreamEnd(TypedDict):
+    kind: "Literal['end']"
+    reason: "Literal['gone', 'time_limit', 'unavailable']"
+    """`gone`: the game was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the last two, resume with `after` = the last message's cursor)."""
+
+
 class RulesetSummary(TypedDict):
     id: "str"
     """Stable ruleset id, used in `POST /v1/games`."""
@@ -200,6 +227,8 @@ class CreateGame(TypedDict):
     """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
     listed: NotRequired["bool"]
     """Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite."""
+    chat: NotRequired["bool"]
+    """The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`)."""
     hints: NotRequired["bool"]
     """Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`)."""
 
@@ -239,6 +268,8 @@ class CreatedGame(TypedDict):
     listed: "bool"
     hints: "bool"
     """Whether the seats may ask for hints."""
+    chat: "bool"
+    """Whether the table chat was on at creation (`GET /v1/games/{id}/chat` says it now)."""
     decision_timeout: "int | None"
     """Seconds per human decision; null: no limit."""
     deadline: "str | None"
@@ -430,6 +461,55 @@ class Hint(TypedDict):
     """Every candidate the search weighed, with its value and visits (when `ready`)."""
 
 
+class ChatMessage(TypedDict):
+    cursor: "str"
+    """The message's place in the chat (not an event cursor): pass it as `after`."""
+    seat: "int"
+    """The seat that posted it."""
+    name: "str | None"
+    """That seat's name then."""
+    text: "str"
+    """Plain text: show it as text, never as HTML."""
+    at: "str"
+    """ISO 8601 UTC time it was posted."""
+
+
+class ChatBounds(TypedDict):
+    max_length: "int"
+    """The longest message, in characters."""
+    messages_per_window: "int"
+    """A seat posts at most this many messages in any `window_seconds`."""
+    window_seconds: "int"
+    kept: "int"
+    """Messages a game's chat keeps (its last ones)."""
+
+
+class ChatPage(TypedDict):
+    game_id: "str"
+    enabled: "bool"
+    """Whether the seats may post now (the creator turns it off and on)."""
+    messages: "list[ChatMessage]"
+    """Oldest first."""
+    next: "str"
+    """The chat cursor to pass as `after` next time (unchanged when there was nothing new)."""
+    bounds: "ChatBounds"
+
+
+class ChatPost(TypedDict):
+    text: "str"
+    """The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped."""
+
+
+class ChatSettings(TypedDict):
+    enabled: "bool"
+    """Whether the seats may post."""
+
+
+class ChatSettingsAnswer(TypedDict):
+    game_id: "str"
+    enabled: "bool"
+
+
 class ForkOrigin(TypedDict):
     game: "str"
     """The id of the game this one was forked from."""
@@ -470,7 +550,8 @@ class LogEntry(TypedDict):
 
 class Record(TypedDict):
     format: NotRequired["Literal['rulehouse.record']"]
-    format_version: NotRequired["Literal[1]"]
+    format_version: NotRequired["int"]
+    """The record format's version, 1 to 2 (docs/records.md); older ones are read in today's shape."""
     ruleset: NotRequired["str | None"]
     rules_version: NotRequired["int | None"]
     """The rules version the game was played by; absent: the service's current one."""
@@ -745,6 +826,8 @@ class Ready(TypedDict):
 
 StreamLine = StreamState | StreamEvent | StreamKeepalive | StreamEnd
 
+ChatStreamLine = ChatStreamSettings | ChatStreamMessage | StreamKeepalive | ChatStreamEnd
+
 #: The response and request shapes, re-exported by ``rulehouse_sdk.types``.
 __all__ = [
     'FieldError',
@@ -756,7 +839,11 @@ __all__ = [
     'StreamEvent',
     'StreamKeepalive',
     'StreamEnd',
+    'ChatStreamSettings',
+    'ChatStreamMessage',
+    'ChatStreamEnd',
     'StreamLine',
+    'ChatStreamLine',
     'RulesetSummary',
     'RulesetList',
     'Ruleset',
@@ -782,6 +869,12 @@ __all__ = [
     'LobbyPage',
     'HintOption',
     'Hint',
+    'ChatMessage',
+    'ChatBounds',
+    'ChatPage',
+    'ChatPost',
+    'ChatSettings',
+    'ChatSettingsAnswer',
     'ForkOrigin',
     'RecordSeat',
     'RecordStart',
@@ -829,6 +922,10 @@ OPERATIONS: dict[str, Operation] = {
     'leave_seat': Operation('leave_seat', 'POST', '/v1/games/{game_id}/seats/{seat}/leave', (200,), False, False),
     'seat_to_bot': Operation('seat_to_bot', 'POST', '/v1/games/{game_id}/seats/{seat}/bot', (200,), False, False),
     'get_hint': Operation('get_hint', 'GET', '/v1/games/{game_id}/hint', (200, 202), False, False),
+    'get_chat': Operation('get_chat', 'GET', '/v1/games/{game_id}/chat', (200,), False, False),
+    'post_chat_message': Operation('post_chat_message', 'POST', '/v1/games/{game_id}/chat', (201,), False, False),
+    'set_chat': Operation('set_chat', 'POST', '/v1/games/{game_id}/chat/settings', (200,), False, False),
+    'stream_chat': Operation('stream_chat', 'GET', '/v1/games/{game_id}/chat/stream', (200,), True, False),
     'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
     'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
@@ -911,7 +1008,7 @@ class Operations:
         return self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, hints: bool | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -933,12 +1030,13 @@ class Operations:
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
+        chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'hints': hints}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints}))
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1097,6 +1195,65 @@ class Operations:
         GET /v1/games/{game_id}/hint
         """
         return self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
+
+    def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:
+        """Read the table chat
+
+        The messages after the chat cursor `after`, oldest first, for anyone who may watch
+        the game (no token needed). The chat keeps a game's last `bounds.kept` messages and
+        expires with the game. It is not the event log: a message changes no version,
+        `ETag` or deadline of the game, and is not in its record.
+
+        after: Chat cursor: the messages after this one (`0`: every message kept).
+
+        GET /v1/games/{game_id}/chat
+        """
+        return self._call(OPERATIONS['get_chat'], path={'game_id': game_id}, query={'after': after, 'limit': limit},
+            headers=None, body=None)
+
+    def post_chat_message(self, game_id: str, text: str) -> ChatMessage:
+        """Post to the table chat
+
+        A seated player's message, with the seat's token. The creator token has no seat,
+        so it reads and sets the chat but does not post; spectators read. At most
+        `messages_per_window` messages per seat in any `window_seconds` (see `bounds` of
+        `GET /v1/games/{id}/chat`). Shown to everyone as plain text.
+
+        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped.
+
+        POST /v1/games/{game_id}/chat
+        """
+        return self._call(OPERATIONS['post_chat_message'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'text': text}))
+
+    def set_chat(self, game_id: str, enabled: bool) -> ChatSettingsAnswer:
+        """Turn the table chat on or off
+
+        The creator token turns the game's chat off (no more posts; what was said stays
+        readable) or on again, at any time. Games start with chat on unless created with
+        `chat: false`. Like a message, this changes no version or `ETag` of the game; the
+        chat's live stream says it with a `settings` line.
+
+        enabled: Whether the seats may post.
+
+        POST /v1/games/{game_id}/chat/settings
+        """
+        return self._call(OPERATIONS['set_chat'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'enabled': enabled}))
+
+    def stream_chat(self, game_id: str, *, after: str | None = None) -> Iterator[ChatStreamLine]:
+        """Follow the table chat live
+
+        The chat's own stream, beside the game's (`GET /v1/games/{id}/stream`): the kept
+        messages after `after` first, then each new one as it is posted. It goes on after
+        the game is over, until the game is deleted or expires.
+
+        after: Chat cursor: the messages after it come first (`0`, the default: every message kept).
+
+        GET /v1/games/{game_id}/chat/stream
+        """
+        return self._stream(OPERATIONS['stream_chat'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
     def get_record(self, game_id: str) -> Record:
@@ -1352,7 +1509,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, hints: bool | None = None) -> CreatedGame:
+    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -1374,12 +1531,13 @@ class AsyncOperations:
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
         decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
+        chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
 
         POST /v1/games
         """
         return await self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'hints': hints}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints}))
 
     async def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1538,6 +1696,65 @@ class AsyncOperations:
         GET /v1/games/{game_id}/hint
         """
         return await self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
+
+    async def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:
+        """Read the table chat
+
+        The messages after the chat cursor `after`, oldest first, for anyone who may watch
+        the game (no token needed). The chat keeps a game's last `bounds.kept` messages and
+        expires with the game. It is not the event log: a message changes no version,
+        `ETag` or deadline of the game, and is not in its record.
+
+        after: Chat cursor: the messages after this one (`0`: every message kept).
+
+        GET /v1/games/{game_id}/chat
+        """
+        return await self._call(OPERATIONS['get_chat'], path={'game_id': game_id}, query={'after': after, 'limit': limit},
+            headers=None, body=None)
+
+    async def post_chat_message(self, game_id: str, text: str) -> ChatMessage:
+        """Post to the table chat
+
+        A seated player's message, with the seat's token. The creator token has no seat,
+        so it reads and sets the chat but does not post; spectators read. At most
+        `messages_per_window` messages per seat in any `window_seconds` (see `bounds` of
+        `GET /v1/games/{id}/chat`). Shown to everyone as plain text.
+
+        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped.
+
+        POST /v1/games/{game_id}/chat
+        """
+        return await self._call(OPERATIONS['post_chat_message'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'text': text}))
+
+    async def set_chat(self, game_id: str, enabled: bool) -> ChatSettingsAnswer:
+        """Turn the table chat on or off
+
+        The creator token turns the game's chat off (no more posts; what was said stays
+        readable) or on again, at any time. Games start with chat on unless created with
+        `chat: false`. Like a message, this changes no version or `ETag` of the game; the
+        chat's live stream says it with a `settings` line.
+
+        enabled: Whether the seats may post.
+
+        POST /v1/games/{game_id}/chat/settings
+        """
+        return await self._call(OPERATIONS['set_chat'], path={'game_id': game_id}, query=None,
+            headers=None, body=given({'enabled': enabled}))
+
+    async def stream_chat(self, game_id: str, *, after: str | None = None) -> AsyncIterator[ChatStreamLine]:
+        """Follow the table chat live
+
+        The chat's own stream, beside the game's (`GET /v1/games/{id}/stream`): the kept
+        messages after `after` first, then each new one as it is posted. It goes on after
+        the game is over, until the game is deleted or expires.
+
+        after: Chat cursor: the messages after it come first (`0`, the default: every message kept).
+
+        GET /v1/games/{game_id}/chat/stream
+        """
+        return await self._stream(OPERATIONS['stream_chat'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
     async def get_record(self, game_id: str) -> Record:

@@ -128,8 +128,9 @@ def decoded_body(status: int, content_type: str, text, read_json) -> Any:
 
 class StreamResume:
     """Follows a live stream's lines so that a connection cut at the server's time limit can be
-    resumed after the last cursor, the caller seeing one stream: one ``state`` line, every event
-    once, no ``time_limit`` line."""
+    resumed after the last cursor, the caller seeing one stream: one ``state`` line (a chat's stream
+    repeats its ``settings`` line, which may have changed meanwhile), every event or message once, no
+    ``time_limit`` line."""
 
     def __init__(self, after: str | None) -> None:
         self.cursor = after
@@ -145,8 +146,8 @@ class StreamResume:
             if self.resumed:
                 return False
             self.cursor = self.cursor or line.get("cursor")
-        elif kind == "event":
-            self.cursor = line.get("cursor", self.cursor)
+        elif "cursor" in line:  # an event of a game's stream, a message of a chat's
+            self.cursor = line["cursor"]
         return True
 
     def query(self, query: dict[str, Any]) -> dict[str, Any]:

@@ -147,6 +147,7 @@ BY_KIND: dict[str, type[RulehouseError]] = {
     "precondition-required": PreconditionRequired,
     "too-many-requests": RateLimited,
     "too-many-streams": RateLimited,
+    "chat-rate-limited": RateLimited,
     "request-timeout": BadRequest,
     "quota-exceeded": QuotaExceeded,
     "service-unavailable": ServiceUnavailable,

@@ -24,7 +24,11 @@ def app(redis_db_url):
     app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "STREAM_KEEPALIVE_SECONDS": 0.2,
                       "STREAM_MAX_SECONDS": 5.0})
     app.testing = True
-    return app
+    yield app
+    # A stream response the test never closed keeps its client slot, and so this app's wake-up subscriber,
+    # alive until the end of the run, when it finds the suite's Redis gone and says so after the summary.
+    hub = app.extensions.get("rulehouse.streams")
+    assert hub is None or hub.held_slots() == 0, "a live stream was left open: close its response"
 
 
 @pytest.fixture

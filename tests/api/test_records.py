@@ -15,9 +15,10 @@ from api.moves import load_state
 from api.store import events_key
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng
-from engine.records import MAX_LOG_ENTRIES, RecordError, replay
+from engine.records import MAX_LOG_ENTRIES, RECORD_VERSION, RecordError, replay
 from tests.api.helpers import act, assert_problem, auth
 from tests.api.playthrough import read_all_events
+from tests.engine.test_records import FORMAT_1_RECORD
 
 
 def create(client, body: dict, token: str | None = None) -> dict:
@@ -73,7 +74,7 @@ def test_a_finished_game_record_replays_to_its_events_and_result(client, app, ru
         drive(client, app, game, seed=seed, default_every=4)
         record = record_of(client, game["id"])
         assert record["status"] == "finished" and record["complete"] is True
-        assert record["format"] == "rulehouse.record" and record["format_version"] == 1
+        assert record["format"] == "rulehouse.record" and record["format_version"] == RECORD_VERSION == 2
         assert record["rules_version"] == getattr(get_ruleset(ruleset_id), "rules_version", 1)
         assert any(entry["timed_out"] for entry in record["log"])
         assert {entry["seat"] for entry in record["log"]} == set(range(len(game["seats"])))
@@ -366,3 +367,14 @@ def test_evaluate_answers_bad_records_with_problems(no_redis_client):
     long["record"]["log"] = [dict(entry, events=[{"type": "x" * 3000}]) for entry in long["record"]["log"]]
     assert len(json.dumps(long)) > 64 * 1024
     assert no_redis_client.post(url, json=long).status_code == 200
+
+
+def test_rulehouse_replay_and_evaluate_take_a_record_of_format_1(capsys, no_redis_client):
+    assert cli_main(["replay", str(FORMAT_1_RECORD)]) == 0
+    assert capsys.readouterr().out.startswith("ok: whipcash, 15 log entries replayed")
+    old = json.loads(FORMAT_1_RECORD.read_text())
+    evaluated = no_redis_client.post("/v1/rulesets/whipcash/evaluate", json={"record": old})
+    assert evaluated.status_code == 200, evaluated.get_json()
+    answer = evaluated.get_json()
+    assert answer["legal"] and answer["status"] == "finished"
+    assert answer["result"]["details"]["holdings"]["daily"] == {"seat": 0, "pro": None}

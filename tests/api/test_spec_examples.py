@@ -99,6 +99,8 @@ def example_host_resolves(monkeypatch):
 
 
 TABLE_OPERATIONS = {"join_game", "start_game"}
+#: sent with the creator token
+CREATOR_OPERATIONS = {"set_chat"}
 WAITING_TABLE = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"open": True}], "listed": True}
 
 
@@ -117,6 +119,8 @@ def test_every_request_example_is_accepted_as_sent(client, spec):
             table = client.post("/v1/games", json=WAITING_TABLE).get_json()
             values["game_id"] = table["id"]
             headers = auth(table["creator_token"]) if operation["operationId"] == "start_game" else {}
+        if operation["operationId"] in CREATOR_OPERATIONS:
+            headers = auth(game["creator_token"])
         url = path
         for parameter in [*path_parameters, *operation.get("parameters", [])]:
             name, where = parameter["name"], parameter["in"]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.records import (
+    RECORD_VERSION,
     RecordError,
     action_entry,
     evaluate,
@@ -167,3 +169,33 @@ def test_a_fork_of_a_running_game_redeals_hidden_cards_and_reseeds():
     assert ruleset.view(fork, None) == ruleset.view(state, None)
     assert ruleset.to_dict(fork) != ruleset.to_dict(state)
     assert ruleset.to_dict(fork_position(ruleset, state, finished=True, seed=99)) == ruleset.to_dict(state)
+
+
+#: a finished Whipca$h game's record as the service wrote it in record format 1 (holdings: a seat number
+#: or a Pro's id), checked in when format 2 came
+FORMAT_1_RECORD = Path(__file__).parent / "data" / "whipcash-record-format-1.json"
+
+
+def test_a_record_of_format_1_still_replays_its_result_restated_in_todays_shape():
+    old = json.loads(FORMAT_1_RECORD.read_text())
+    assert old["format_version"] == 1
+    assert {type(holder) for holder in old["result"]["details"]["holdings"].values()} == {int, str}
+    outcome = replay(old)
+    assert outcome.ok, outcome.divergence
+    assert outcome.result["details"]["holdings"] == {
+        pro: {"seat": holder, "pro": None} if isinstance(holder, int) else {"seat": None, "pro": holder}
+        for pro, holder in old["result"]["details"]["holdings"].items()}
+    # Read as today's format its result differs: the restating is what keeps it replaying.
+    as_if_new = replay(dict(old, format_version=RECORD_VERSION))
+    assert as_if_new.divergence is not None and as_if_new.divergence.reason == "result_differs"
+    # A record written today is of today's format, and replays as it is.
+    today = through_json(play_record("whipcash", 2, "heuristic", 26))
+    assert today["format_version"] == RECORD_VERSION == 2
+    assert today["result"] == outcome.result and replay(today).ok
+
+
+@pytest.mark.parametrize("version", [0, RECORD_VERSION + 1, "1", True, None])
+def test_a_record_format_version_this_engine_does_not_read_is_refused(version):
+    with pytest.raises(RecordError) as raised:
+        replay(dict(json.loads(FORMAT_1_RECORD.read_text()), format_version=version))
+    assert raised.value.reason == "invalid_record" and "format_version" in raised.value.fields

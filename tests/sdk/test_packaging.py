@@ -37,3 +37,14 @@ def test_the_distribution_depends_on_requests_only():
     assert project["name"] == "rulehouse-sdk"
     assert [requirement.split(">")[0].split("=")[0] for requirement in project["dependencies"]] == ["requests"]
     assert [requirement.split(">")[0] for requirement in project["optional-dependencies"]["async"]] == ["httpx"]
+
+
+def test_licenses_are_spdx_strings_that_the_build_backend_reads_without_warning():
+    # A `license = {text = ...}` table makes setuptools 77+ warn on every install (`make test` printed it).
+    for pyproject in (SDK / "pyproject.toml", SDK.parent / "pyproject.toml"):
+        config = tomllib.loads(pyproject.read_text())
+        license_ = config["project"].get("license")
+        assert license_ is None or isinstance(license_, str), (pyproject, license_)
+        if license_ is not None:
+            backend = next(r for r in config["build-system"]["requires"] if r.startswith("setuptools"))
+            assert ">=77" in backend, (pyproject, backend)  # the first setuptools to read SPDX expressions

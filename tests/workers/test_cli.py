@@ -1,9 +1,12 @@
-"""``rulehouse simulate --queue`` and ``--plot``."""
+"""``rulehouse simulate --queue`` and ``--plot``, and what ``rulehouse --help`` says."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+from api.cli import build_parser, main
 from tests.processes import run_cli
 
 
@@ -69,3 +72,22 @@ def test_progress_bar_only_on_a_terminal(redis_db_url, workers):
     assert process.returncode == 0, stderr
     assert b"[" + b"#" * 30 + b"] 400/400 games" in stderr
     assert b"toy-race: 400 games" in table
+
+
+def test_help_reads_as_help(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert "``" not in text and ":class:" not in text  # no reST from a docstring
+    assert text.splitlines()[2].startswith("Rulehouse: rules-as-a-service")
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name in commands:
+        assert f"\n    {name} " in text, name
+    assert "examples:" in text and all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_simulate_names_the_rulesets_and_the_nearest(capsys):
+    assert main(["simulate", "hitchhiker", "--games", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "did you mean 'hitchiker'?" in error and "monopoly-cars2" in error

@@ -32,6 +32,15 @@ def party_name(state: WhipcashState, party: int) -> int | str:
     return PROS[party - state.players]
 
 
+def holder_of(state: WhipcashState, party: int) -> dict:
+    """Who holds a Pro's holdings, as the result tells it: ``{"seat": n, "pro": None}`` for a player,
+    ``{"seat": None, "pro": id}`` for a Pro (its own, or one that bankrupted their holder). Never the
+    bank: it is owed nothing, so it bankrupts nobody and inherits nothing."""
+    if party < state.players:
+        return {"seat": party, "pro": None}
+    return {"seat": None, "pro": PROS[party - state.players]}
+
+
 def pay(state: WhipcashState, debtor: int, debts: list[tuple[int, int]], events: list[Event], why: str) -> bool:
     """Pay each ``(creditor, amount)`` in the order given; False if the debtor went bankrupt.
 

@@ -28,6 +28,7 @@ from engine.games.whipcash.money import (
     WHIPCASH_AMOUNTS,
     GameEnded,
     MoverOut,
+    holder_of,
     party_name,
     pay,
 )
@@ -330,10 +331,19 @@ class WhipcashRuleset(Ruleset):
             turn_cap_hit=state.end_reason == "turn_cap",
             details={
                 "pros_bankrupt": [pro for k, pro in enumerate(PROS) if not state.alive[state.players + k]],
-                "holdings": {pro: party_name(state, holder) for pro, holder in zip(PROS, state.holdings, strict=True)},
+                "holdings": {pro: holder_of(state, holder) for pro, holder in zip(PROS, state.holdings, strict=True)},
                 "eliminated": list(state.eliminated),
             },
         )
+
+    def result_from_format(self, result: dict, format_version: int) -> dict:
+        """Records of format 1 named each holder as a seat number or a Pro's id (mixed types)."""
+        details = result.get("details")
+        holdings = details.get("holdings") if isinstance(details, dict) else None
+        if format_version >= 2 or not isinstance(holdings, dict):
+            return result
+        restated = {pro: _holder_from_format_1(holder) for pro, holder in holdings.items()}
+        return {**result, "details": {**details, "holdings": restated}}
 
     def view(self, state: WhipcashState, seat: int | None) -> dict:
         board = board_of(state.board)
@@ -389,3 +399,12 @@ class WhipcashRuleset(Ruleset):
         return problems
 
     copy = staticmethod(cloner(WhipcashState))
+
+
+def _holder_from_format_1(holder):
+    """A holder as format 1 wrote it (a seat number or a Pro's id) in today's shape; anything else as it is."""
+    if isinstance(holder, int) and not isinstance(holder, bool):
+        return {"seat": holder, "pro": None}
+    if isinstance(holder, str):
+        return {"seat": None, "pro": holder}
+    return holder

@@ -98,11 +98,12 @@ export async function allEvents(gameId, token) {
 }
 
 /**
- * Follows GET /v1/games/{id}/stream (NDJSON) and reconnects after a drop or the time limit,
- * resuming after the last cursor it got, so no event is missed or repeated.
- * Handlers: onState(line), onEvent(line), onEnd(line), onLive(bool).
+ * Follows one of the API's NDJSON streams (a game's, or its chat's) and reconnects after a drop or the
+ * time limit, resuming after the last cursor it got, so no line is missed or repeated. Every line but
+ * keep-alives and the time limit's end goes to onLine(line); the stream's other end to onEnd(line).
+ * Handlers: onLine, onEnd, onLive(bool), onError(problem: a 4xx, after which it stops).
  */
-export function follow(gameId, token, handlers) {
+export function followStream(path, token, handlers) {
   let after = "0";
   let stopped = false;
   let failures = 0;
@@ -110,7 +111,7 @@ export function follow(gameId, token, handlers) {
 
   async function connect() {
     const headers = withCredentials({ Accept: "application/x-ndjson" }, token);
-    const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/stream?after=${after}`,
+    const response = await fetch(`${path}?after=${encodeURIComponent(after)}`,
       { headers, signal: controller.signal, cache: "no-store" });
     if (!response.ok) {
       let body = null;
@@ -132,15 +133,15 @@ export function follow(gameId, token, handlers) {
         buffer = buffer.slice(newline + 1);
         if (!text) continue;
         const line = JSON.parse(text);
-        if (line.kind === "state") handlers.onState?.(line);
-        else if (line.kind === "event") {
-          after = line.cursor;
-          handlers.onEvent?.(line);
-        } else if (line.kind === "end") {
+        if (line.kind === "keepalive") continue;
+        if (line.kind === "end") {
           if (line.reason === "time_limit") return "again";
           handlers.onEnd?.(line);
           return "ended";
         }
+        // A game stream's first line names the latest cursor while the events before it are still to come.
+        if (line.kind !== "state" && typeof line.cursor === "string") after = line.cursor;
+        handlers.onLine?.(line);
       }
     }
   }
@@ -167,4 +168,18 @@ export function follow(gameId, token, handlers) {
     }
   })();
   return { stop() { stopped = true; controller.abort(); } };
+}
+
+/**
+ * Follows GET /v1/games/{id}/stream (see followStream).
+ * Handlers: onState(line), onEvent(line), onEnd(line), onLive(bool), onError(problem).
+ */
+export function follow(gameId, token, handlers) {
+  return followStream(`/v1/games/${encodeURIComponent(gameId)}/stream`, token, {
+    ...handlers,
+    onLine: (line) => {
+      if (line.kind === "state") handlers.onState?.(line);
+      else if (line.kind === "event") handlers.onEvent?.(line);
+    },
+  });
 }

@@ -1,6 +1,7 @@
 // The table of one game, as a seat (its token from this browser's storage) or as a spectator.
 import { follow, get, post, Problem, tokens } from "./api.js";
 import { boardFor, drawBoard } from "./boards/index.js";
+import { mountChat } from "./chat.js";
 import { controlsBusy, drawDecisions } from "./controls.js";
 import { $, clear, show, showProblem } from "./dom.js";
 import { contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle } from "./parts.js";
@@ -177,6 +178,8 @@ follow(gameId, me.token, {
   },
   onError: (error) => showProblem(error),
 });
+
+mountChat($("chat"), { gameId, seat: me.seat, token: me.token, creatorToken: creatorToken() });
 
 page.deadlineTimer = setInterval(() => {
   if (page.game && page.game.deadline && page.game.status === "active") {
