@@ -23,8 +23,10 @@ from engine.core.ruleset import Ruleset
 
 RECORD_FORMAT = "rulehouse.record"
 RECORD_VERSION = 1
-#: the longest log a record may have (evaluation and replay work is bounded by it)
-MAX_LOG_ENTRIES = 2000
+#: the longest log a record may have (evaluation and replay work is bounded by it): above the
+#: longest game any ruleset plays, since every ruleset's games end by their rules or their turn
+#: cap (docs/records.md, "How long a game gets", and tests/engine/test_longest_games.py)
+MAX_LOG_ENTRIES = 20_000
 MAX_SEED = 2**63 - 1
 MAX_SEAT = 63
 #: ``kind`` of a log entry that is an engine action; every other kind is a seat change
