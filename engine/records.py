@@ -20,6 +20,7 @@ from engine.core.errors import IllegalAction, InvalidOptions, ReasonedError
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
+from engine.core.strict import StrictBoolean
 
 RECORD_FORMAT = "rulehouse.record"
 RECORD_VERSION = 1
@@ -52,7 +53,7 @@ def _list_of_objects(value) -> None:
 
 
 class RecordSeatSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
 
@@ -60,9 +61,9 @@ class RecordSeatSchema(Schema):
 class ForkOriginSchema(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"description": "The id of the game this one was forked from."})
-    version = fields.Integer(required=True, validate=validate.Range(min=0),
+    version = fields.Integer(strict=True, required=True, validate=validate.Range(min=0),
                              metadata={"description": "The version of that game the fork starts from."})
-    hidden_redealt = fields.Boolean(load_default=False, metadata={
+    hidden_redealt = StrictBoolean(load_default=False, metadata={
         "description": "True when the origin was still running: what its creator could not see was re-dealt "
                        "and the random generator re-seeded."})
 
@@ -77,14 +78,14 @@ class LogEntrySchema(Schema):
     class Meta:
         ordered = True
 
-    version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0), metadata={
+    version = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0), metadata={
         "description": "The game version this entry led to (each accepted action adds one)."})
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     kind = fields.String(load_default=ACTION, validate=validate.Length(min=1, max=64), metadata={
         "description": "`action`, or the kind of a seat change (`seat_joined`, `seat_to_bot`, ...)."})
     action = fields.Dict(load_default=None, allow_none=True, metadata={
         "description": "The action body (kind `action`); null where the caller may not see it yet."})
-    timed_out = fields.Boolean(load_default=False, metadata={
+    timed_out = StrictBoolean(load_default=False, metadata={
         "description": "The service played this decision's default because its deadline passed."})
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64),
                          metadata={"description": "Seat changes: the seat's new player name."})
@@ -103,16 +104,17 @@ class RecordSchema(Schema):
         ordered = True
 
     format = fields.String(load_default=RECORD_FORMAT, validate=validate.Equal(RECORD_FORMAT))
-    format_version = fields.Integer(load_default=RECORD_VERSION, validate=validate.Equal(RECORD_VERSION))
+    format_version = fields.Integer(strict=True, load_default=RECORD_VERSION, validate=validate.Equal(RECORD_VERSION))
     ruleset = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
-    rules_version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1), metadata={
+    rules_version = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1),
+                                   metadata={
         "description": "The rules version the game was played by; absent: the service's current one."})
     game = fields.String(load_default=None, allow_none=True, metadata={"description": "The game's id, if any."})
     fork = fields.Nested(ForkOriginSchema, load_default=None, allow_none=True)
-    players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
+    players = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=64))
     options = fields.Dict(load_default=dict)  # the ruleset's options schema checks the keys
     seats = fields.List(fields.Nested(RecordSeatSchema), load_default=list, validate=validate.Length(max=MAX_SEAT + 1))
-    seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
+    seed = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Null while the game runs (it would foretell every draw)."})
     salt = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
     seed_commitment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
@@ -122,11 +124,11 @@ class RecordSchema(Schema):
                               metadata={"type": "array", "items": {"type": "object"}})
     log = fields.List(fields.Nested(LogEntrySchema), load_default=list,
                       validate=validate.Length(max=MAX_LOG_ENTRIES))
-    version = fields.Integer(load_default=None, allow_none=True)
+    version = fields.Integer(strict=True, load_default=None, allow_none=True)
     status = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["active", "finished"]))
-    complete = fields.Boolean(load_default=None, allow_none=True)
+    complete = StrictBoolean(load_default=None, allow_none=True)
     result = fields.Dict(load_default=None, allow_none=True)
-    hint_counts = fields.List(fields.Integer(), load_default=None, allow_none=True, metadata={
+    hint_counts = fields.List(fields.Integer(strict=True, ), load_default=None, allow_none=True, metadata={
         "description": "A stored game's hints asked per seat, where hints were on (null otherwise); not replayed."})
 
 

@@ -14,6 +14,7 @@ from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema, turn_cap_field
+from engine.core.strict import StrictBoolean
 from engine.core.turn_order import roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
@@ -65,7 +66,7 @@ class HitchikerOptions(OptionsSchema):
                              metadata={"description": "A custom Black Market Deal Chart, as `data.deal_chart`."})
     bad_ride_deck = fields.Dict(load_default=None, allow_none=True,
                                 metadata={"description": "A custom Bad Ride deck, as `data.bad_ride_deck`."})
-    savings_to_pouch = fields.Boolean(
+    savings_to_pouch = StrictBoolean(
         load_default=False,
         metadata={"description": "House rule: savings inherited at a death or received from a Customs bust go "
                                  "into the receiver's Bank Pouch (by default they arrive as travelling cash)."})
