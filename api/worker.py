@@ -129,7 +129,7 @@ def run_worker(
     all_rulesets()
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)
+        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
