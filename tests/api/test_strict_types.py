@@ -6,8 +6,6 @@ sent with each integer and boolean in them swapped for a look-alike of another t
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from marshmallow import Schema, ValidationError, fields
 
@@ -16,6 +14,8 @@ from engine.core.registry import all_rulesets
 from engine.records import RecordSchema
 from tests.api.helpers import assert_problem, auth
 from tests.api.test_spec_examples import new_example_game, operations, request_example
+from tests.options_examples import leaves as leaves_of
+from tests.options_examples import replaced
 
 #: what each kind of field must refuse
 LOOK_ALIKES = {fields.Boolean: (0, 1, 0.0, "true", "false", "yes"), fields.Integer: (2.5, 2.0, "2", True),
@@ -84,33 +84,14 @@ def test_a_look_alike_of_another_type_is_422_at_its_field(client, path, body, po
     assert pointer in [error["pointer"] for error in problem["errors"]], problem
 
 
-def scalar_paths(value, path=()):
-    """Paths to the integers and booleans of a JSON document."""
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from scalar_paths(inner, (*path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            yield from scalar_paths(inner, (*path, index))
-    elif isinstance(value, bool | int):
-        yield path, value
-
-
-def replaced(document, path, value):
-    changed = copy.deepcopy(document)
-    target = changed
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = value
-    return changed
-
-
 def test_no_request_example_takes_a_look_alike_for_its_integers_and_booleans(client):
     spec = client.get("/openapi.json").get_json()
     tried = []
     for method, path, operation, _ in operations(spec):
         example = request_example(operation) if "requestBody" in operation else None
-        for where, value in scalar_paths(example):
+        for where, value in leaves_of(example):
+            if not isinstance(value, bool | int):
+                continue
             for look_alike in ((0, 1, "true") if isinstance(value, bool) else (value + 0.5, str(value))):
                 game, token, etag = new_example_game(client, spec)
                 url = path.replace("{ruleset_id}", game["ruleset"]).replace("{game_id}", game["id"])

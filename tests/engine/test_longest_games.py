@@ -3,30 +3,20 @@ so every finished game can be exported, replayed, forked and evaluated (docs/rec
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from engine.core.errors import InvalidOptions
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.records import MAX_LOG_ENTRIES
+from tests.bench import load_bench
 
-ROOT = Path(__file__).resolve().parents[2]
 #: seat changes a record's log may hold beside the actions: joins, hand-overs to bots
 SEAT_CHANGES = 2 * 64
 #: rulesets whose games could go on for ever without a cap: it has a default and null is refused
 CAPPED = {"monopoly-cars2": 500, "hitchiker": 2_000}
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("bench_longest_games", ROOT / "bench" / "longest_games.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+bench = load_bench("longest_games")
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
