@@ -27,6 +27,7 @@ from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.hints.routes import blp as hints_blp
+from api.observability import dashboard
 from api.observability import init_app as init_observability
 from api.operation_ids import OperationIdPlugin
 from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
@@ -92,8 +93,8 @@ def _webargs_problem(messages: dict) -> ApiProblem:
 
 def _check_json_body() -> None:
     """415 for a body that is not declared JSON, 400 for one that does not parse."""
-    if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None:
-        return
+    if request.method not in ("POST", "PUT", "PATCH") or request.url_rule is None or dashboard.serves(request.path):
+        return  # the RQ dashboard's forms post no JSON
     view = current_app.view_functions.get(request.endpoint)
     if getattr(getattr(view, "view_class", None), "takes_no_body", False) and not request.get_data(cache=True):
         return  # an operation without a body (e.g. leaving a seat) may be sent bare

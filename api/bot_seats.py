@@ -38,6 +38,7 @@ from rq.job import Job
 from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
+from api import heartbeats
 from api.apps.limits import count_search_work
 from api.config import settings
 from api.moves import load_state, submit_action
@@ -177,12 +178,14 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """Whether a bot or hint job will still run (or is running) without help.
 
     A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
-    of its own) while it is within that timeout too, since its worker gives up on it there. A job
-    queued less than ``grace`` seconds ago is alive even when a worker has just taken it off its
-    queue and not yet started it.
+    of its own) while it is within that timeout too, since its worker gives up on it there, but
+    only while that worker still beats (``api.heartbeats``): a killed search worker's job is dead
+    about ``BOT_JOB_LEASE`` seconds after the kill, not at the end of its timeout. A job queued
+    less than ``grace`` seconds ago is alive even when a worker has just taken it off its queue
+    and not yet started it.
     """
-    status, started_at, enqueued_at, origin, timeout = store.control.hmget(  # RQ's keys live beside its queues
-        Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout"])
+    status, started_at, enqueued_at, origin, timeout, worker = store.control.hmget(  # RQ's keys: beside its queues
+        Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout", "worker_name"])
     if status in WAITING:
         # "queued" but no longer in the queue: a worker took it and died before starting it.
         queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
@@ -191,7 +194,10 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     if status == "started":
         searching = store.search_queue is not None and origin == store.search_queue.name
         lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)
-        return _seconds_since(started_at) < lease
+        if _seconds_since(started_at) >= lease:
+            return False
+        started = utcparse(started_at).timestamp() if started_at else time.time()
+        return heartbeats.worker_alive(store.control, worker, started) is not False
     return False  # finished, failed or gone while its game still waits: nothing will move
 
 

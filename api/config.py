@@ -70,6 +70,9 @@ DEFAULTS: dict = {
     "LOG_LEVEL": "INFO",
     #: mounts the RQ dashboard at /admin/rq behind this token (>= 16 characters); None: no dashboard
     "ADMIN_TOKEN": None,
+    #: the bearer token a scrape of /metrics (API and workers) must send (>= 16 characters); None: no
+    #: token, and then /metrics is closed where REQUIRE_API_KEYS is on, open otherwise
+    "METRICS_TOKEN": None,
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",

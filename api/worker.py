@@ -16,7 +16,7 @@ from rq import SimpleWorker, Worker
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
-from api import bot_seats, deadlines
+from api import bot_seats, deadlines, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.config import WORKER_QUEUES, settings
@@ -144,7 +144,9 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES)
+        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
+    # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
+    heartbeats.start_beating(connection, worker.name, bot_seats.BOT_JOB_LEASE)
     return worker.work(burst=burst, logging_level=logging_level)

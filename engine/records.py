@@ -20,14 +20,17 @@ from engine.core.errors import IllegalAction, InvalidOptions, ReasonedError
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
+from engine.core.strict import StrictBoolean
 
 RECORD_FORMAT = "rulehouse.record"
 #: The record format's version: raised whenever a field changes shape, a ruleset's result included
 #: (docs/records.md lists them). Records of older versions are read and restated in today's shape
 #: (``upgraded``), so they still replay; a newer version than this is refused.
 RECORD_VERSION = 2
-#: the longest log a record may have (evaluation and replay work is bounded by it)
-MAX_LOG_ENTRIES = 2000
+#: the longest log a record may have (evaluation and replay work is bounded by it): above the
+#: longest game any ruleset plays, since every ruleset's games end by their rules or their turn
+#: cap (docs/records.md, "How long a game gets", and tests/engine/test_longest_games.py)
+MAX_LOG_ENTRIES = 20_000
 MAX_SEED = 2**63 - 1
 MAX_SEAT = 63
 #: ``kind`` of a log entry that is an engine action; every other kind is a seat change
@@ -53,7 +56,7 @@ def _list_of_objects(value) -> None:
 
 
 class RecordSeatSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
 
@@ -61,9 +64,9 @@ class RecordSeatSchema(Schema):
 class ForkOriginSchema(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"description": "The id of the game this one was forked from."})
-    version = fields.Integer(required=True, validate=validate.Range(min=0),
+    version = fields.Integer(strict=True, required=True, validate=validate.Range(min=0),
                              metadata={"description": "The version of that game the fork starts from."})
-    hidden_redealt = fields.Boolean(load_default=False, metadata={
+    hidden_redealt = StrictBoolean(load_default=False, metadata={
         "description": "True when the origin was still running: what its creator could not see was re-dealt "
                        "and the random generator re-seeded."})
 
@@ -78,14 +81,14 @@ class LogEntrySchema(Schema):
     class Meta:
         ordered = True
 
-    version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0), metadata={
+    version = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0), metadata={
         "description": "The game version this entry led to (each accepted action adds one)."})
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEAT))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     kind = fields.String(load_default=ACTION, validate=validate.Length(min=1, max=64), metadata={
         "description": "`action`, or the kind of a seat change (`seat_joined`, `seat_to_bot`, ...)."})
     action = fields.Dict(load_default=None, allow_none=True, metadata={
         "description": "The action body (kind `action`); null where the caller may not see it yet."})
-    timed_out = fields.Boolean(load_default=False, metadata={
+    timed_out = StrictBoolean(load_default=False, metadata={
         "description": "The service played this decision's default because its deadline passed."})
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64),
                          metadata={"description": "Seat changes: the seat's new player name."})
@@ -109,14 +112,15 @@ class RecordSchema(Schema):
         metadata={"description": f"The record format's version, 1 to {RECORD_VERSION} (docs/records.md); "
                                  "older ones are read in today's shape."})
     ruleset = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
-    rules_version = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1), metadata={
+    rules_version = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1),
+                                   metadata={
         "description": "The rules version the game was played by; absent: the service's current one."})
     game = fields.String(load_default=None, allow_none=True, metadata={"description": "The game's id, if any."})
     fork = fields.Nested(ForkOriginSchema, load_default=None, allow_none=True)
-    players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
+    players = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=64))
     options = fields.Dict(load_default=dict)  # the ruleset's options schema checks the keys
     seats = fields.List(fields.Nested(RecordSeatSchema), load_default=list, validate=validate.Length(max=MAX_SEAT + 1))
-    seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
+    seed = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Null while the game runs (it would foretell every draw)."})
     salt = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
     seed_commitment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
@@ -126,11 +130,11 @@ class RecordSchema(Schema):
                               metadata={"type": "array", "items": {"type": "object"}})
     log = fields.List(fields.Nested(LogEntrySchema), load_default=list,
                       validate=validate.Length(max=MAX_LOG_ENTRIES))
-    version = fields.Integer(load_default=None, allow_none=True)
+    version = fields.Integer(strict=True, load_default=None, allow_none=True)
     status = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["active", "finished"]))
-    complete = fields.Boolean(load_default=None, allow_none=True)
+    complete = StrictBoolean(load_default=None, allow_none=True)
     result = fields.Dict(load_default=None, allow_none=True)
-    hint_counts = fields.List(fields.Integer(), load_default=None, allow_none=True, metadata={
+    hint_counts = fields.List(fields.Integer(strict=True, ), load_default=None, allow_none=True, metadata={
         "description": "A stored game's hints asked per seat, where hints were on (null otherwise); not replayed."})
 
 

@@ -10,7 +10,8 @@ from api.apps.access import current_app_id, keys, owns
 from api.problems import ApiProblem
 
 __all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
-           "game_retention", "refund_hint", "release", "require_owner", "retention", "simulation_ttl"]
+           "game_retention", "refund_hint", "release", "require_creator_app", "require_owner", "retention",
+           "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -72,6 +73,13 @@ def require_owner(owner: str | None, what: str, *, hide: bool = False) -> None:
     if hide:
         raise ApiProblem("not-found", f"no such {what} (or it belongs to another app)")
     raise ApiProblem("forbidden", f"this {what} belongs to another app", reason="not_owner")
+
+
+def require_creator_app(owner: str | None) -> None:
+    """A creator token manages its game (deletes it, starts it, hands a seat to a bot, forks it while it
+    runs) only through the app that created the game, or an admin key: a creator token that reached
+    another app is no key to the game's management (403 ``not_owner``). Seat tokens play from any app."""
+    require_owner(owner, "game")
 
 
 def release(owner: str | None, kind: str, resource_id: str) -> None:

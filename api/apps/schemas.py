@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.apps.webhooks import EVENTS, MAX_URL_LENGTH
+from api.apps.webhook_addresses import MAX_URL_LENGTH
+from api.apps.webhooks import EVENTS
 
 
 class UsageSchema(Schema):

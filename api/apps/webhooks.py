@@ -23,18 +23,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import logging
 import secrets
-import socket
 import time
 from datetime import UTC, datetime
-from urllib.parse import urlsplit
 
 import redis
 from rq import Queue, Retry
 
+from api.apps.webhook_addresses import CheckedUrl, UnsafeUrl, check_url, pinned_connection
 from api.config import settings as service_settings
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished")
@@ -42,7 +40,6 @@ QUEUE = "webhooks"
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"
 MAX_WEBHOOKS_PER_APP = 20
-MAX_URL_LENGTH = 2000
 DELIVERIES_KEPT = 50
 DELIVERY_TTL = 7 * 24 * 3600
 #: How long the set of an app's webhooks is trusted in one process before it is read again.
@@ -65,34 +62,6 @@ def delivery_key(delivery_id: str) -> str:
 
 def app_webhooks_key(app_id: str) -> str:
     return f"app:{{{app_id}}}:webhooks"
-
-
-class UnsafeUrl(ValueError):
-    """A webhook URL the service will not call."""
-
-
-def check_url(url: str, allow_private: bool) -> None:
-    """Refuse URLs that are not http(s), or whose host is (or resolves to) a loopback, private,
-    link-local or otherwise non-public address, unless ``allow_private``: a webhook must not
-    reach the service's own Redis or a cloud metadata endpoint."""
-    if len(url) > MAX_URL_LENGTH:
-        raise UnsafeUrl(f"at most {MAX_URL_LENGTH} characters")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnsafeUrl("must be an http:// or https:// URL with a host")
-    if parts.username or parts.password:
-        raise UnsafeUrl("must not carry credentials")
-    try:
-        port = parts.port
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port or 443, proto=socket.IPPROTO_TCP)}
-    except (OSError, ValueError, UnicodeError) as error:
-        raise UnsafeUrl(f"its host does not resolve ({error})") from None
-    if allow_private:
-        return
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-        if not ip.is_global or ip.is_multicast:
-            raise UnsafeUrl(f"its host resolves to {ip}, which is not a public address")
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -215,8 +184,8 @@ class Webhooks:
             return "webhook deleted"
         attempts = self.redis.hincrby(key, "attempts", 1)
         try:
-            check_url(hook["url"], self.config["WEBHOOK_ALLOW_PRIVATE"])
-            status = _post(hook["url"], delivery["body"].encode(), hook["secret"], delivery_id,
+            checked = check_url(hook["url"], self.config["WEBHOOK_ALLOW_PRIVATE"])
+            status = _post(checked, delivery["body"].encode(), hook["secret"], delivery_id,
                            float(self.config["WEBHOOK_TIMEOUT_SECONDS"]))
         except (OSError, UnsafeUrl, http.client.HTTPException) as error:
             self._failed(key, attempts, None, f"{type(error).__name__}: {error}")
@@ -239,12 +208,11 @@ class DeliveryFailed(Exception):
     pass
 
 
-def _post(url: str, body: bytes, secret: str, delivery_id: str, timeout: float) -> int:
-    """POST without following redirects (a redirect could lead anywhere); the response status."""
-    parts = urlsplit(url)
-    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    connection = connection_class(parts.hostname, parts.port, timeout=timeout)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+def _post(url: CheckedUrl, body: bytes, secret: str, delivery_id: str, timeout: float) -> int:
+    """POST to the addresses checked, without following redirects (a redirect could lead
+    anywhere); the response status."""
+    connection = pinned_connection(url, timeout)
+    path = url.target
     try:
         connection.request("POST", path, body=body, headers={
             "Content-Type": "application/json", "User-Agent": "Rulehouse-Webhooks/1",

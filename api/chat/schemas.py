@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.games.schemas import line_kind, line_union
 from api.http import CURSOR_PATTERN
+from engine.core.strict import StrictBoolean
 
 #: the longest message, in characters (Unicode code points)
 MAX_TEXT_LENGTH = 280
@@ -46,7 +47,7 @@ class ChatPostSchema(Schema):
 
 
 class ChatSettingsSchema(Schema):
-    enabled = fields.Boolean(required=True, metadata={"description": "Whether the seats may post."})
+    enabled = StrictBoolean(required=True, metadata={"description": "Whether the seats may post."})
 
 
 class ChatSettingsAnswerSchema(Schema):

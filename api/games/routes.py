@@ -107,7 +107,7 @@ def deadline_time(record, decisions) -> str | None:
 
 def _new_game(body: dict) -> NewGame:
     if body["fork"] is not None:
-        new = fork_game(store(), body, bearer_token())
+        new = fork_game(store(), body, bearer_token(), ownership.require_creator_app)
         _check_bots(new.ruleset, new.seats)
         return new
     try:
@@ -140,8 +140,9 @@ def _check_bots(ruleset: Ruleset, seats: list[dict]) -> None:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema, example=CREATE_GAME_EXAMPLE)
     @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
-    @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's; "
-                                         "over a quota of the app (`quota-exceeded`)."))
+    @blp.alt_response(**problem_response(403, "`fork` names a running game and the token is not its creator's, or "
+                                         "the game belongs to another app (`not_owner`); over a quota of the app "
+                                         "(`quota-exceeded`)."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or bot, wrong number of seats, or invalid options; "
                                      "a fork of a missing game or version."))
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
@@ -262,7 +263,8 @@ class Game(MethodView):
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.response(204)
     @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem_response(403, "Only the creator token may delete a game."))
+    @blp.alt_response(**problem_response(403, "Only the creator token may delete a game, through the app that "
+                                         "created it (`not_owner`)."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     def delete(self, game_id: str):
         """Delete a game
@@ -275,7 +277,7 @@ class Game(MethodView):
         role, _ = caller_seat(record)
         if role != "creator":
             raise ApiProblem("forbidden", "only the creator token may delete a game")
-        ownership.require_owner(record.app, "game")
+        ownership.require_creator_app(record.app)
         store().delete(game_id)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)

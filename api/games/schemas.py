@@ -7,6 +7,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.http import CURSOR_PATTERN
 from api.seats.schemas import SeatRequestSchema, SeatSchema
+from engine.core.strict import StrictBoolean
 
 STATUSES = ["waiting", "active", "finished"]
 
@@ -37,21 +38,21 @@ class CreateGameSchema(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict,
                           metadata={"description": "Game options (house rules, board or deck overrides, "
                                     "`turn_cap`); see the ruleset's `options_schema`."})
-    seed = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEED),
+    seed = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=MAX_SEED),
                           metadata={"description": "Seed of the game's random generator; random when absent. "
                                     "The same ruleset, options, seed and actions replay the same game."})
     decision_timeout = fields.Integer(
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT),
         metadata={"description": "Seconds each human seat has for a decision; when they pass, the service plays "
                   "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
-    listed = fields.Boolean(load_default=False, metadata={
+    listed = StrictBoolean(load_default=False, metadata={
         "description": "Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; "
                        "anyone may then join it without an invite. Unlisted games are reached by id or invite."})
-    chat = fields.Boolean(load_default=True, metadata={
+    chat = StrictBoolean(load_default=True, metadata={
         "description": "The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who "
                        "may watch reads them. On by default; `false` turns it off (the creator may turn it on or "
                        "off later: `POST /v1/games/{id}/chat/settings`)."})
-    hints = fields.Boolean(load_default=False, metadata={
+    hints = StrictBoolean(load_default=False, metadata={
         "description": "Let each seated player ask a search bot for a hint on their own decision "
                        "(`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its "
                        "record. Off by default (the hint endpoint answers 403 `hints_disabled`)."})

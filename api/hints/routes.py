@@ -43,6 +43,9 @@ PENDING_HEADERS = {
 
 @blp.route("/<game_id>/hint")
 class Hint(MethodView):
+    #: read by api.observability.requests: when a seat asks is its secret until the game moves on
+    private_timing = True
+
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.arguments(HintQuerySchema, location="query")
     @blp.response(200, HintSchema, headers=ETAG_HEADER)

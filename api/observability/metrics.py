@@ -9,6 +9,7 @@ mode). Without it (tests, a single process) the samples live in the process.
 from __future__ import annotations
 
 import functools
+import hmac
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -43,6 +44,34 @@ SIMULATION_CHUNK_SECONDS = Histogram(
     buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0))
 STREAM_CONNECTIONS = Gauge(
     "rulehouse_stream_connections", "Live event streams open now.", multiprocess_mode="livesum")
+
+
+#: the shortest scrape token taken (a guessable one would protect nothing)
+MIN_SCRAPE_TOKEN_LENGTH = 16
+#: what a refused scrape is told, beside 401
+SCRAPE_CHALLENGE = 'Bearer realm="metrics"'
+
+
+def check_scrape_settings(config: dict) -> None:
+    """At start: a scrape token, when set, is long enough."""
+    token = config.get("METRICS_TOKEN")
+    if token and len(token) < MIN_SCRAPE_TOKEN_LENGTH:
+        raise ValueError(f"RULEHOUSE_METRICS_TOKEN must be at least {MIN_SCRAPE_TOKEN_LENGTH} characters")
+
+
+def scrape_refusal(authorization: str | None, config: dict) -> str | None:
+    """Why a scrape with this ``Authorization`` header is refused (None: it is let in). With
+    ``METRICS_TOKEN`` set it must send ``Bearer <token>``; without one, /metrics is open only where
+    app keys are not required (development): a deployment's metrics are for its operators."""
+    token = config.get("METRICS_TOKEN")
+    if not token:
+        if config.get("REQUIRE_API_KEYS"):
+            return "app keys are required here, so /metrics is too: set RULEHOUSE_METRICS_TOKEN and scrape with it"
+        return None
+    scheme, _, sent = (authorization or "").partition(" ")
+    if scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode()):
+        return None
+    return "send the scrape token: Authorization: Bearer <RULEHOUSE_METRICS_TOKEN>"
 
 
 def counted_actions(submit: Callable) -> Callable:
@@ -118,20 +147,39 @@ def process_exited(pid: int) -> None:
         multiprocess.mark_process_dead(pid)
 
 
-def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, queues: Iterable[str] = ()) -> None:
-    """A worker's own ``/metrics`` on ``addr:port`` in a daemon thread."""
+def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, queues: Iterable[str] = (),
+                  config: dict | None = None) -> None:
+    """A worker's own ``/metrics`` on ``addr:port`` in a daemon thread, behind the scrape token as the
+    API's (``config``: the service settings); ``/health`` answers ``ok`` to anyone (health checks)."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+    from api.config import settings
+
+    config = settings() if config is None else config
+    check_scrape_settings(config)
+
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            if self.path.split("?")[0] not in ("/metrics", "/"):
+            path = self.path.split("?")[0]
+            if path == "/health":
+                self._answer(200, b"ok\n", "text/plain")
+                return
+            if path not in ("/metrics", "/"):
                 self.send_error(404)
                 return
-            body = exposition(queue_connection, queues)
-            self.send_response(200)
-            self.send_header("Content-Type", CONTENT_TYPE)
+            refusal = scrape_refusal(self.headers.get("Authorization"), config)
+            if refusal is not None:
+                self._answer(401, refusal.encode() + b"\n", "text/plain", {"WWW-Authenticate": SCRAPE_CHALLENGE})
+                return
+            self._answer(200, exposition(queue_connection, queues), CONTENT_TYPE)
+
+        def _answer(self, status: int, body: bytes, content_type: str, headers: dict | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
 

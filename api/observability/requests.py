@@ -15,7 +15,7 @@ import sys
 import time
 import uuid
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 
 from api.observability import metrics
 from api.problems import ApiProblem
@@ -47,6 +47,13 @@ def _route() -> str:
     return request.url_rule.rule if request.url_rule is not None else "unmatched"
 
 
+def _private_timing() -> bool:
+    """A route whose very use is a secret of its game for now (a seat asking for a hint: the table
+    learns of it one version later, ``hint_counts``): no metric may move when it is called."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    return bool(getattr(getattr(view, "view_class", view), "private_timing", False))
+
+
 def _finish(response: Response) -> Response:
     request_id = g.get("request_id")
     if request_id:
@@ -56,7 +63,8 @@ def _finish(response: Response) -> Response:
         return response
     seconds = time.perf_counter() - started
     route = _route()
-    metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
+    if not _private_timing():
+        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
     if response.is_streamed and response.status_code == 200:
         metrics.STREAM_CONNECTIONS.inc()
         response.call_on_close(metrics.STREAM_CONNECTIONS.dec)

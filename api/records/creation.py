@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from api.moves import load_state
@@ -51,9 +52,11 @@ def sealed(seed: int, source: str, start: dict | None = None) -> dict[str, str]:
     return fields
 
 
-def fork_game(store: GameStore, body: dict, token: str | None) -> NewGame:
+def fork_game(store: GameStore, body: dict, token: str | None,
+              require_creator_app: Callable[[str | None], None]) -> NewGame:
     """The new game ``body["fork"]`` asks for (``{"game": id, "version": n}``); 422 for a missing
-    game or version, 403 when the game runs and ``token`` is not its creator's."""
+    game or version, 403 when the game runs and ``token`` is not its creator's, or
+    ``require_creator_app(the game's app)`` refuses the calling app."""
     origin = body["fork"]
     parent = store.load(origin["game"], token=token)
     if parent is None:
@@ -62,6 +65,8 @@ def fork_game(store: GameStore, body: dict, token: str | None) -> NewGame:
     if not finished and parent.token_role != "creator":
         raise ApiProblem("forbidden", "only the creator of a running game may fork it (send its creator token); "
                                       "anyone may fork a finished game")
+    if not finished:
+        require_creator_app(parent.app)
     version = parent.version if origin["version"] is None else origin["version"]
     if version > parent.version:
         raise validation_problem({"fork": {"version": [f"the game is at version {parent.version}"]}})

@@ -14,8 +14,9 @@ from engine.records import MAX_LOG_ENTRIES, MAX_SEAT, RecordError, RecordSchema,
 
 blp = Blueprint("records", __name__, url_prefix="/v1", description="Game records: export, replay and evaluation.")
 
-#: largest evaluate body: a record of MAX_LOG_ENTRIES entries with their events fits
-EVALUATE_MAX_BYTES = 1024 * 1024
+#: largest evaluate body: the exported record of a game of MAX_LOG_ENTRIES entries, events and all,
+#: fits (records average 220-260 bytes a log entry: docs/records.md, "How long a game gets")
+EVALUATE_MAX_BYTES = 8 * 1024 * 1024
 
 
 @blp.route("/games/<game_id>/record")

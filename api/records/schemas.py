@@ -13,7 +13,8 @@ class EvaluateRequestSchema(Schema):
     record = fields.Nested(RecordSchema, required=True, metadata={
         "description": "Setup (players, options, seed or start) and the log of actions so far; `ruleset` may be "
                        "left out (the path names it). Recorded events are not needed (and not compared)."})
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEAT), metadata={
+    seat = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=MAX_SEAT),
+                          metadata={
         "description": "The seat whose view, decisions and events to answer with; null: a spectator's."})
 
 

@@ -51,6 +51,13 @@ def documented(forbidden: str, *, token: bool = True):
     return decorate
 
 
+def _creator_in_its_app(game_id: str, token: str) -> None:
+    """The creator token starts a game or hands its seats to bots only from the game's own app."""
+    record = store().load(game_id, token=token)
+    if record is not None and record.token_role == "creator":
+        ownership.require_creator_app(record.app)
+
+
 def _admit_bot(game_id: str, bot: str | None) -> None:
     """A searching bot taking a seat needs search work left today on the game's app (403 past it)."""
     record = store().load(game_id)
@@ -88,7 +95,7 @@ class Start(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(StartSchema, example={"fill": "bot", "bot": "random"})
     @blp.response(200, SeatsChangedSchema)
-    @documented("Only the creator token starts a game.")
+    @documented("Only the creator token starts a game, through the app that created it (`not_owner`).")
     def post(self, body: dict, game_id: str):
         """Start a waiting game early
 
@@ -96,9 +103,11 @@ class Start(MethodView):
         (`fill: bot`), or removed (`fill: remove`, where the ruleset's player range
         allows; the seats after it move up, and their tokens follow them).
         """
+        token = required_token()
+        _creator_in_its_app(game_id, token)
         if body["fill"] == "bot":
             _admit_bot(game_id, body.get("bot"))
-        record = Table(store()).start(game_id, required_token(), body["fill"], body.get("bot"))
+        record = Table(store()).start(game_id, token, body["fill"], body.get("bot"))
         return json_response(_changed(record), version=record.version, role="c")
 
 
@@ -125,7 +134,8 @@ class HandToBot(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(BotSeatSchema, example={"bot": "random"})
     @blp.response(200, SeatsChangedSchema)
-    @documented("Only the seat's own token or the creator's hands a seat to a bot.")
+    @documented("Only the seat's own token or the creator's (through the game's app: `not_owner`) hands a "
+                "seat to a bot.")
     def post(self, body: dict, game_id: str, seat: int):
         """Hand a seat to a bot
 
@@ -133,8 +143,10 @@ class HandToBot(MethodView):
         hands the seat to a bot: the game goes on with the bot playing it, and the
         seat's token stops acting.
         """
+        token = required_token()
+        _creator_in_its_app(game_id, token)
         _admit_bot(game_id, body["bot"])
-        record = Table(store()).to_bot(game_id, seat, required_token(), body["bot"])
+        record = Table(store()).to_bot(game_id, seat, token, body["bot"])
         return json_response(_changed(record), version=record.version)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.seats.names import DisplayName
+from engine.core.strict import StrictBoolean
 
 _BOT_NAME = validate.Length(min=1, max=64)
 _CURSOR = r"^[0-9]{1,12}(\.[0-9]{1,9})?:[0-9a-f]{1,32}$"
@@ -16,7 +17,7 @@ class SeatRequestSchema(Schema):
     bot = fields.String(load_default=None, allow_none=True, validate=_BOT_NAME,
                         metadata={"description": "A bot name from the ruleset's `bots` (e.g. `random`): the seat "
                                   "is then played by a worker and gets no token."})
-    open = fields.Boolean(load_default=False, metadata={
+    open = StrictBoolean(load_default=False, metadata={
         "description": "An open seat: no name yet; someone takes it with an invite (`POST /v1/games/{id}/join`). "
                        "A game with open seats waits for them before it starts."})
 

@@ -28,6 +28,7 @@ MAX_SEED = 2**63 - 1
 class SimulationSpecSchema(Schema):
     ruleset = fields.String(required=True, metadata={"description": "A ruleset id, e.g. `monopoly-cars2`."})
     players = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=1, max=64),
@@ -45,17 +46,20 @@ class SimulationSpecSchema(Schema):
         metadata={"description": "Game options (house rules, turn cap), as for a single game."},
     )
     games = fields.Integer(
+        strict=True,
         required=True,
         validate=validate.Range(min=1, max=MAX_GAMES),
         metadata={"description": f"Number of games to play, 1 to {MAX_GAMES}."},
     )
     seed = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Game i depends only on (seed, i); default: a random seed, reported back."},
     )
     chunk_size = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),

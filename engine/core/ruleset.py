@@ -25,15 +25,23 @@ from engine.core.serial import from_jsonable, to_jsonable
 STATE_FORMAT = 1
 
 
+#: The largest ``turn_cap`` a ruleset takes unless it declares a smaller one: ten times the
+#: longest natural game measured (docs/records.md, "How long a game gets").
+MAX_TURN_CAP = 10_000
+
+
 def turn_cap_field(
     default: int | None = None,
     description: str = "End the game after this many turns (see the rules doc for the tie-break).",
+    maximum: int = MAX_TURN_CAP,
 ) -> fields.Integer:
-    """The ``turn_cap`` option; a game whose games can stall gives it a default."""
+    """The ``turn_cap`` option. A ruleset whose games could go on for ever gives it a default,
+    and then null is refused: every game it plays ends, so its record stays bounded."""
     return fields.Integer(
         load_default=default,
-        allow_none=True,
-        validate=validate.Range(min=1, max=100_000),
+        allow_none=default is None,
+        strict=True,
+        validate=validate.Range(min=1, max=maximum),
         metadata={"description": description},
     )
 

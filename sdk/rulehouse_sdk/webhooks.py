@@ -26,17 +26,33 @@ class InvalidSignature(ValueError):
 def verify(secret: str, body: bytes | str, signature: str | None, *, tolerance: float = DEFAULT_TOLERANCE,
            now: float | None = None) -> dict[str, Any]:
     """The delivery's JSON body if ``signature`` (the ``Rulehouse-Signature`` header) is right; else
-    ``InvalidSignature``. Deduplicate by the body's ``id``: a retried delivery keeps it."""
-    raw = body.encode() if isinstance(body, str) else body
-    parts = dict(part.split("=", 1) for part in (signature or "").split(",") if "=" in part)
-    try:
-        timestamp = int(parts["t"])
-        given = parts["v1"]
-    except (KeyError, ValueError):
-        raise InvalidSignature("no t= and v1= in the signature header") from None
+    ``InvalidSignature``, whatever the header holds (a receiver that catches it answers every bad
+    delivery with its own 4xx). Deduplicate by the body's ``id``: a retried delivery keeps it."""
+    if isinstance(body, str):
+        try:
+            raw = body.encode()
+        except UnicodeError:  # lone surrogates: not text the service sent
+            raise InvalidSignature("the body is not the text that was signed") from None
+    elif isinstance(body, bytes | bytearray | memoryview):
+        raw = bytes(body)
+    else:
+        raise InvalidSignature("the body is neither bytes nor text")
+    parts: dict[str, list[str]] = {}
+    for part in signature.split(",") if isinstance(signature, str) else ():
+        name, _, value = part.strip().partition("=")
+        parts.setdefault(name, []).append(value)
+    timestamps, given = parts.get("t", []), parts.get("v1", [])
+    # The service writes ASCII digits and hex; anything else (non-ASCII, other digits) is no signature of it.
+    if len(timestamps) != 1 or not _ascii_digits(timestamps[0]) or not given:
+        raise InvalidSignature("no t= and v1= in the signature header")
+    timestamp = int(timestamps[0])
     expected = hmac.new(secret.encode(), f"{timestamp}.".encode() + raw, hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, given):
+    if not any(value.isascii() and hmac.compare_digest(expected, value) for value in given):
         raise InvalidSignature("the signature does not match the body")
     if abs((time.time() if now is None else now) - timestamp) > tolerance:
         raise InvalidSignature("the signature is too old")
     return json.loads(raw)
+
+
+def _ascii_digits(text: str) -> bool:
+    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()

@@ -123,6 +123,36 @@ def test_only_the_owning_app_manages_its_games_and_simulations(client, keys):
     assert client.get("/v1/apps/me/games", headers=key_header(mine)).get_json()["items"] == []
 
 
+def test_a_creator_token_manages_its_game_only_through_the_game_s_app(client, keys):
+    """Deleting, forking while it runs, starting, handing a seat to a bot: whatever the creator token does
+    to a game, another app holding that token is refused alike (403 not_owner), an admin key is not."""
+    _, mine = keys.create_app("Mine")
+    _, theirs = keys.create_app("Theirs")
+    _, admin = keys.create_app("Ops", ("admin",))
+    running = client.post("/v1/games", json=GAME, headers=key_header(mine)).get_json()
+    waiting = client.post("/v1/games", json={**GAME, "seats": [{"name": "Ann"}, {"open": True}]},
+                          headers=key_header(mine)).get_json()
+
+    def attempts(key: str):
+        as_creator = {**key_header(key), **auth(running["creator_token"])}
+        yield client.post("/v1/games", json={"fork": {"game": running["id"]}}, headers=as_creator)
+        yield client.post(f"/v1/games/{running['id']}/seats/1/bot", json={"bot": "random"}, headers=as_creator)
+        yield client.post(f"/v1/games/{waiting['id']}/start", json={"fill": "bot", "bot": "random"},
+                          headers={**key_header(key), **auth(waiting["creator_token"])})
+        yield client.delete(f"/v1/games/{running['id']}", headers=as_creator)
+
+    for reply in attempts(theirs):
+        assert assert_problem(reply, 403, "forbidden")["reason"] == "not_owner", reply.request.path
+    # The game's own app (an admin's key likewise) does each of them.
+    assert [reply.status_code for reply in attempts(admin)] == [201, 200, 200, 204]
+    # A seat's own token hands its seat to a bot from any app: playing a seat is not managing the game.
+    other = client.post("/v1/games", json=GAME, headers=key_header(mine)).get_json()
+    seat_token = next(seat["token"] for seat in other["seats"] if seat["seat"] == 1)
+    handed = client.post(f"/v1/games/{other['id']}/seats/1/bot", json={"bot": "random"},
+                         headers={**key_header(theirs), **auth(seat_token)})
+    assert handed.status_code == 200, handed.get_json()
+
+
 def test_rate_limit_answers_429_with_retry_after_per_app(client, keys):
     _, slow = keys.create_app("Slow", limits={"reads": "3/minute"})
     _, other = keys.create_app("Other")

@@ -11,13 +11,15 @@ import pytest
 from api.bot_seats import play_bot_turn
 from api.cli import main as cli_main
 from api.deadlines import apply_defaults
-from api.moves import load_state
+from api.moves import load_state, submit_action
+from api.records.routes import EVALUATE_MAX_BYTES
 from api.store import events_key
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng
 from engine.records import MAX_LOG_ENTRIES, RECORD_VERSION, RecordError, replay
 from tests.api.helpers import act, assert_problem, auth
 from tests.api.playthrough import read_all_events
+from tests.engine.test_longest_games import bench as longest_games
 from tests.engine.test_records import FORMAT_1_RECORD
 
 
@@ -197,6 +199,41 @@ def test_rulehouse_replay_checks_a_record_and_says_where_it_diverges(client, app
     assert cli_main(["replay", str(bad)]) == 2
 
 
+#: the bound records had before rules version 3 of Hitchiker: 73% of 6-player random games were longer
+OLD_MAX_LOG_ENTRIES = 2000
+
+
+def test_a_game_longer_than_the_old_bound_exports_replays_forks_and_evaluates(client, app, tmp_path):
+    """Seats that never save play Hitchiker to its turn cap; the service stores every move, and the
+    finished game's record works everywhere a record goes (its cost at the longest game: bench/longest_games.py)."""
+    seed, options = 5, {"turn_cap": 600}
+    actions, capped, _ = longest_games.play("hitchiker", 2, "lengthening", options, seed)
+    assert capped and len(actions) > OLD_MAX_LOG_ENTRIES
+    game = create(client, {"ruleset": "hitchiker", "seed": seed, "options": options,
+                           "seats": [{"name": "Ann"}, {"name": "Bo"}]})
+    store = app.extensions["rulehouse.store"]
+    with app.app_context():
+        for version, (seat, action) in enumerate(actions):
+            submit_action(store, game["id"], seat, action, version)
+    record = record_of(client, game["id"])
+    assert record["status"] == "finished" and record["complete"] and len(record["log"]) == len(actions)
+    assert record["result"]["turn_cap_hit"] is True
+
+    saved = tmp_path / "long.json"
+    saved.write_text(json.dumps(record))
+    assert cli_main(["replay", str(saved)]) == 0
+
+    ruleset = get_ruleset("hitchiker")
+    for version in (len(actions) - 1, OLD_MAX_LOG_ENTRIES + 1):
+        fork = create(client, {"fork": {"game": game["id"], "version": version}})
+        assert json.loads(store.load(fork["id"]).state) == ruleset.to_dict(replay(record, until_version=version).state)
+
+    reply = client.post("/v1/rulesets/hitchiker/evaluate", json={"record": record, "seat": 1})
+    assert reply.status_code == 200, reply.get_json()
+    answer = reply.get_json()
+    assert answer["legal"] and answer["applied"] == len(actions) and answer["result"] == record["result"]
+
+
 # -- forks ----------------------------------------------------------------------------------
 
 
@@ -349,7 +386,7 @@ def test_evaluate_answers_bad_records_with_problems(no_redis_client):
     problem = assert_problem(no_redis_client.post(url, json=body), 422, "validation-error")
     assert problem["reason"] == "record_too_long"
     huge = evaluate_body()
-    huge["record"]["options"] = {"padding": "x" * (1024 * 1024)}
+    huge["record"]["options"] = {"padding": "x" * EVALUATE_MAX_BYTES}
     assert_problem(no_redis_client.post(url, json=huge), 413, "payload-too-large")
     for change, reason in (({"seed": None}, "seed_hidden"), ({"rules_version": 99}, "rules_version"),
                            ({"players": 9}, "invalid_options"), ({"ruleset": "whipcash"}, None),

@@ -23,8 +23,8 @@ def test_every_ruleset_shows_its_rules_version(client):
         assert listed[ruleset_id]["rules_version"] == ruleset.rules_version
         described = client.get(f"/v1/rulesets/{ruleset_id}").get_json()
         assert described["rules_version"] == ruleset.rules_version
-    # Issue 11's rules fixes changed how games of all four end; one Hometown, one owner raised Hitchiker's
-    # again (the timeout defaults, no rules, raised none).
+    # Issue 11's rules fixes changed how games of all four end; one Hometown, one owner and the default
+    # turn cap raised Hitchiker's again (the timeout defaults, no rules, raised none).
     assert {ruleset_id: listed[ruleset_id]["rules_version"] for ruleset_id in
             ("cash-n-guns", "hitchiker", "monopoly-cars2", "whipcash")} == {
         "cash-n-guns": 2, "hitchiker": 3, "monopoly-cars2": 2, "whipcash": 2}

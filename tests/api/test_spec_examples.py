@@ -86,7 +86,7 @@ def example_host_resolves(monkeypatch):
     public address, as it would for a user (the URL checks themselves run unchanged)."""
     import socket
 
-    from api.apps import webhooks
+    from api.apps import webhook_addresses
 
     real = socket.getaddrinfo
 
@@ -95,7 +95,7 @@ def example_host_resolves(monkeypatch):
             return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443))]
         return real(host, *args, **kwargs)
 
-    monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(webhook_addresses.socket, "getaddrinfo", getaddrinfo)
 
 
 TABLE_OPERATIONS = {"join_game", "start_game"}

@@ -3,13 +3,13 @@ and on a service's simulation workers, and the section it writes into docs/bots.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 from engine.simulate import simulate
+from tests.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = "hitchiker"
@@ -17,14 +17,7 @@ BOTS = ["random", "heuristic"]
 SEED = 11
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("bench_bots", ROOT / "bench" / "bots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+bench = load_bench("bots")
 
 
 def without_timings(ladder: dict) -> dict:

@@ -6,6 +6,8 @@ import time
 
 import pytest
 import redis as redis_lib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rulehouse_sdk import Client, QuotaExceeded, RateLimited, Unauthorized, webhooks
 
 from api.apps.keys import AppKeys
@@ -54,3 +56,31 @@ def test_webhook_signatures_verify_and_refuse_tampering():
     old = signature_header("whsec_s", int(time.time()) - 3600, body)
     with pytest.raises(webhooks.InvalidSignature, match="too old"):
         webhooks.verify("whsec_s", body, old)
+
+
+def test_any_malformed_signature_header_is_an_invalid_signature_never_another_error():
+    """A receiver that catches InvalidSignature answers every bad delivery itself (never a 500): non-ASCII
+    in v1= or t=, other digits, repeated or empty parts, text bodies that are no UTF-8."""
+    body = b'{"id":"dlv_1"}'
+    stamp = int(time.time())
+    good = signature_header("whsec_s", stamp, body)
+    digest = good.split("v1=")[1]
+    for header in (f"t={stamp},v1={digest[:-1]}\u00e9", f"t={stamp},v1=\u00e9" + digest[1:], "t=\u0661\u0662,v1=ab",
+                   f"t={stamp},t={stamp},v1={digest}", f"t=,v1={digest}", f"t= {stamp},v1={digest}", "v1=,t=",
+                   f"t={stamp}", ",,,", "=", "t=1" + "0" * 30 + f",v1={digest}", f"t=-{stamp},v1={digest}"):
+        with pytest.raises(webhooks.InvalidSignature):
+            webhooks.verify("whsec_s", body, header)
+    with pytest.raises(webhooks.InvalidSignature):
+        webhooks.verify("whsec_s", "\ud800", good)
+    with pytest.raises(webhooks.InvalidSignature):
+        webhooks.verify("whsec_s", 5, good)
+    # A second v1= (a secret being rotated) may carry the right signature.
+    assert webhooks.verify("whsec_s", body, f"t={stamp},v1={'0' * 64},v1={digest}")["id"] == "dlv_1"
+
+
+@settings(max_examples=300, deadline=None)
+@given(header=st.text() | st.builds("t={},v1={}".format, st.text(), st.text()),
+       body=st.binary(max_size=64) | st.text(max_size=64))
+def test_whatever_a_forger_sends_verify_raises_invalid_signature(header, body):
+    with pytest.raises(webhooks.InvalidSignature):
+        webhooks.verify("whsec_s", body, header)

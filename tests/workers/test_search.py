@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from rq.job import Job
 from rq.timeouts import JobTimeoutException, UnixSignalDeathPenalty
 from rq.utils import now, utcformat
 
+from api.app import create_app
 from api.bot_seats import BOT_JOB_LEASE, job_alive, play_bot_turn
 from api.hints.jobs import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
 from engine.core.decisions import Decision
@@ -148,6 +150,55 @@ def test_a_started_search_job_is_alive_for_its_timeout_a_quick_one_for_the_lease
     assert job_alive(store, started(searching["id"], later))
     assert not job_alive(store, started(quick["id"], later))
     assert not job_alive(store, started(searching["id"], store.search_timeout + BOT_JOB_LEASE + 1))
+
+
+#: Searches long enough to kill their worker in the middle (Hitchiker's deepest search, its first pick).
+LONG_SEARCH = {"ruleset": "hitchiker", "seed": 4, "seats": [{"bot": "mcts-5"}, {"bot": "mcts-5"}]}
+#: A search job timeout far above what the re-queue must take: the old wait was timeout + lease.
+LONG_TIMEOUT = 300
+#: After a kill: the heartbeat lease, a sweep or an ask, and the new worker's own search.
+REQUEUED_WITHIN = 90
+
+
+def kill_when_started(redis, job_id: str, worker) -> float:
+    wait_for(lambda: redis.hget(Job.key_for(job_id), "status") == b"started", timeout=GAME_TIMEOUT, interval=0.02)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    return time.monotonic()
+
+
+@pytest.mark.timeout(300)
+def test_the_move_of_a_killed_search_worker_is_played_within_seconds_not_after_its_timeout(redis_db_url, workers,
+                                                                                           redis):
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots", "SEARCH_JOB_TIMEOUT": LONG_TIMEOUT})
+    client, store = app.test_client(), app.extensions["rulehouse.store"]
+    [searcher] = workers.start(1, "--queues", "search")
+    game = client.post("/v1/games", json=LONG_SEARCH).get_json()
+    killed_at = kill_when_started(redis, f"bot-{game['id']}-0", searcher)
+    assert store.load(game["id"]).version == 0  # killed in the middle of its search
+    workers.start(1, "--queues", "bots,search")  # sweeps, and takes the move queued again
+    wait_for(lambda: store.load(game["id"]).version >= 1, timeout=REQUEUED_WITHIN, interval=0.2)
+    assert time.monotonic() - killed_at < REQUEUED_WITHIN < LONG_TIMEOUT
+    assert len(store.action_log(game["id"])) == store.load(game["id"]).version  # each move once
+
+
+@pytest.mark.timeout(300)
+def test_a_hint_lost_with_its_worker_is_queued_again_by_the_next_ask(redis_db_url, workers, redis):
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots", "SEARCH_JOB_TIMEOUT": LONG_TIMEOUT})
+    client = app.test_client()
+    [searcher] = workers.start(1, "--queues", "search")
+    game = client.post("/v1/games", json={**LONG_SEARCH, "seats": [{"name": "Ann"}, {"name": "Bo"}],
+                                          "hints": True}).get_json()
+    seat = client.get(f"/v1/games/{game['id']}/decisions").get_json()["waiting_for"][0]
+    token = next(entry["token"] for entry in game["seats"] if entry["seat"] == seat)
+    url = f"/v1/games/{game['id']}/hint"
+    assert client.get(url, headers=auth(token)).status_code == 202
+    killed_at = kill_when_started(redis, hint_job_id(game["id"], seat, 0), searcher)
+    assert not app.extensions["rulehouse.store"].hint(game["id"], seat, 0).startswith("{")  # not done
+    workers.start(1, "--queues", "search")
+    reply = wait_for(lambda: (r := client.get(url + "?wait=2", headers=auth(token))).status_code == 200 and r,
+                     timeout=REQUEUED_WITHIN, interval=0.5)
+    assert reply.get_json()["status"] == "ready" and time.monotonic() - killed_at < REQUEUED_WITHIN
 
 
 def test_a_search_that_runs_out_of_time_still_moves_its_seat(app, client, monkeypatch):

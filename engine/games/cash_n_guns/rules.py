@@ -19,6 +19,7 @@ from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.strict import StrictBoolean
 from engine.games.cash_n_guns import view as table_view
 from engine.games.cash_n_guns.bots import HeuristicBot
 from engine.games.cash_n_guns.cards import (
@@ -94,7 +95,7 @@ class CashNGunsOptions(OptionsSchema):
         validate=validate.Length(min=1, max=DECK_SIZE),
         metadata={"description": "Value of a set of 1, 2, 3... paintings."},
     )
-    reveal_wasted_bullets = fields.Boolean(
+    reveal_wasted_bullets = StrictBoolean(
         load_default=False,
         metadata={"description": "House rule: a standing player whose target lay down (or who aims at nobody) "
                                  "turns his bullet card face up too; by default it is discarded face down."})
@@ -184,10 +185,10 @@ class CashNGuns(Ruleset):
     action_schemas = {
         "choose_bullet": action_schema("choose_bullet", card=fields.String(required=True,
                                                                            validate=validate.OneOf([CLICK, BANG]))),
-        "aim": action_schema("aim", target=fields.Integer(required=True, allow_none=True)),
-        "privilege": action_schema("privilege", target=fields.Integer(required=True, allow_none=True)),
-        "retarget": action_schema("retarget", target=fields.Integer(required=True)),
-        "courage": action_schema("courage", stand=fields.Boolean(required=True)),
+        "aim": action_schema("aim", target=fields.Integer(required=True, allow_none=True, strict=True)),
+        "privilege": action_schema("privilege", target=fields.Integer(required=True, allow_none=True, strict=True)),
+        "retarget": action_schema("retarget", target=fields.Integer(required=True, strict=True)),
+        "courage": action_schema("courage", stand=StrictBoolean(required=True)),
         "take_loot": action_schema("take_loot", card=fields.String(required=True)),
         "take_godfather_token": action_schema("take_godfather_token"),
         "clip_discard": action_schema("clip_discard", card=fields.String(required=True,

@@ -13,7 +13,8 @@ from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
-from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema
+from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema, turn_cap_field
+from engine.core.strict import StrictBoolean
 from engine.core.turn_order import roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
@@ -49,14 +50,23 @@ def _fixed_decision(seat: int, phase: str) -> Decision:
     return Decision(seat, phase, options, default=default)
 
 
+#: Rules version 3: a game ends after this many turns at the latest. Savings grow only by deposits,
+#: so a table that never saves (or random bots, whose 6-player games reached 4,096 turns) could
+#: play on for ever; the cap bounds every game and so every record (docs/rules/hitchiker.md).
+DEFAULT_TURN_CAP = 2_000
+
+
 class HitchikerOptions(OptionsSchema):
+    turn_cap = turn_cap_field(
+        DEFAULT_TURN_CAP, f"End the game after this many turns (1..{DEFAULT_TURN_CAP}, the default); the highest "
+        "savings + travelling cash wins.", maximum=DEFAULT_TURN_CAP)
     board = fields.Dict(load_default=None, allow_none=True,
                         metadata={"description": "A custom board, as `data.board` of GET /v1/rulesets/hitchiker."})
     deal_chart = fields.Dict(load_default=None, allow_none=True,
                              metadata={"description": "A custom Black Market Deal Chart, as `data.deal_chart`."})
     bad_ride_deck = fields.Dict(load_default=None, allow_none=True,
                                 metadata={"description": "A custom Bad Ride deck, as `data.bad_ride_deck`."})
-    savings_to_pouch = fields.Boolean(
+    savings_to_pouch = StrictBoolean(
         load_default=False,
         metadata={"description": "House rule: savings inherited at a death or received from a Customs bust go "
                                  "into the receiver's Bank Pouch (by default they arrive as travelling cash)."})
@@ -74,8 +84,8 @@ class HitchikerRuleset(Ruleset):
     id = "hitchiker"
     title = "Hitchiker"
     actions_public = True  # no hidden or simultaneous choices
-    #: 3: a Hometown on offer to the active seat cannot be picked by a joining player (see "Rules
-    #: versions" in the rules doc)
+    #: 2: the rules fixes of issue 11; 3: a Hometown on offer to the active seat cannot be picked by a
+    #: joining player, and the default turn cap (see "Rules versions" in the rules doc)
     rules_version = 3
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: games run for hundreds of actions; a hand of blackjack or a deposit shows in 40
@@ -120,7 +130,7 @@ class HitchikerRuleset(Ruleset):
         state = HitchikerState(
             players=players, rng=rng, seats=[Hitchiker(cash=START_CASH) for _ in range(players)],
             bad_ride_discards=[],
-            bank=-START_CASH * players, turn_cap=options.get("turn_cap") or 0, custom=custom, data_key=key,
+            bank=-START_CASH * players, turn_cap=options["turn_cap"], custom=custom, data_key=key,
             savings_to_pouch=options["savings_to_pouch"],
         )
         state.first = self._roll_for_first(state)

@@ -34,6 +34,7 @@ from engine.games.monopoly_cars2.tables import DEFAULT_BOARD, DEFAULT_DECK, Tabl
 DEFAULT_SPINNER = [1, 2, 3, 4, 5, 6]
 MAX_SPINNER_FACE = 12
 DEFAULT_TURN_CAP = 500
+MAX_TURN_CAP = 5_000
 
 
 def starting_money(players: int) -> int:
@@ -42,9 +43,11 @@ def starting_money(players: int) -> int:
 
 class Cars2Options(OptionsSchema):
     # Once every property is sold, the GO salary can outpace the rents for ever (about 1 two-player
-    # random game in 500 never ends), so this game has a default cap; null removes it.
+    # random game in 500 never ends), so this game always has a cap: 500 turns by default, at most
+    # MAX_TURN_CAP (about two log entries a turn keep its longest record within a record's bound).
     turn_cap = turn_cap_field(
-        DEFAULT_TURN_CAP, "End the game after this many turns, scored like a normal end (null: no cap)."
+        DEFAULT_TURN_CAP, f"End the game after this many turns (1..{MAX_TURN_CAP}), scored like a normal end.",
+        maximum=MAX_TURN_CAP,
     )
     spinner_faces = fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SPINNER_FACE)),

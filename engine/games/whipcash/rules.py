@@ -16,6 +16,7 @@ from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
+from engine.core.strict import StrictBoolean
 from engine.core.turn_order import roll_for_order
 from engine.games.whipcash import board as spaces
 from engine.games.whipcash.board import DEFAULT_BOARD_PATH, PRO_NAMES, PROS, Board, board_of, validate_board
@@ -105,8 +106,8 @@ class WhipcashRuleset(Ruleset):
     state_class = WhipcashState
     bots = {"heuristic": HeuristicBot}
     action_schemas = {
-        "roll": action_schema("roll", dice=fields.Integer(required=True, validate=validate.OneOf([1, 2]))),
-        "anti_fender_bender": action_schema("anti_fender_bender", play=fields.Boolean(required=True)),
+        "roll": action_schema("roll", dice=fields.Integer(required=True, strict=True, validate=validate.OneOf([1, 2]))),
+        "anti_fender_bender": action_schema("anti_fender_bender", play=StrictBoolean(required=True)),
         "send_to_pit": action_schema("send_to_pit", pit=fields.String(required=True, validate=validate.OneOf(PROS))),
     }
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from engine.core.errors import InvalidOptions
 from engine.games.monopoly_cars2 import rules
 from engine.games.monopoly_cars2.ruleset import DEFAULT_TURN_CAP
 from engine.games.monopoly_cars2.state import CANNOT_PAY_RENT, NOBODY, TURN_CAP
@@ -72,9 +75,10 @@ def test_the_turn_cap_tie_break_is_the_most_property_cards():
     assert (result.winners, result.ranking, result.details["properties"]) == ([0], [0, 1], [1, 0])
 
 
-def test_turn_cap_defaults_to_500_and_null_removes_it():
+def test_turn_cap_defaults_to_500_and_cannot_be_removed():
     assert RULESET.new_game(2).turn_cap == DEFAULT_TURN_CAP == 500
-    assert RULESET.new_game(2, {"turn_cap": None}).turn_cap == 0
+    with pytest.raises(InvalidOptions):  # some games never end: a game without a cap could go on for ever
+        RULESET.new_game(2, {"turn_cap": None})
     assert RULESET.new_game(2, {"turn_cap": 40}).turn_cap == 40
 
 
