@@ -1,0 +1,200 @@
+"""Players and ratings over real Redis (docs/competition.md): seats carry app-scoped player ids set by
+secret keys only, rated games rate their players as openskill says, leavers lose, one app's players and
+ratings are invisible to another, bad input is 422 naming the field."""
+
+from __future__ import annotations
+
+import pytest
+import redis as redis_lib
+from openskill.models import PlackettLuce
+
+from api.apps.keys import PUBLISHABLE, AppKeys
+from api.moves import submit_action
+from tests.api.helpers import assert_problem, auth
+
+TOY = "toy-secrets"
+
+
+@pytest.fixture
+def keyed_app(redis_db_url, toy_ruleset):
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def keys(redis_db_url) -> AppKeys:
+    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
+
+
+@pytest.fixture
+def client(keyed_app):
+    return keyed_app.test_client()
+
+
+def key(secret: str) -> dict:
+    return {"X-Api-Key": secret}
+
+
+def rated_toy(client, secret: str, players: list[str], seed: int = 5, rounds: int = 1) -> dict:
+    reply = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": TOY, "seed": seed, "rated": True, "options": {"rounds": rounds},
+        "seats": [{"player": player} for player in players]})
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()
+
+
+def play_out(client, secret: str, game: dict, *, defaulted_seats: tuple[int, ...] = (), app=None) -> dict:
+    """Each pending seat plays its first option until the game ends; ``defaulted_seats``' moves are
+    played as the deadline sweep plays them (``timed_out``)."""
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    while True:
+        state = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()
+        if state["status"] == "finished":
+            return state
+        seat = state["waiting_for"][0]
+        decisions = client.get(f"/v1/games/{game['id']}/decisions", headers={**key(secret), **auth(tokens[seat])})
+        option = decisions.get_json()["decisions"][0]["options"][0]
+        if seat in defaulted_seats:
+            with app.app_context():
+                submit_action(app.extensions["rulehouse.store"], game["id"], seat, option, state["version"],
+                              timed_out=True)
+            continue
+        moved = client.post(f"/v1/games/{game['id']}/actions", json=option,
+                            headers={**key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
+        assert moved.status_code == 200, moved.get_json()
+
+
+def openskill_after(ranks: list[int]) -> list[tuple[float, float]]:
+    model = PlackettLuce()
+    rated = model.rate([[model.rating()] for _ in ranks], ranks=ranks)
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def test_a_rated_game_rates_its_players_as_openskill_says(client, keys):
+    _, secret = keys.create_app("League")
+    game = rated_toy(client, secret, ["ann", "bob"])
+    assert [seat["player"] for seat in game["seats"]] == ["ann", "bob"] and game["rated"] is True
+    shown = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()
+    assert shown["rated"] is True and [seat["player"] for seat in shown["seats"]] == ["ann", "bob"]
+    finished = play_out(client, secret, game)
+    winner = finished["result"]["winners"]
+    ranks = [1 if seat in winner else 2 for seat in range(2)]
+    expected = openskill_after(ranks)
+    board = client.get(f"/v1/ratings/{TOY}", headers=key(secret)).get_json()
+    got = {entry["player"]: (entry["mu"], entry["sigma"]) for entry in board["ratings"]}
+    assert got == {"ann": pytest.approx(expected[0]), "bob": pytest.approx(expected[1])}
+    assert [entry["place"] for entry in board["ratings"]] == [1, 2] and board["next"] is None
+    ann = client.get("/v1/players/ann", headers=key(secret)).get_json()
+    assert ann["ratings"][0]["ruleset"] == TOY and ann["ratings"][0]["games"] == 1
+    assert ann["recent"][0]["game"] == game["id"] and ann["recent"][0]["place"] == ranks[0]
+    assert ann["games_played"] == 1 and ann["move_cost"] is None
+    listed = client.get("/v1/players/ann/games", headers=key(secret)).get_json()
+    assert [(g["id"], g["seat"], g["rated"], g["status"]) for g in listed["games"]] == [
+        (game["id"], 0, True, "finished")]
+    record = client.get(f"/v1/games/{game['id']}/record", headers=key(secret)).get_json()
+    assert [seat["player"] for seat in record["seats"]] == ["ann", "bob"] and record["format_version"] == 3
+
+
+def test_a_seat_that_timed_out_three_times_in_a_row_left_and_ranks_last(client, keys, keyed_app):
+    _, secret = keys.create_app("League")
+    game = rated_toy(client, secret, ["ann", "bob", "cy"], rounds=2)
+    play_out(client, secret, game, defaulted_seats=(0,), app=keyed_app)
+    recent = client.get("/v1/players/ann", headers=key(secret)).get_json()["recent"][0]
+    assert recent["place"] == 3, "seat 0's every decision was a default: it left, and a leaver is last"
+
+
+def test_a_bot_is_a_player_too_and_each_bot_seat_of_a_rated_game_is_its_own_player(client, keys):
+    _, secret = keys.create_app("League")
+    made = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": TOY, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"},
+                                                 {"bot": "random", "player": "bot:random#2"}]}).get_json()
+    assert [seat["player"] for seat in made["seats"]] == ["ann", "bot:random", "bot:random#2"]
+    twice = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": TOY, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"}, {"bot": "random"}]})
+    problem = assert_problem(twice, 422, "validation-error")
+    assert [error["pointer"] for error in problem["errors"]] == ["/seats/2/player"]
+
+
+@pytest.mark.parametrize(("body", "pointer"), [
+    ({"seats": [{"player": "ann"}, {"name": "Bob"}]}, "/seats/1/player"),
+    ({"seats": [{"player": "ann"}, {"open": True}]}, "/seats/1/open"),
+    ({"seats": [{"player": "ann"}, {"player": "ann"}]}, "/seats/1/player"),
+    ({"seats": [{"player": "ann"}, {"player": "bob"}], "hints": True}, "/hints"),
+    ({"seats": [{"player": "ann"}, {"player": "bot:random"}]}, "/seats/1/player"),
+    ({"seats": [{"player": "ann"}, {"player": "b b"}]}, "/seats/1/player"),
+    ({"seats": [{"player": "ann"}, {"bot": "random", "player": "bot:heuristic"}]}, "/seats/1/player"),
+    ({"seats": [{"player": "ann"}, {"player": "bob"}], "rated": "yes"}, "/rated"),
+])
+def test_what_a_rated_game_needs_is_422_naming_the_field(client, keys, body, pointer):
+    _, secret = keys.create_app("League")
+    reply = client.post("/v1/games", headers=key(secret), json={"ruleset": TOY, "rated": True, **body})
+    problem = assert_problem(reply, 422, "validation-error")
+    assert pointer in [error["pointer"] for error in problem["errors"]], problem
+
+
+def test_a_fork_of_a_rated_game_is_not_rated(client, keys):
+    _, secret = keys.create_app("League")
+    game = rated_toy(client, secret, ["ann", "bob"])
+    reply = client.post("/v1/games", headers=key(secret), json={"fork": {"game": game["id"]}, "rated": True})
+    assert "/rated" in [e["pointer"] for e in assert_problem(reply, 422, "validation-error")["errors"]]
+    fork = client.post("/v1/games", headers={**key(secret), **auth(game["creator_token"])},
+                       json={"fork": {"game": game["id"]}})
+    assert fork.status_code == 201 and fork.get_json()["rated"] is False
+
+
+def test_only_a_secret_key_names_a_joining_player(client, keys):
+    app_id, secret = keys.create_app("Table")
+    browser = {**key(keys.create_key(app_id, PUBLISHABLE, ("https://table.example",))),
+               "Origin": "https://table.example"}
+    game = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": TOY, "seats": [{"player": "ann"}, {"open": True}, {"open": True}]}).get_json()
+    claimed = client.post(f"/v1/games/{game['id']}/join", headers=browser,
+                          json={"invite": game["invites"][0]["invite"], "name": "Mallory", "player": "bob"})
+    assert assert_problem(claimed, 403, "forbidden")["reason"] == "secret_key_required"
+    plain = client.post(f"/v1/games/{game['id']}/join", headers=browser,
+                        json={"invite": game["invites"][0]["invite"], "name": "Bea"})
+    assert plain.status_code == 201
+    named = client.post(f"/v1/games/{game['id']}/join", headers=key(secret),
+                        json={"invite": game["invites"][1]["invite"], "name": "Bob", "player": "bob"})
+    assert named.status_code == 201
+    seats = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()["seats"]
+    assert [seat["player"] for seat in seats] == ["ann", None, "bob"]
+    events = client.get(f"/v1/games/{game['id']}/events", headers=key(secret)).get_json()["events"]
+    assert {"type": "seat_joined", "seat": 2, "name": "Bob", "player": "bob"} in [e["event"] for e in events]
+    assert client.get("/v1/players/bob/games", headers=key(secret)).get_json()["games"][0]["id"] == game["id"]
+
+
+def test_one_app_s_players_and_ratings_are_invisible_to_another(client, keys):
+    _, mine = keys.create_app("Mine")
+    _, theirs = keys.create_app("Theirs")
+    play_out(client, mine, rated_toy(client, mine, ["ann", "bob"]))
+    assert client.get("/v1/players/ann", headers=key(mine)).status_code == 200
+    assert_problem(client.get("/v1/players/ann", headers=key(theirs)), 404, "not-found")
+    assert_problem(client.get("/v1/players/ann/games", headers=key(theirs)), 404, "not-found")
+    assert client.get(f"/v1/ratings/{TOY}", headers=key(theirs)).get_json()["ratings"] == []
+    # The same id in the other app is another player, rated apart.
+    play_out(client, theirs, rated_toy(client, theirs, ["ann", "cy"], seed=9))
+    theirs_ann = client.get("/v1/players/ann", headers=key(theirs)).get_json()
+    assert theirs_ann["ratings"][0]["games"] == 1 and [r["game"] for r in theirs_ann["recent"]] != [
+        r["game"] for r in client.get("/v1/players/ann", headers=key(mine)).get_json()["recent"]]
+
+
+def test_the_leaderboard_pages_and_bounds_its_query(client, keys):
+    _, secret = keys.create_app("League")
+    for seed, players in enumerate((["a1", "a2", "a3"], ["a4", "a5", "a1"])):
+        play_out(client, secret, rated_toy(client, secret, players, seed=seed))
+    first = client.get(f"/v1/ratings/{TOY}?limit=3", headers=key(secret)).get_json()
+    second = client.get(f"/v1/ratings/{TOY}?limit=3&cursor={first['next']}", headers=key(secret)).get_json()
+    assert len(first["ratings"]) == 3 and second["next"] is None
+    names = [entry["player"] for entry in first["ratings"] + second["ratings"]]
+    assert sorted(names) == ["a1", "a2", "a3", "a4", "a5"]
+    ordinals = [entry["ordinal"] for entry in first["ratings"] + second["ratings"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    for query, name in (("limit=0", "limit"), ("limit=101", "limit"), ("cursor=-1", "cursor")):
+        problem = assert_problem(client.get(f"/v1/ratings/{TOY}?{query}", headers=key(secret)), 422,
+                                 "validation-error")
+        assert [error["pointer"] for error in problem["errors"]] == [f"/{name}"]
+    assert_problem(client.get("/v1/ratings/chess", headers=key(secret)), 404, "not-found")
