@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from api.competition import games
+from api.competition import games, tournaments
 from api.store import GameStore
 
 log = logging.getLogger("rulehouse.competition")
@@ -19,3 +19,7 @@ def sweep_logged(store: GameStore) -> None:
             log.info("rated %d finished game(s) their last move had not", rated)
     except Exception:
         log.exception("rating sweep failed")
+    try:
+        tournaments.sweep(store)
+    except Exception:
+        log.exception("tournament sweep failed")

@@ -17,13 +17,13 @@ Seats in round robin and Swiss go to whoever has played that seat least (first s
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.competition.standings import TableResult, standings
-from engine.core.rng import derive_seed
 
 ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
 FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
@@ -31,7 +31,7 @@ MAX_ENTRANTS = 256
 MAX_ROUNDS = 64
 #: Swaps the table search tries per round at most (each is cheap: a few tables' pair counts).
 _MAX_SWAP_PASSES = 20
-#: derive_seed(tournament seed, _SEED_STREAM, round[, table]) seeds the tables' games
+#: hashed with the tournament's seed, round[, table]: the tables' game seeds (``table_seeds``)
 _SEED_STREAM = 0x70C
 
 
@@ -105,11 +105,18 @@ def plan_round(plan: TournamentPlan, round_index: int, results: Sequence[TableRe
 
 
 def table_seeds(plan: TournamentPlan, round_index: int, tables: int) -> list[int]:
-    """Each table's game seed: one seed for every table of a duplicate round, a seed per table otherwise
-    (both derived from the tournament's seed, new each round)."""
+    """Each table's game seed: one seed for every table of a duplicate round, a seed per table otherwise,
+    new each round. They come from the tournament's seed through a cryptographic hash, not a
+    splitmix: a finished game's record reveals its seed, and that must not tell the tournament's seed
+    (and so every later round's deals)."""
     if plan.format == DUPLICATE:
-        return [derive_seed(plan.seed, _SEED_STREAM, round_index) >> 1] * tables
-    return [derive_seed(plan.seed, _SEED_STREAM, round_index, table) >> 1 for table in range(tables)]
+        return [_hashed_seed(plan.seed, round_index)] * tables
+    return [_hashed_seed(plan.seed, round_index, table) for table in range(tables)]
+
+
+def _hashed_seed(seed: int, *path: int) -> int:
+    digest = hashlib.blake2b(repr((_SEED_STREAM, seed, *path)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1  # a game seed is 63 bits
 
 
 def _duplicate_round(entrants: Sequence[str], size: int, round_index: int) -> list[tuple[str, ...]]:

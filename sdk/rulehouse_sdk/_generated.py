@@ -840,6 +840,95 @@ class Leaderboard(TypedDict):
     """Pass as `cursor` for the next page; null on the last."""
 
 
+class TournamentSummary(TypedDict):
+    id: "str"
+    ruleset: "str"
+    format: "str"
+    status: "str"
+    round: "int"
+    rounds: "int"
+    created: "str"
+
+
+class TournamentList(TypedDict):
+    tournaments: "list[TournamentSummary]"
+    """The app's tournaments, newest first (at most 100)."""
+
+
+class CreateTournament(TypedDict):
+    ruleset: "str"
+    format: "Literal['round_robin', 'swiss', 'duplicate']"
+    """`round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats)."""
+    table_size: "int"
+    """Seats per table, within the ruleset's player range."""
+    entrants: "list[str]"
+    """Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`."""
+    rounds: NotRequired["int | None"]
+    """Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`."""
+    decision_timeout: NotRequired["int"]
+    """Seconds each person has per decision before its default is played (a tournament never waits for ever)."""
+    options: NotRequired["dict[str, Any]"]
+    """Game options of every table (the ruleset's `options_schema`)."""
+    rated: NotRequired["bool"]
+    """Rate every game of the tournament."""
+    seed: NotRequired["int | None"]
+    """Seeds every table's game; random when absent (and then kept secret until the tournament ends)."""
+
+
+class Standing(TypedDict):
+    place: "int"
+    entrant: "str"
+    points: "float"
+    wins: "int"
+    opposition: "float"
+    matchpoints: "float | None"
+    """Duplicate only."""
+    games: "int"
+
+
+class TournamentTable(TypedDict):
+    game: "str"
+    entrants: "list[str]"
+    """By seat."""
+    ranks: "list[int] | None"
+    """Each seat's place once the round has ended (1 = first; ties share)."""
+    seed: "int | None"
+    """The game's seed once the tournament has finished (or when the tournament's seed was given); null before."""
+    tokens: "dict[str, str] | None"
+    """Secret: each person's seat token, by entrant; only for the app's secret key (null otherwise)."""
+
+
+class TournamentRound(TypedDict):
+    round: "int"
+    started: "str"
+    finished: "str | None"
+    tables: "list[TournamentTable]"
+
+
+class Tournament(TypedDict):
+    id: "str"
+    ruleset: "str"
+    rules_version: "int"
+    format: "str"
+    table_size: "int"
+    entrants: "list[str]"
+    rounds: "int"
+    decision_timeout: "int"
+    options: "dict[str, Any]"
+    rated: "bool"
+    status: "Literal['running', 'finished', 'cancelled']"
+    reason: "str | None"
+    """Why a tournament was cancelled: `rules_version` (docs/competition.md)."""
+    round: "int"
+    """The current (or last) round, from 0."""
+    created: "str"
+    updated: "str"
+    standings: "list[Standing]"
+    """After the rounds that have ended, best first (docs/competition.md, tie-breaks)."""
+    played: "list[TournamentRound]"
+    """Every round started so far."""
+
+
 class Usage(TypedDict):
     live_games: "int"
     queued_chunks: "int"
@@ -1003,6 +1092,13 @@ __all__ = [
     'PlayerGamesPage',
     'LeaderboardEntry',
     'Leaderboard',
+    'TournamentSummary',
+    'TournamentList',
+    'CreateTournament',
+    'Standing',
+    'TournamentTable',
+    'TournamentRound',
+    'Tournament',
     'Usage',
     'App',
     'Owned',
@@ -1047,6 +1143,9 @@ OPERATIONS: dict[str, Operation] = {
     'get_player': Operation('get_player', 'GET', '/v1/players/{player_id}', (200,), False, False),
     'list_player_games': Operation('list_player_games', 'GET', '/v1/players/{player_id}/games', (200,), False, False),
     'get_leaderboard': Operation('get_leaderboard', 'GET', '/v1/ratings/{ruleset_id}', (200,), False, False),
+    'list_tournaments': Operation('list_tournaments', 'GET', '/v1/tournaments', (200,), False, False),
+    'create_tournament': Operation('create_tournament', 'POST', '/v1/tournaments', (201,), False, False),
+    'get_tournament': Operation('get_tournament', 'GET', '/v1/tournaments/{tournament_id}', (200,), False, False),
     'get_app': Operation('get_app', 'GET', '/v1/apps/me', (200,), False, False),
     'list_app_games': Operation('list_app_games', 'GET', '/v1/apps/me/games', (200,), False, False),
     'list_app_simulations': Operation('list_app_simulations', 'GET', '/v1/apps/me/simulations', (200,), False, False),
@@ -1487,6 +1586,50 @@ class Operations:
         GET /v1/ratings/{ruleset_id}
         """
         return self._call(OPERATIONS['get_leaderboard'], path={'ruleset_id': ruleset_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    def list_tournaments(self) -> TournamentList:
+        """List the app's tournaments
+
+        Newest first, at most 100: id, ruleset, format, status and rounds.
+
+        GET /v1/tournaments
+        """
+        return self._call(OPERATIONS['list_tournaments'], path=None, query=None,
+            headers=None, body=None)
+
+    def create_tournament(self, ruleset: str, format: Literal['round_robin', 'swiss', 'duplicate'], table_size: int, entrants: list[str], *, rounds: int | None = None, decision_timeout: int | None = None, options: dict[str, Any] | None = None, rated: bool | None = None, seed: int | None = None) -> Tournament:
+        """Create a tournament
+
+        The service creates the first round's games at once and each later round's when the
+        round before has ended (docs/competition.md). The answer, like `GET`, holds each
+        person's seat token for the app's backend; webhooks `tournament.round_started` and
+        `tournament.finished` say when to look.
+
+        format: `round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats).
+        table_size: Seats per table, within the ruleset's player range.
+        entrants: Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`.
+        rounds: Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`.
+        decision_timeout: Seconds each person has per decision before its default is played (a tournament never waits for ever).
+        options: Game options of every table (the ruleset's `options_schema`).
+        rated: Rate every game of the tournament.
+        seed: Seeds every table's game; random when absent (and then kept secret until the tournament ends).
+
+        POST /v1/tournaments
+        """
+        return self._call(OPERATIONS['create_tournament'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'format': format, 'table_size': table_size, 'entrants': entrants, 'rounds': rounds, 'decision_timeout': decision_timeout, 'options': options, 'rated': rated, 'seed': seed}))
+
+    def get_tournament(self, tournament_id: str) -> Tournament:
+        """Read a tournament
+
+        Its settings, standings after the rounds that have ended, and every round's tables: the
+        games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
+        to the app's secret key.
+
+        GET /v1/tournaments/{tournament_id}
+        """
+        return self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
             headers=None, body=None)
 
     def get_app(self) -> App:
@@ -2028,6 +2171,50 @@ class AsyncOperations:
         GET /v1/ratings/{ruleset_id}
         """
         return await self._call(OPERATIONS['get_leaderboard'], path={'ruleset_id': ruleset_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    async def list_tournaments(self) -> TournamentList:
+        """List the app's tournaments
+
+        Newest first, at most 100: id, ruleset, format, status and rounds.
+
+        GET /v1/tournaments
+        """
+        return await self._call(OPERATIONS['list_tournaments'], path=None, query=None,
+            headers=None, body=None)
+
+    async def create_tournament(self, ruleset: str, format: Literal['round_robin', 'swiss', 'duplicate'], table_size: int, entrants: list[str], *, rounds: int | None = None, decision_timeout: int | None = None, options: dict[str, Any] | None = None, rated: bool | None = None, seed: int | None = None) -> Tournament:
+        """Create a tournament
+
+        The service creates the first round's games at once and each later round's when the
+        round before has ended (docs/competition.md). The answer, like `GET`, holds each
+        person's seat token for the app's backend; webhooks `tournament.round_started` and
+        `tournament.finished` say when to look.
+
+        format: `round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats).
+        table_size: Seats per table, within the ruleset's player range.
+        entrants: Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`.
+        rounds: Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`.
+        decision_timeout: Seconds each person has per decision before its default is played (a tournament never waits for ever).
+        options: Game options of every table (the ruleset's `options_schema`).
+        rated: Rate every game of the tournament.
+        seed: Seeds every table's game; random when absent (and then kept secret until the tournament ends).
+
+        POST /v1/tournaments
+        """
+        return await self._call(OPERATIONS['create_tournament'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'format': format, 'table_size': table_size, 'entrants': entrants, 'rounds': rounds, 'decision_timeout': decision_timeout, 'options': options, 'rated': rated, 'seed': seed}))
+
+    async def get_tournament(self, tournament_id: str) -> Tournament:
+        """Read a tournament
+
+        Its settings, standings after the rounds that have ended, and every round's tables: the
+        games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
+        to the app's secret key.
+
+        GET /v1/tournaments/{tournament_id}
+        """
+        return await self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
             headers=None, body=None)
 
     async def get_app(self) -> App:

@@ -198,3 +198,62 @@ def test_the_leaderboard_pages_and_bounds_its_query(client, keys):
                                  "validation-error")
         assert [error["pointer"] for error in problem["errors"]] == [f"/{name}"]
     assert_problem(client.get("/v1/ratings/chess", headers=key(secret)), 404, "not-found")
+
+
+# -- tournaments (the runs to the end are tests/workers/test_competition.py) ---------------------------
+
+SWISS = {"ruleset": TOY, "format": "swiss", "table_size": 2, "entrants": ["ann", "bob", "bot:random#1", "bot:random#2"]}
+
+
+@pytest.mark.parametrize(("change", "pointer"), [
+    ({"entrants": ["ann", "bob", "cy"]}, "/entrants"),
+    ({"entrants": ["ann", "bob", "cy", "bot:nobody"]}, "/entrants/3"),
+    ({"table_size": 9}, "/table_size"),
+    ({"table_size": 1}, "/table_size"),
+    ({"format": "duplicate", "entrants": ["a", "b", "c", "d", "e", "f"], "table_size": 4}, "/entrants"),
+    ({"format": "duplicate", "rounds": 3}, "/rounds"),
+    ({"format": "knockout"}, "/format"),
+    ({"rounds": 0}, "/rounds"),
+    ({"entrants": ["ann", "ann", "bob", "cy"]}, "/entrants"),
+    ({"entrants": ["ann", "b b", "bob", "cy"]}, "/entrants/1"),
+    ({"ruleset": "chess"}, "/ruleset"),
+    ({"options": {"rounds": 99}}, "/options/rounds"),
+    ({"decision_timeout": 0}, "/decision_timeout"),
+])
+def test_a_tournament_that_cannot_be_played_is_422_naming_the_field(client, keys, change, pointer):
+    _, secret = keys.create_app("League")
+    reply = client.post("/v1/tournaments", headers=key(secret), json={**SWISS, **change})
+    problem = assert_problem(reply, 422, "validation-error")
+    assert pointer in [error["pointer"] for error in problem["errors"]], problem
+
+
+def test_a_tournament_s_seat_tokens_go_to_its_app_s_secret_key_only(client, keys):
+    app_id, secret = keys.create_app("League")
+    _, other = keys.create_app("Other")
+    browser = {**key(keys.create_key(app_id, PUBLISHABLE, ("https://league.example",))),
+               "Origin": "https://league.example"}
+    made = client.post("/v1/tournaments", headers=key(secret), json=SWISS)
+    assert made.status_code == 201, made.get_json()
+    created = made.get_json()
+    tables = created["played"][0]["tables"]
+    assert len(tables) == 2 and created["rounds"] == 2 and created["status"] == "running"  # log2(4) rounds
+    tokens = {entrant: token for table in tables for entrant, token in table["tokens"].items()}
+    assert set(tokens) == {"ann", "bob"}, "a token for each person, none for the bots"
+    # The token plays the entrant's seat of the table's game.
+    table = next(t for t in tables if "ann" in t["entrants"])
+    game = client.get(f"/v1/games/{table['game']}", headers={**key(secret), **auth(tokens["ann"])}).get_json()
+    assert game["seat"] == table["entrants"].index("ann") and game["tournament"] == created["id"]
+    assert client.get(f"/v1/tournaments/{created['id']}", headers=key(secret)).get_json()["played"][0][
+        "tables"][0]["tokens"] is not None
+    seen = client.get(f"/v1/tournaments/{created['id']}", headers=browser).get_json()
+    assert all(table["tokens"] is None for table in seen["played"][0]["tables"])
+    assert_problem(client.get(f"/v1/tournaments/{created['id']}", headers=key(other)), 404, "not-found")
+    listed = client.get("/v1/tournaments", headers=key(secret)).get_json()["tournaments"]
+    assert [t["id"] for t in listed] == [created["id"]]
+    assert client.get("/v1/tournaments", headers=key(other)).get_json()["tournaments"] == []
+    assert [s["entrant"] for s in created["standings"]] == SWISS["entrants"], "before any round: seeding order"
+
+
+def test_a_tournament_s_first_round_must_fit_the_live_games_quota(client, keys):
+    _, secret = keys.create_app("Small", quotas={"live_games": 1})
+    assert_problem(client.post("/v1/tournaments", headers=key(secret), json=SWISS), 403, "quota-exceeded")

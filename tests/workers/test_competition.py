@@ -43,3 +43,87 @@ def test_a_rated_game_finished_by_a_worker_rates_both_players_as_openskill_says(
     # Rated once: the sweep of the workers finds nothing left to rate.
     bot = client.get("/v1/players/bot:random").get_json()
     assert bot["ratings"][0]["games"] == 1 and len(bot["recent"]) == 1
+
+
+def finished_tournament(client, tournament_id: str, timeout: float = TIMEOUT) -> dict:
+    return wait_for(lambda: (lambda t: t if t["status"] != "running" else None)(
+        client.get(f"/v1/tournaments/{tournament_id}").get_json()), timeout)
+
+
+def test_a_bot_only_swiss_tournament_of_twelve_at_four_seat_tables_runs_to_the_end_on_the_workers(client, workers):
+    workers.start(WORKERS)
+    entrants = [f"bot:random#{n}" for n in range(1, 13)]
+    made = client.post("/v1/tournaments", json={"ruleset": "toy-race", "format": "swiss", "table_size": 4,
+                                                "entrants": entrants, "options": {"goal": 10}, "rated": True})
+    assert made.status_code == 201, made.get_json()
+    tournament = finished_tournament(client, made.get_json()["id"])
+    assert tournament["status"] == "finished" and tournament["rounds"] == 4 == len(tournament["played"])
+    for played in tournament["played"]:
+        seated = [entrant for table in played["tables"] for entrant in table["entrants"]]
+        assert sorted(seated) == sorted(entrants), "every entrant at exactly one table of the round"
+        assert len(played["tables"]) == 3 and all(table["ranks"] for table in played["tables"])
+        for table in played["tables"]:
+            game = client.get(f"/v1/games/{table['game']}").get_json()
+            assert game["status"] == "finished" and game["tournament"] == tournament["id"]
+            assert [seat["player"] for seat in game["seats"]] == table["entrants"]
+    standings = tournament["standings"]
+    assert [s["place"] for s in standings] == list(range(1, 13)) and all(s["games"] == 4 for s in standings)
+    assert sum(s["points"] for s in standings) == 4 * 3 * 6, "each table hands out 6 points (pairs of seats)"
+    # Rated: every entrant played 4 rated games.
+    board = wait_for(lambda: (lambda b: b if len(b["ratings"]) == 12 and all(
+        e["games"] == 4 for e in b["ratings"]) else None)(client.get("/v1/ratings/toy-race?limit=20").get_json()),
+        TIMEOUT)
+    assert len(board["ratings"]) == 12
+
+
+def test_a_duplicate_round_shares_its_seed_seats_everyone_everywhere_and_stays_closed_until_it_ends(
+        client, workers):
+    workers.start(WORKERS)
+    entrants = ["ann", *(f"bot:random#{n}" for n in range(1, 8))]
+    made = client.post("/v1/tournaments", json={"ruleset": "toy-race", "format": "duplicate", "table_size": 4,
+                                                "entrants": entrants, "options": {"goal": 10}})
+    assert made.status_code == 201, made.get_json()
+    tournament_id = made.get_json()["id"]
+    closed_checked = False
+    while True:
+        tournament = client.get(f"/v1/tournaments/{tournament_id}").get_json()
+        if tournament["status"] != "running":
+            break
+        current = tournament["played"][tournament["round"]]
+        mine = next(table for table in current["tables"] if "ann" in table["entrants"])
+        other = next(table for table in current["tables"] if "ann" not in table["entrants"])
+        if not closed_checked:
+            # The bots' table finishes while Ann's waits for her: it stays closed to a spectator.
+            wait_for(lambda game_id=other["game"]: _status(store_of(client), game_id) == "finished", TIMEOUT)
+            for path in ("", "/record", "/events"):
+                closed = client.get(f"/v1/games/{other['game']}{path}")
+                assert closed.status_code == 403 and closed.get_json()["reason"] == "round_running", path
+            assert client.get(f"/v1/games/{mine['game']}/record", headers=auth(mine["tokens"]["ann"])
+                              ).status_code == 403, "not even a seat reads the shared seed during the round"
+            forked = client.post("/v1/games", json={"fork": {"game": other["game"]}})
+            assert forked.status_code == 403
+            closed_checked = True
+        token = mine["tokens"]["ann"]
+        game = client.get(f"/v1/games/{mine['game']}", headers=auth(token)).get_json()
+        if game["status"] == "active" and game["seat"] in game["waiting_for"]:
+            act(client, mine["game"], token, {"type": "roll"}, game["version"])
+    assert tournament["status"] == "finished" and len(tournament["played"]) == 4
+    seats = {entrant: set() for entrant in entrants}
+    for played in tournament["played"]:
+        records = [client.get(f"/v1/games/{table['game']}/record").get_json() for table in played["tables"]]
+        assert len({record["seed"] for record in records}) == 1, "every table of a round plays one seed"
+        assert {table["seed"] for table in played["tables"]} == {records[0]["seed"]}
+        for table in played["tables"]:
+            for seat, entrant in enumerate(table["entrants"]):
+                seats[entrant].add(seat)
+    assert len({played["tables"][0]["seed"] for played in tournament["played"]}) == 4, "a new seed each round"
+    assert all(held == {0, 1, 2, 3} for held in seats.values()), seats
+    assert all(s["matchpoints"] is not None for s in tournament["standings"])
+
+
+def store_of(client):
+    return client.application.extensions["rulehouse.store"]
+
+
+def _status(store, game_id: str) -> str | None:
+    return store.redis.hget(f"game:{{{game_id}}}", "status")
