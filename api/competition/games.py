@@ -31,6 +31,8 @@ LEFT_AFTER_TIMEOUTS = 3
 RESULTS_KEPT = 20
 #: A player's index (games, results) lives this long after its last write.
 INDEX_TTL = 400 * 24 * 3600
+#: A player's games index keeps its newest this many (a bot of a busy app sits at every game).
+GAMES_INDEXED = 10_000
 #: How long the mark that a game was rated is kept (longer than any game is).
 RATED_MARK_TTL = 120 * 24 * 3600
 TIMED_OUT = "timed_out"
@@ -91,6 +93,7 @@ def player_joined(store: GameStore, app_id: str, game_id: str, seat: int, player
 def _index(pipe, app_id: str, game_id: str, seat: int, player: str, created: float) -> None:
     pipe.sadd(players_key(app_id), player)
     pipe.zadd(player_games_key(app_id, player), {f"{game_id}:{seat}": created})
+    pipe.zremrangebyrank(player_games_key(app_id, player), 0, -GAMES_INDEXED - 1)
     pipe.expire(player_games_key(app_id, player), INDEX_TTL)
 
 

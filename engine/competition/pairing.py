@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,8 +29,10 @@ ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
 FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 64
-#: Swaps the table search tries per round at most (each is cheap: a few tables' pair counts).
+#: Passes of swaps the table search makes per round at most.
 _MAX_SWAP_PASSES = 20
+#: A Swiss table swaps entrants with the tables this many places after it to bring standings closer.
+_SPREAD_REACH = 2
 #: hashed with the tournament's seed, round[, table]: the tables' game seeds (``table_seeds``)
 _SEED_STREAM = 0x70C
 
@@ -139,13 +141,15 @@ def _circle_round(entrants: Sequence[str], round_index: int) -> list[tuple[str, 
     return [pair if (round_index + i) % 2 == 0 else pair[::-1] for i, pair in enumerate(pairs)]
 
 
-def _meetings(earlier: Sequence[Sequence[Sequence[str]]]) -> Counter:
-    met: Counter = Counter()
+def _meetings(earlier: Sequence[Sequence[Sequence[str]]]) -> dict[str, Counter]:
+    """How often each two entrants met: ``met[a][b]``."""
+    met: dict[str, Counter] = defaultdict(Counter)
     for tables in earlier:
         for table in tables:
             for i, a in enumerate(table):
                 for b in table[i + 1:]:
-                    met[frozenset((a, b))] += 1
+                    met[a][b] += 1
+                    met[b][a] += 1
     return met
 
 
@@ -158,52 +162,64 @@ def _seat_counts(earlier: Sequence[Sequence[Sequence[str]]]) -> Counter:
     return counts
 
 
-def _repeats(table: Sequence[str], met: Counter) -> int:
-    return sum(met[frozenset((a, b))] for i, a in enumerate(table) for b in table[i + 1:])
+def _met_at(entrant: str, table: Sequence[str], met: dict[str, Counter], leaving: str | None = None) -> int:
+    """Earlier meetings of ``entrant`` with the others at ``table`` (``leaving`` apart)."""
+    seen = met.get(entrant)
+    return 0 if not seen else sum(seen[other] for other in table if other != entrant and other != leaving)
 
 
-def _fewest_repeats(order: list[str], size: int, met: Counter, *, by_standing: bool) -> list[list[str]]:
+def _fewest_repeats(order: list[str], size: int, met: dict[str, Counter], *, by_standing: bool) -> list[list[str]]:
     """Tables of ``size`` from ``order`` (the best standing first): greedily, each table's first entrant
     the best still free and then whoever repeats fewest meetings with those already seated (standing
-    breaking ties); then swaps between tables while they lower the repeats (and, for Swiss, keep the
-    tables' standings together as a second aim)."""
+    breaking ties); then swaps of two entrants between tables while a swap lowers the repeats (or, for
+    Swiss, keeps them and brings each table's standings closer). A swap's gain is counted from the two
+    entrants' meetings alone, so a pass costs (tables * seats) squared small sums."""
     position = {entrant: index for index, entrant in enumerate(order)}
     free = list(order)
     tables: list[list[str]] = []
     while free:
         table = [free.pop(0)]
         while len(table) < size:
-            best = min(range(len(free)), key=lambda i: (_repeats([*table, free[i]], met), i))
+            best = min(range(len(free)), key=lambda i: (_met_at(free[i], table, met), i))
             table.append(free.pop(best))
         tables.append(table)
 
-    def cost(table: list[str]) -> tuple[int, int]:
-        spread = max(position[e] for e in table) - min(position[e] for e in table) if by_standing else 0
-        return _repeats(table, met), spread
+    def spread(table: list[str]) -> int:
+        return max(position[e] for e in table) - min(position[e] for e in table) if by_standing else 0
 
+    def repeats(table: list[str]) -> int:
+        return sum(_met_at(entrant, table, met) for entrant in table) // 2
+
+    counts = [repeats(table) for table in tables]
     for _ in range(_MAX_SWAP_PASSES):
         improved = False
-        for a in range(len(tables)):
+        for a, first in enumerate(tables):
             for b in range(a + 1, len(tables)):
-                for i in range(size):
-                    for j in range(size):
-                        first, second = tables[a], tables[b]
-                        before = _add(cost(first), cost(second))
-                        first[i], second[j] = second[j], first[i]
-                        if _add(cost(first), cost(second)) < before:
+                # Only a table with a repeat can lose one; a Swiss table only tightens its standings with
+                # its neighbours (the tables are in standing order).
+                if not (counts[a] or counts[b]) and not (by_standing and b - a <= _SPREAD_REACH):
+                    continue
+                second = tables[b]
+                for i, x in enumerate(first):
+                    for j, y in enumerate(second):
+                        gain = (_met_at(x, first, met) + _met_at(y, second, met)
+                                - _met_at(y, first, met, leaving=x) - _met_at(x, second, met, leaving=y))
+                        if gain < 0 or (gain == 0 and not by_standing):
+                            continue
+                        before = spread(first) + spread(second)
+                        first[i], second[j] = y, x
+                        if gain > 0 or spread(first) + spread(second) < before:
                             improved = True
+                            counts[a], counts[b] = repeats(first), repeats(second)
+                            x = y  # the seat now holds y
                         else:
-                            first[i], second[j] = second[j], first[i]
+                            first[i], second[j] = x, y
         if not improved:
             break
     for table in tables:
         table.sort(key=position.__getitem__)
     tables.sort(key=lambda table: position[table[0]])
     return tables
-
-
-def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return a[0] + b[0], a[1] + b[1]
 
 
 def _assign_seats(table: Sequence[str], seat_counts: Counter, order: Sequence[str]) -> tuple[str, ...]:
