@@ -257,3 +257,15 @@ def test_a_tournament_s_seat_tokens_go_to_its_app_s_secret_key_only(client, keys
 def test_a_tournament_s_first_round_must_fit_the_live_games_quota(client, keys):
     _, secret = keys.create_app("Small", quotas={"live_games": 1})
     assert_problem(client.post("/v1/tournaments", headers=key(secret), json=SWISS), 403, "quota-exceeded")
+
+
+def test_a_rated_game_takes_nobody_mid_game_and_its_events_name_its_players(client, keys):
+    _, secret = keys.create_app("League")
+    plain = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": "hitchiker", "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
+    assert plain["invite"] is not None, "Hitchiker seats players mid-game"
+    rated = client.post("/v1/games", headers=key(secret), json={
+        "ruleset": "hitchiker", "rated": True, "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
+    assert rated["invite"] is None and rated["rated"] is True
+    first = client.get(f"/v1/games/{rated['id']}/events", headers=key(secret)).get_json()["events"][0]["event"]
+    assert first["type"] == "game_created" and [seat["player"] for seat in first["seats"]] == ["ann", "bob"]

@@ -159,3 +159,48 @@ def test_the_cli_runs_a_round_robin_and_reads_its_standings_ratings_and_players(
         refused = run_cli("tournaments", "create", "toy-race", "--format", "duplicate", "--table-size", "4",
                           "--entrants", "a,b,c", "--url", url, redis_url="")
         assert refused.returncode == 2 and "/entrants" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_webhooks_tell_of_rounds_ratings_and_the_end_without_tokens(redis_db_url, monkeypatch, workers, toy_race):
+    import json
+
+    import redis as redis_lib
+
+    from api.app import create_app
+    from api.apps.keys import AppKeys
+    from tests.workers.test_webhooks import Receiver, register
+
+    monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
+    workers.start(WORKERS)
+    app = create_app({"REDIS_URL": redis_db_url, "REQUIRE_API_KEYS": True})
+    client = app.test_client()
+    _, key = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True)).create_app("League")
+    receiver = Receiver()
+    try:
+        register(client, key, receiver.url, ["rating.updated", "tournament.round_started", "tournament.finished"])
+        made = client.post("/v1/tournaments", headers={"X-Api-Key": key}, json={
+            "ruleset": "toy-race", "format": "round_robin", "table_size": 2, "rated": True, "options": {"goal": 6},
+            "entrants": ["ann", "bot:random#1", "bot:random#2", "bot:random#3"], "decision_timeout": 1})
+        assert made.status_code == 201, made.get_json()
+        tournament_id = made.get_json()["id"]
+
+        def events():
+            return [json.loads(delivery["body"]) for delivery in receiver.received]
+
+        # Ann never moves: her deadline plays for her, and after three defaults in a row she has left.
+        wait_for(lambda: any(e["type"] == "tournament.finished" for e in events()), 120)
+        wait_for(lambda: sum(e["type"] == "rating.updated" for e in events()) == 6, TIMEOUT)
+        kinds = [e["type"] for e in events()]
+        assert kinds.count("tournament.round_started") == 3 and kinds.count("tournament.finished") == 1
+        started = [e["data"] for e in events() if e["type"] == "tournament.round_started"]
+        assert [d["round"] for d in sorted(started, key=lambda d: d["round"])] == [0, 1, 2]
+        assert all(set(d) == {"tournament", "round", "games"} for d in started)
+        assert all(b"token" not in delivery["body"] for delivery in receiver.received), "no webhook holds a token"
+        finished = next(e["data"] for e in events() if e["type"] == "tournament.finished")
+        assert finished["tournament"] == tournament_id and finished["status"] == "finished"
+        assert len(finished["standings"]) == 4
+        rated = [e["data"] for e in events() if e["type"] == "rating.updated"]
+        ann_places = [p["place"] for d in rated for p in d["players"] if p["player"] == "ann"]
+        assert len(ann_places) == 3
+    finally:
+        receiver.close()
