@@ -9,7 +9,8 @@ import redis as redis_lib
 from openskill.models import PlackettLuce
 
 from api.apps.keys import PUBLISHABLE, AppKeys
-from api.moves import submit_action
+from api.moves import load_state, submit_action
+from engine.core.registry import get_ruleset
 from tests.api.helpers import assert_problem, auth
 
 TOY = "toy-secrets"
@@ -46,22 +47,27 @@ def rated_toy(client, secret: str, players: list[str], seed: int = 5, rounds: in
     return reply.get_json()
 
 
-def play_out(client, secret: str, game: dict, *, defaulted_seats: tuple[int, ...] = (), app=None) -> dict:
+def play_out(client, secret: str, game: dict, *, defaulted_seats: tuple[int, ...] = (),
+             bot_seats: tuple[int, ...] = (), app=None) -> dict:
     """Each pending seat plays its first option until the game ends; ``defaulted_seats``' moves are
-    played as the deadline sweep plays them (``timed_out``)."""
+    played as the deadline sweep plays them (``timed_out``), ``bot_seats``' as a bot job does."""
     tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
     while True:
         state = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()
         if state["status"] == "finished":
             return state
         seat = state["waiting_for"][0]
+        if seat in defaulted_seats or seat in bot_seats:
+            with app.app_context():
+                store = app.extensions["rulehouse.store"]
+                record = store.load(game["id"])
+                ruleset = get_ruleset(record.ruleset)
+                decision = next(d for d in ruleset.pending(load_state(ruleset, record)) if d.seat == seat)
+                submit_action(store, game["id"], seat, decision.options[0], record.version,
+                              timed_out=seat in defaulted_seats)
+            continue
         decisions = client.get(f"/v1/games/{game['id']}/decisions", headers={**key(secret), **auth(tokens[seat])})
         option = decisions.get_json()["decisions"][0]["options"][0]
-        if seat in defaulted_seats:
-            with app.app_context():
-                submit_action(app.extensions["rulehouse.store"], game["id"], seat, option, state["version"],
-                              timed_out=True)
-            continue
         moved = client.post(f"/v1/games/{game['id']}/actions", json=option,
                             headers={**key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
         assert moved.status_code == 200, moved.get_json()
@@ -269,3 +275,26 @@ def test_a_rated_game_takes_nobody_mid_game_and_its_events_name_its_players(clie
     assert rated["invite"] is None and rated["rated"] is True
     first = client.get(f"/v1/games/{rated['id']}/events", headers=key(secret)).get_json()["events"][0]["event"]
     assert first["type"] == "game_created" and [seat["player"] for seat in first["seats"]] == ["ann", "bob"]
+
+
+def test_a_seat_handed_to_a_bot_left_and_ranks_last(client, keys, keyed_app):
+    _, secret = keys.create_app("League")
+    game = rated_toy(client, secret, ["ann", "bob", "cy"], rounds=2)
+    handed = client.post(f"/v1/games/{game['id']}/seats/0/bot", json={"bot": "random"},
+                         headers={**key(secret), **auth(game["seats"][0]["token"])})
+    assert handed.status_code == 200 and handed.get_json()["seats"][0]["player"] == "ann"
+    play_out(client, secret, game, bot_seats=(0,), app=keyed_app)
+    assert client.get("/v1/players/ann", headers=key(secret)).get_json()["recent"][0]["place"] == 3
+
+
+def test_a_rules_version_change_cancels_a_running_tournament(client, keys, keyed_app, toy_ruleset, monkeypatch):
+    from api.competition import tournaments
+
+    _, secret = keys.create_app("League")
+    made = client.post("/v1/tournaments", headers=key(secret), json=SWISS).get_json()
+    monkeypatch.setattr(type(toy_ruleset), "rules_version", toy_ruleset.rules_version + 1)
+    with keyed_app.app_context():
+        said = tournaments.advance(keyed_app.extensions["rulehouse.store"], made["id"])
+    assert said == "cancelled"
+    read = client.get(f"/v1/tournaments/{made['id']}", headers=key(secret)).get_json()
+    assert (read["status"], read["reason"], len(read["played"])) == ("cancelled", "rules_version", 1)
