@@ -90,9 +90,10 @@ def create(store: GameStore, app_id: str, spec: Spec) -> str:
         "created": repr(now), "updated": repr(now)})
     pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
     pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
-    pipe.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now})
     pipe.execute()
     _start_round(store, tournament_id, app_id, spec, 0, [])
+    # Only now does the sweep look at it: its first round exists.
+    store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now})
     return tournament_id
 
 
@@ -147,6 +148,8 @@ def _advance(store: GameStore, tournament_id: str) -> str:
         # Its games cannot go on under other rules (410 rules-version): the standings stay those of the
         # rounds played to the end.
         return _end(store, tournament, CANCELLED, "rules_version")
+    if number >= len(tournament["rounds"]):
+        return "waiting"  # the round is being started (or its start died: see ``create``)
     played = tournament["rounds"][number]
     statuses = _statuses(store, [table["game"] for table in played["tables"]])
     if any(status not in (FINISHED, GONE) for status in statuses):
