@@ -452,7 +452,7 @@ EPILOG = """examples:
   rulehouse rulesets           the games this service referees
   rulehouse simulate whipcash --games 500 --players 4 --bots heuristic,random
   rulehouse replay game.json   check a record of GET /v1/games/{id}/record
-  rulehouse tournaments create cash-n-guns --format swiss --table-size 4 --entrants ann,bob,...
+  rulehouse tourney create cash-n-guns --format swiss --table-size 4 --entrants ann,bob,...
   rulehouse ratings cash-n-guns  an app's leaderboard (--url, --key or $RULEHOUSE_API_KEY)
 
 `rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""

@@ -1,4 +1,4 @@
-"""``rulehouse tournaments``, ``rulehouse ratings`` and ``rulehouse player``: an app's tournaments,
+"""``rulehouse tourney``, ``rulehouse ratings`` and ``rulehouse player``: an app's tournaments,
 leaderboards and players on a running service, over HTTP (docs/competition.md)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 
 def add_parsers(sub) -> None:
     """The three commands, each with ``--url`` and ``--key`` (default ``$RULEHOUSE_API_KEY``)."""
-    tournaments = sub.add_parser("tournaments", help="create and follow tournaments on a running service")
+    tournaments = sub.add_parser("tourney", help="create and follow tournaments on a running service")
     commands = tournaments.add_subparsers(dest="tournaments_command", required=True)
     create = commands.add_parser("create", help="a new tournament (POST /v1/tournaments)")
     create.add_argument("ruleset")

@@ -138,25 +138,25 @@ def test_the_cli_runs_a_round_robin_and_reads_its_standings_ratings_and_players(
     workers.start(WORKERS)
     entrants = ",".join(f"bot:random#{n}" for n in range(1, 5))
     with serving({"REDIS_URL": redis_db_url}) as url:
-        made = run_cli("tournaments", "create", "toy-race", "--format", "round_robin", "--table-size", "2",
+        made = run_cli("tourney", "create", "toy-race", "--format", "round_robin", "--table-size", "2",
                        "--entrants", entrants, "--options", '{"goal": 6}', "--rated", "--json", "--url", url,
                        redis_url="")
         assert made.returncode == 0, made.stderr
         tournament_id = json.loads(made.stdout)["id"]
         shown = wait_for(lambda: (lambda r: r if '"status": "finished"' in r.stdout else None)(
-            run_cli("tournaments", "show", tournament_id, "--json", "--url", url, redis_url="")), TIMEOUT)
+            run_cli("tourney", "show", tournament_id, "--json", "--url", url, redis_url="")), TIMEOUT)
         final = json.loads(shown.stdout)
         assert final["rounds"] == 3 and len(final["played"]) == 3
         met = {frozenset(table["entrants"]) for played in final["played"] for table in played["tables"]}
         assert len(met) == 6, "a round robin at two seats: every pair meets once"
-        table = run_cli("tournaments", "show", tournament_id, "--url", url, redis_url="")
+        table = run_cli("tourney", "show", tournament_id, "--url", url, redis_url="")
         assert "round 3 (ended)" in table.stdout and "place" in table.stdout
         board = wait_for(lambda: (lambda r: r if r.stdout.count("bot:random#") == 4 else None)(
             run_cli("ratings", "toy-race", "--url", url, redis_url="")), TIMEOUT)
         assert "ordinal" in board.stdout
         player = run_cli("player", "bot:random#1", "--url", url, redis_url="")
         assert player.returncode == 0 and "3 rated game(s)" in player.stdout, player.stdout
-        refused = run_cli("tournaments", "create", "toy-race", "--format", "duplicate", "--table-size", "4",
+        refused = run_cli("tourney", "create", "toy-race", "--format", "duplicate", "--table-size", "4",
                           "--entrants", "a,b,c", "--url", url, redis_url="")
         assert refused.returncode == 2 and "/entrants" in refused.stderr and "Traceback" not in refused.stderr
 
