@@ -9,7 +9,8 @@ Prints, twice by default (so the machine's noise shows):
   field a tournament takes; greedy tables plus swaps), and a duplicate round;
 - ``GET /v1/games/{id}`` per second through the Flask test client on Redis (``REDIS_URL``, else an
   embedded server), and the time of the closed-duplicate-round guard alone (one control-Redis GET
-  per request under ``/v1/games/{id}``), called in that request's context.
+  per request under ``/v1/games/{id}``), called in that request's context;
+- the time of ``POST /v1/tournaments`` with 256 entrants (it makes the first round's 64 games).
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ def game_reads_per_second(redis_url: str, seconds: float) -> tuple[float, float]
 
     assert closed_round.guard in app.before_request_funcs[None]
     rate = measure()
+    began = time.perf_counter()
+    made = client.post("/v1/tournaments", json={"ruleset": "whipcash", "format": "swiss", "table_size": 4,
+                                                 "entrants": [f"bot:random#{n}" for n in range(256)]})
+    assert made.status_code == 201, made.get_json()
+    print(f"  POST /v1/tournaments, 256 bots at 4-seat tables (its first 64 games made): "
+          f"{(time.perf_counter() - began) * 1000:,.0f} ms")
     calls = 2000
     with app.test_request_context(path):
         began = time.perf_counter()
