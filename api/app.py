@@ -22,6 +22,9 @@ from api.apps.webhooks import Webhooks
 from api.chat.routes import blp as chat_blp
 from api.chat.schemas import CHAT_LINE
 from api.chat.schemas import SPEC_SCHEMAS as CHAT_SPEC_SCHEMAS
+from api.competition import closed_round
+from api.competition.routes import players_blp, ratings_blp
+from api.competition.tournament_routes import blp as tournaments_blp
 from api.config import settings
 from api.cors import init_cors
 from api.games.routes import blp as games_blp
@@ -161,7 +164,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
     api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
     for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, chat_blp, records_blp, *_optional_blueprints(),
-                      apps_blp, webhooks_blp, system_blp):
+                      players_blp, ratings_blp, tournaments_blp, apps_blp, webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:
@@ -179,6 +182,7 @@ def create_app(config: dict | None = None) -> Flask:
     init_cors(app)
     # Who calls comes first: the rate limits (registered next) count per app.
     app.before_request(access.identify)
+    app.before_request(closed_round.guard)
     limits.init_limiter(app)
     app.before_request(_check_json_body)
     app.register_error_handler(ApiProblem, lambda problem: problem.response())

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
+from api.competition.cli import add_parsers as add_competition_parsers
 from api.config import WORKER_QUEUES
 from api.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
@@ -96,6 +97,32 @@ class RequestRefused(Exception):
         super().__init__(f"{problem.get('detail') or problem.get('title')} {fields or ''}".rstrip())
 
 
+def http_json(base_url: str, method: str, path: str, body: dict | None = None, *, timeout: float = 30.0,
+              api_key: str | None = None) -> dict:
+    """One JSON request to the service at ``base_url``: its answer; ``RequestRefused`` for a problem,
+    ``Unreachable`` when nothing answers."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json, application/problem+json"}
+    if api_key:
+        headers["X-Api-Key"] = api_key
+    request = urllib.request.Request(base_url.rstrip("/") + path, method=method, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        try:
+            problem = json.loads(error.read())
+        except ValueError:
+            problem = {"title": f"HTTP {error.code} {error.reason}"}
+        raise RequestRefused(problem if isinstance(problem, dict) else {"title": str(problem)}) from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", error)
+        raise Unreachable(f"cannot reach the service at {base_url}: {reason}") from None
+
+
 class RedisSimulations:
     """Simulations queued straight into a Redis server that workers listen on."""
 
@@ -134,24 +161,7 @@ class HttpSimulations:
         self.timeout = timeout
 
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
-        import urllib.error
-        import urllib.request
-
-        request = urllib.request.Request(
-            self.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Accept": "application/json, application/problem+json"})
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            try:
-                problem = json.loads(error.read())
-            except ValueError:
-                problem = {"title": f"HTTP {error.code} {error.reason}"}
-            raise RequestRefused(problem if isinstance(problem, dict) else {"title": str(problem)}) from None
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            reason = getattr(error, "reason", error)
-            raise Unreachable(f"cannot reach the service at {self.url}: {reason}") from None
+        return http_json(self.url, method, path, body, timeout=self.timeout)
 
     def submit(self, body: dict) -> str:
         return self._request("POST", "/v1/simulations", body)["id"]
@@ -442,6 +452,8 @@ EPILOG = """examples:
   rulehouse rulesets           the games this service referees
   rulehouse simulate whipcash --games 500 --players 4 --bots heuristic,random
   rulehouse replay game.json   check a record of GET /v1/games/{id}/record
+  rulehouse tourney create cash-n-guns --format swiss --table-size 4 --entrants ann,bob,...
+  rulehouse ratings cash-n-guns  an app's leaderboard (--url, --key or $RULEHOUSE_API_KEY)
 
 `rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
 
@@ -506,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     health.set_defaults(func=cmd_health)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
+    add_competition_parsers(sub)
     return parser
 
 

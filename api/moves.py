@@ -149,6 +149,10 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         states.put(game_id, commit.version, played.state)
         after_commit(store, game_id, commit.version, record, played.pending)
     notify.game_moved(record, commit.version, played.status, played.pending, played.result)
+    if played.status == FINISHED and (record.rated or record.tournament):
+        from api.competition.games import game_finished  # it reaches tournaments, which create games
+
+        game_finished(store, record)
     return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
 
 

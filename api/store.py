@@ -5,7 +5,8 @@ seats, seed, options, timestamps, the optional decision_timeout, the owning app,
 ``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
 api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
 ``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
-chat: on), one ``t:<sha256>`` field per token naming its seat and one
+chat: on), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the tournament whose table
+it is; docs/competition.md), one ``t:<sha256>`` field per token naming its seat and one
 ``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
@@ -164,7 +165,7 @@ FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
-           "hints_at", "hints_pending", "chat")
+           "hints_at", "hints_pending", "chat", "rated", "tournament")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -267,6 +268,10 @@ class GameRecord:
     hint_counts: list[int] | None = None
     #: whether the seats may post to the table chat (api/chat); a setting of the game, apart from its version
     chat: bool = True
+    #: a rated game (docs/competition.md): its players' ratings change when it finishes
+    rated: bool = False
+    #: the tournament whose table the game is (api/competition), or None
+    tournament: str | None = None
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -382,7 +387,7 @@ class GameStore:
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
                now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
                listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False,
-               chat: bool = True) -> list[str]:
+               chat: bool = True, rated: bool = False, tournament: str | None = None) -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
         ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
@@ -404,6 +409,10 @@ class GameStore:
             mapping["app"] = app
         if hints:
             mapping["hints"] = ""  # no hint asked yet (see ASK_HINT_SCRIPT)
+        if rated:
+            mapping["rated"] = "1"
+        if tournament is not None:
+            mapping["tournament"] = tournament
         retention = retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
@@ -611,14 +620,14 @@ class GameStore:
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
-     options, listed, rules_version, hints, hints_at, hints_pending, chat) = values[: len(_FIELDS)]
+     options, listed, rules_version, hints, hints_at, hints_pending, chat, rated, tournament) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
-        chat=chat != "0",
+        chat=chat != "0", rated=rated == "1", tournament=tournament,
     )
     if hints is not None:
         record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))

@@ -19,6 +19,7 @@ from rq.utils import now
 from api import bot_seats, deadlines, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
+from api.competition import sweep as competition_sweep
 from api.config import WORKER_QUEUES, settings
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
@@ -54,6 +55,7 @@ class SweepingMixin:
         self.last_swept_at = now()
         deadlines.sweep_logged(job_store())
         bot_seats.sweep_logged(job_store())
+        competition_sweep.sweep_logged(job_store())
         try:
             deadline_warnings.deadlines_near(job_store())
             self.enqueue_due_retries()

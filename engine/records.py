@@ -26,7 +26,7 @@ RECORD_FORMAT = "rulehouse.record"
 #: The record format's version: raised whenever a field changes shape, a ruleset's result included
 #: (docs/records.md lists them). Records of older versions are read and restated in today's shape
 #: (``upgraded``), so they still replay; a newer version than this is refused.
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 #: the longest log a record may have (evaluation and replay work is bounded by it): above the
 #: longest game any ruleset plays, since every ruleset's games end by their rules or their turn
 #: cap (docs/records.md, "How long a game gets", and tests/engine/test_longest_games.py)
@@ -59,6 +59,8 @@ class RecordSeatSchema(Schema):
     seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEAT))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    #: the app's player id of the seat (docs/competition.md); absent before format version 3
+    player = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=82))
 
 
 class ForkOriginSchema(Schema):
@@ -200,7 +202,7 @@ def make_record(ruleset: Ruleset, *, players: int, options: dict, seed: int | No
         "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "ruleset": ruleset.id,
         "rules_version": played_rules_version or rules_version(ruleset), "game": game, "fork": fork,
         "players": players, "options": options,
-        "seats": seats if seats is not None else [{"seat": n, "name": f"seat {n}", "bot": None}
+        "seats": seats if seats is not None else [{"seat": n, "name": f"seat {n}", "bot": None, "player": None}
                                                   for n in range(players)],
         "seed": seed, "salt": salt, "seed_commitment": commitment, "seed_source": seed_source, "start": start,
         "setup_events": setup_events, "log": log, "version": version,

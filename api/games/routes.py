@@ -13,6 +13,8 @@ from flask_smorest import Blueprint
 
 from api import bot_seats, deadlines
 from api.apps import notify, ownership
+from api.competition import closed_round
+from api.competition.games import game_created, seat_player
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -107,6 +109,7 @@ def deadline_time(record, decisions) -> str | None:
 
 def _new_game(body: dict) -> NewGame:
     if body["fork"] is not None:
+        closed_round.refuse_fork(store(), body["fork"]["game"])
         new = fork_game(store(), body, bearer_token(), ownership.require_creator_app)
         _check_bots(new.ruleset, new.seats)
         return new
@@ -169,12 +172,12 @@ class Games(MethodView):
         ownership.admit_search_seats(ruleset, [seat.get("bot") for seat in new.seats], ownership.current_app_id())
         game_id = secrets.token_hex(8)
         seats = [{"name": seat.get("name") or (f"{seat['bot']} bot" if seat.get("bot") else None),
-                  "bot": seat.get("bot")} for seat in new.seats]
+                  "bot": seat.get("bot"), "player": seat_player(seat)} for seat in new.seats]
         tokens = [secrets.token_urlsafe(24) if seat["name"] and not seat["bot"] else None for seat in seats]
         creator_token = secrets.token_urlsafe(24)
         digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
         digests[token_digest(creator_token)] = "creator"
-        invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game)
+        invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game and not body["rated"])
         timeout, now, due = body["decision_timeout"], time.time(), None
         first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
                        "players": len(seats),
@@ -194,8 +197,9 @@ class Games(MethodView):
                        tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
                        marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
-                       hints=body["hints"], chat=body["chat"])
+                       hints=body["hints"], chat=body["chat"], rated=body["rated"])
         ownership.claim("games", game_id)
+        game_created(store(), ownership.current_app_id(), game_id, seats, body["rated"], now)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
         if status == ACTIVE:
@@ -209,7 +213,7 @@ class Games(MethodView):
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
             "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
-            "hints": body["hints"], "chat": body["chat"],
+            "hints": body["hints"], "chat": body["chat"], "rated": body["rated"],
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
@@ -257,6 +261,7 @@ class Game(MethodView):
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
             "seed_commitment": record.seed_commitment,
             "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
+            "rated": record.rated, "tournament": record.tournament,
         }
         return json_response(body, version=record.version, role=tag)
 

@@ -56,6 +56,19 @@ class CreateGameSchema(Schema):
         "description": "Let each seated player ask a search bot for a hint on their own decision "
                        "(`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its "
                        "record. Off by default (the hint endpoint answers 403 `hints_disabled`)."})
+    rated = StrictBoolean(load_default=False, metadata={
+        "description": "Rate the players when the game finishes (docs/competition.md): every seat a named "
+                       "`player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a "
+                       "fork."})
+
+    @validates_schema
+    def _rated_game(self, data: dict, **_kwargs) -> None:
+        if data["rated"]:
+            from api.competition.games import rated_game_problems
+
+            problems = rated_game_problems(data)
+            if problems:
+                raise ValidationError(problems)
 
     @validates_schema
     def _fork_or_setup(self, data: dict, **_kwargs) -> None:
@@ -151,6 +164,8 @@ class CreatedGameSchema(Schema):
     seed_commitment = seed_commitment_field()
     fork = fields.Dict(required=True, allow_none=True, metadata={
         "description": "For a fork: `{game, version, hidden_redealt}` of the game it started from."})
+    rated = fields.Boolean(required=True, metadata={
+        "description": "Whether the game is rated (docs/competition.md)."})
 
 
 class GameSchema(Schema):
@@ -178,6 +193,10 @@ class GameSchema(Schema):
     listed = fields.Boolean(required=True)
     hints = hints_field()
     hint_counts = hint_counts_field()
+    rated = fields.Boolean(required=True, metadata={
+        "description": "Whether the game is rated (docs/competition.md)."})
+    tournament = fields.String(required=True, allow_none=True, metadata={
+        "description": "The id of the tournament this game is a table of, or null."})
 
 
 class DecisionSchema(Schema):

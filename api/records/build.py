@@ -50,8 +50,8 @@ def full_record(store: GameStore, game: GameRecord) -> dict:
     return make_record(
         ruleset, players=game.players, options=json.loads(fields.get("options", "{}")), seed=game.seed,
         log=log, setup_events=setup_events, result=None if result is None else result.to_dict(),
-        version=game.version, seats=[{"seat": n, "name": seat.get("name"), "bot": seat.get("bot")}
-                                     for n, seat in enumerate(game.seats)],
+        version=game.version, seats=[{"seat": n, "name": seat.get("name"), "bot": seat.get("bot"),
+                                      "player": seat.get("player")} for n, seat in enumerate(game.seats)],
         salt=fields.get("salt"), commitment=game.seed_commitment, seed_source=fields.get("seed_source"),
         game=game.id, fork=json.loads(fields["fork"]) if "fork" in fields else None,
         start=None if start is None else {"state": json.loads(start)},

@@ -3,12 +3,14 @@ and list the games that wait for players (``api.seats.table`` does the work)."""
 
 from __future__ import annotations
 
+from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
+from api.competition.games import player_joined
 from api.http import iso_time, json_response, required_token, store
-from api.problems import problem_response
+from api.problems import ApiProblem, problem_response
 from api.seats.schemas import (
     BotSeatSchema,
     JoinedSchema,
@@ -85,7 +87,16 @@ class Join(MethodView):
         ruleset that seats players mid-game takes the first open seat before the start and
         a new seat after it. When the last open seat is taken, the game starts.
         """
-        answer, _ = Table(store()).join(game_id, body["invite"], body["name"])
+        if body["player"] is not None:
+            if g.get("app") is None or g.app.publishable:
+                raise ApiProblem("forbidden", "only the app's secret key names a joining player (a publishable key "
+                                 "would let any page claim any player id)", reason="secret_key_required")
+            game = store().load(game_id)
+            if game is not None and game.app != g.app.id:
+                raise ApiProblem("forbidden", "only the game's own app names its players", reason="not_owner")
+        answer, record = Table(store()).join(game_id, body["invite"], body["name"], body["player"])
+        if body["player"] is not None:
+            player_joined(store(), record.app or ownership.current_app_id(), game_id, answer["seat"], body["player"])
         return json_response(answer, 201)
 
 

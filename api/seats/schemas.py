@@ -8,6 +8,17 @@ from api.seats.names import DisplayName
 from engine.core.strict import StrictBoolean
 
 _BOT_NAME = validate.Length(min=1, max=64)
+#: An app's player id (docs/competition.md, "Players"): a person's, or ``bot:<bot>[#<tag>]`` for a bot.
+PLAYER_ID_PATTERN = r"^(?:bot:[A-Za-z0-9_.-]{1,64}(?:#[A-Za-z0-9_-]{1,16})?|[A-Za-z0-9][A-Za-z0-9_.@-]{0,63})$"
+
+
+def player_field(**metadata) -> fields.String:
+    return fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        PLAYER_ID_PATTERN, error="a player id: 1 to 64 of A-Z a-z 0-9 _ . @ - (starting with a letter or digit), "
+                                 "or bot:<bot>[#<tag>]"), metadata={
+        "description": "The app's id of the player in this seat (docs/competition.md): its games are listed "
+                       "under it and rated games rate it. Set only with the app's secret key. A bot seat's "
+                       "player is `bot:<bot>` unless it names `bot:<bot>#<tag>`.", **metadata})
 _CURSOR = r"^[0-9]{1,12}(\.[0-9]{1,9})?:[0-9a-f]{1,32}$"
 
 
@@ -17,14 +28,22 @@ class SeatRequestSchema(Schema):
     bot = fields.String(load_default=None, allow_none=True, validate=_BOT_NAME,
                         metadata={"description": "A bot name from the ruleset's `bots` (e.g. `random`): the seat "
                                   "is then played by a worker and gets no token."})
+    player = player_field()
     open = StrictBoolean(load_default=False, metadata={
         "description": "An open seat: no name yet; someone takes it with an invite (`POST /v1/games/{id}/join`). "
                        "A game with open seats waits for them before it starts."})
 
     @validates_schema
     def _one_kind(self, data: dict, **kwargs) -> None:
-        if data["open"] and (data["name"] is not None or data["bot"] is not None):
-            raise ValidationError("an open seat has no name or bot yet", "open")
+        if data["open"] and (data["name"] is not None or data["bot"] is not None or data["player"] is not None):
+            raise ValidationError("an open seat has no name, bot or player yet", "open")
+        player = data["player"]
+        if player is not None and data["bot"] is None and player.startswith("bot:"):
+            raise ValidationError("`bot:` player ids are for bot seats", "player")
+        if player is not None and data["bot"] is not None and player.split("#")[0] != f"bot:{data['bot']}":
+            raise ValidationError(f"a bot seat's player is bot:{data['bot']}[#<tag>]", "player")
+        if data["name"] is None and player is not None and data["bot"] is None:
+            data["name"] = player  # a named player with no display name shows its id
         if not data["open"] and data["name"] is None and data["bot"] is None:
             raise ValidationError("a seat needs a name, a bot, or `\"open\": true`", "name")
 
@@ -34,6 +53,9 @@ class JoinSchema(Schema):
                            metadata={"description": "An invite from the game's creation answer; may be omitted for "
                                      "a listed game that has not started (the first open seat)."})
     name = DisplayName(required=True)
+    player = player_field(description="The app's id of the joining player (docs/competition.md). Only with the "
+                                      "app's secret key, from its own backend: a publishable key's join with a "
+                                      "`player` is 403 `secret_key_required`.")
 
 
 class JoinedSchema(Schema):
@@ -67,6 +89,8 @@ class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True, allow_none=True)
     bot = fields.String(required=True, allow_none=True)
+    player = fields.String(required=True, allow_none=True, metadata={
+        "description": "The app's player id of the seat (docs/competition.md); null when the app named none."})
     open = fields.Boolean(required=True)
 
 

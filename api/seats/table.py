@@ -1,6 +1,7 @@
 """Seat changes of a stored game: join, leave, start, hand a seat to a bot, and the lobby.
 
-A seat is ``{"name": str | None, "bot": str | None}``; an open seat has neither. A game with
+A seat is ``{"name": str | None, "bot": str | None, "player": str | None}`` (``player``: the app's id of
+who sits there, docs/competition.md); an open seat has none. A game with
 open seats is ``waiting``: it has no state yet, and its setup runs when it starts (when the
 last seat is filled, or early by the creator). Invites are stored like tokens, by digest:
 ``i:<sha256>`` names a seat number, or ``game`` for the per-game invite of a ruleset that
@@ -89,7 +90,7 @@ class Table:
 
     # -- the changes ----------------------------------------------------------------
 
-    def join(self, game_id: str, invite: str | None, name: str) -> tuple[dict, GameRecord]:
+    def join(self, game_id: str, invite: str | None, name: str, player: str | None = None) -> tuple[dict, GameRecord]:
         """Seat ``name`` with ``invite`` (or, in a listed waiting game, without one): ``{"seat", "token"}``."""
         field_name = None if invite is None else f"i:{token_digest(invite)}"
 
@@ -104,8 +105,8 @@ class Table:
             if record.status == WAITING:
                 seat = self._open_seat(record, invited)
                 seats = [dict(entry) for entry in record.seats]
-                seats[seat] = {"name": name, "bot": None}
-                events = [{"type": "seat_joined", "seat": seat, "name": name}]
+                seats[seat] = {"name": name, "bot": None, "player": player}
+                events = [joined_event(seat, name, player)]
                 result = Change(seats, events, set_fields={f"t:{token_digest(token)}": str(seat)},
                                 answer={"seat": seat, "token": token})
                 if not any(is_open(entry) for entry in seats):
@@ -113,7 +114,10 @@ class Table:
                 return result
             if record.status == FINISHED:
                 raise conflict("game_over", "the game is over", record.version)
-            return self._join_running(record, name, token, invited == GAME_INVITE)
+            if record.rated:
+                raise conflict("no_mid_game_join", "a rated game takes no players once it has started",
+                               record.version)
+            return self._join_running(record, name, token, invited == GAME_INVITE, player)
 
         return self._change(game_id, change, extra_field=field_name)
 
@@ -145,7 +149,8 @@ class Table:
             if record.seats[seat].get("bot"):
                 raise conflict("seat_is_bot", f"seat {seat} is played by a bot already", record.version)
             seats = [dict(entry) for entry in record.seats]
-            seats[seat] = {"name": seats[seat]["name"], "bot": bot}
+            # The seat keeps its player: a named player handed to a bot has left (docs/competition.md).
+            seats[seat] = {**seats[seat], "bot": bot}
             # The seat's token stops acting: the bot plays the seat from now on.
             revoked = [name for name, value in self._tokens(record.id) if value == str(seat)]
             return Change(seats, [{"type": "seat_to_bot", "seat": seat, "name": seats[seat]["name"], "bot": bot}],
@@ -293,7 +298,7 @@ class Table:
         elif fill is not None:
             for number, seat in enumerate(seats):
                 if is_open(seat):
-                    seat.update(name=f"{fill[1]} bot", bot=fill[1])
+                    seat.update(name=f"{fill[1]} bot", bot=fill[1], player=f"bot:{fill[1]}")
                     change.events.append({"type": "seat_to_bot", "seat": number, "name": seat["name"],
                                           "bot": fill[1]})
         try:
@@ -315,7 +320,8 @@ class Table:
             else:
                 change.del_fields.append(name)
 
-    def _join_running(self, record: GameRecord, name: str, token: str, per_game_invite: bool) -> Change:
+    def _join_running(self, record: GameRecord, name: str, token: str, per_game_invite: bool,
+                      player: str | None) -> Change:
         ruleset = get_ruleset(record.ruleset)
         if not ruleset.joins_mid_game:
             raise conflict("no_mid_game_join", f"{ruleset.title} takes no players once it has started",
@@ -328,13 +334,13 @@ class Table:
                            record.version)
         state = load_state(ruleset, record)
         seat = len(record.seats)
-        joined = {"type": "seat_joined", "seat": seat, "name": name}
+        joined = joined_event(seat, name, player)
         try:
             # The event is the log entry a replay hands to the same hook (its kind is the event's type).
             events = ruleset.seat_changed(state, {"seat": seat, "kind": joined["type"], "name": name, "bot": None})
         except IllegalAction as error:
             raise conflict(error.reason, error.message, record.version) from None
-        seats = [*record.seats, {"name": name, "bot": None}]
+        seats = [*record.seats, {"name": name, "bot": None, "player": player}]
         return Change(seats, [joined, *(event.to_dict() for event in events)], state=state,
                       set_fields={f"t:{token_digest(token)}": str(seat)}, answer={"seat": seat, "token": token})
 
@@ -371,9 +377,15 @@ class Table:
         return [(name, value) for name, value in fields.items() if name.startswith(prefixes)]
 
 
+def joined_event(seat: int, name: str, player: str | None) -> dict:
+    """The ``seat_joined`` event; it names the joining player's id when the app gave one."""
+    return {"type": "seat_joined", "seat": seat, "name": name, **({"player": player} if player else {})}
+
+
 def public_seats(seats: list[dict]) -> list[dict]:
-    """Seats as anyone may see them: number, name, bot, and whether the seat is open."""
-    return [{"seat": number, "name": seat["name"], "bot": seat.get("bot"), "open": is_open(seat)}
+    """Seats as anyone may see them: number, name, bot, player id, and whether the seat is open."""
+    return [{"seat": number, "name": seat["name"], "bot": seat.get("bot"), "player": seat.get("player"),
+             "open": is_open(seat)}
             for number, seat in enumerate(seats)]
 
 

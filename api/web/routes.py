@@ -59,6 +59,11 @@ def replay(game_id: str) -> Response:
     return _page("replay.html", "Rulehouse replay", "replay.js")
 
 
+@blp.route("/tournament/<tournament_id>")
+def tournament(tournament_id: str) -> Response:
+    return _page("tournament.html", "Rulehouse tournament", "tournament.js")
+
+
 @blp.route("/simulate")
 def simulate() -> Response:
     return _page("simulate.html", "Rulehouse simulations", "simulate.js")

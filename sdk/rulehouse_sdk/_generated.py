@@ -201,6 +201,8 @@ class SeatRequest(TypedDict):
     """The player's display name (a named human seat gets its token now; a bot seat may have one)."""
     bot: NotRequired["str | None"]
     """A bot name from the ruleset's `bots` (e.g. `random`): the seat is then played by a worker and gets no token."""
+    player: NotRequired["str | None"]
+    """The app's id of the player in this seat (docs/competition.md): its games are listed under it and rated games rate it. Set only with the app's secret key. A bot seat's player is `bot:<bot>` unless it names `bot:<bot>#<tag>`."""
     open: NotRequired["bool"]
     """An open seat: no name yet; someone takes it with an invite (`POST /v1/games/{id}/join`). A game with open seats waits for them before it starts."""
 
@@ -231,12 +233,16 @@ class CreateGame(TypedDict):
     """The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`)."""
     hints: NotRequired["bool"]
     """Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`)."""
+    rated: NotRequired["bool"]
+    """Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork."""
 
 
 class CreatedSeat(TypedDict):
     seat: "int"
     name: "str | None"
     bot: "str | None"
+    player: "str | None"
+    """The app's player id of the seat (docs/competition.md); null when the app named none."""
     open: "bool"
     token: "str | None"
     """The seat's secret bearer token (null for a bot seat). Shown only in this response."""
@@ -278,12 +284,16 @@ class CreatedGame(TypedDict):
     """`sha256:` + SHA-256 of the game's secret salt and seed, published before the first move; the finished game's record reveals both (docs/records.md, Provable dice)."""
     fork: "dict[str, Any] | None"
     """For a fork: `{game, version, hidden_redealt}` of the game it started from."""
+    rated: "bool"
+    """Whether the game is rated (docs/competition.md)."""
 
 
 class Seat(TypedDict):
     seat: "int"
     name: "str | None"
     bot: "str | None"
+    player: "str | None"
+    """The app's player id of the seat (docs/competition.md); null when the app named none."""
     open: "bool"
 
 
@@ -320,6 +330,10 @@ class Game(TypedDict):
     """Whether the seats may ask for hints."""
     hint_counts: "list[int] | None"
     """Hints asked per seat (once per seat and version), counted once the game has moved on from the version they were asked at; null when hints are off."""
+    rated: "bool"
+    """Whether the game is rated (docs/competition.md)."""
+    tournament: "str | None"
+    """The id of the tournament this game is a table of, or null."""
 
 
 class Decision(TypedDict):
@@ -380,6 +394,8 @@ class Join(TypedDict):
     """An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat)."""
     name: "str"
     """Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters)."""
+    player: NotRequired["str | None"]
+    """The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`."""
 
 
 class Joined(TypedDict):
@@ -523,6 +539,7 @@ class RecordSeat(TypedDict):
     seat: "int"
     name: NotRequired["str | None"]
     bot: NotRequired["str | None"]
+    player: NotRequired["str | None"]
 
 
 class RecordStart(TypedDict):
@@ -551,7 +568,7 @@ class LogEntry(TypedDict):
 class Record(TypedDict):
     format: NotRequired["Literal['rulehouse.record']"]
     format_version: NotRequired["int"]
-    """The record format's version, 1 to 2 (docs/records.md); older ones are read in today's shape."""
+    """The record format's version, 1 to 3 (docs/records.md); older ones are read in today's shape."""
     ruleset: NotRequired["str | None"]
     rules_version: NotRequired["int | None"]
     """The rules version the game was played by; absent: the service's current one."""
@@ -735,6 +752,183 @@ class Simulation(TypedDict):
     """Why it failed."""
 
 
+class RulesetRating(TypedDict):
+    mu: "float"
+    """The mean of the skill belief (25 at first)."""
+    sigma: "float"
+    """Its spread: the uncertainty (25/3 at first)."""
+    ordinal: "float"
+    """`mu - 3 sigma`: the leaderboard's order."""
+    ruleset: "str"
+    games: "int"
+    """Rated games of this ruleset."""
+    place: "int"
+    """The player's place on the app's leaderboard."""
+
+
+class Rating(TypedDict):
+    mu: "float"
+    """The mean of the skill belief (25 at first)."""
+    sigma: "float"
+    """Its spread: the uncertainty (25/3 at first)."""
+    ordinal: "float"
+    """`mu - 3 sigma`: the leaderboard's order."""
+
+
+class RecentResult(TypedDict):
+    game: "str"
+    ruleset: "str"
+    seat: "int"
+    place: "int"
+    """1 = first; tied seats share a place."""
+    players: "int"
+    tournament: "str | None"
+    finished: "str"
+    """ISO 8601 UTC time it was rated."""
+    before: "Rating"
+    after: "Rating"
+
+
+class Player(TypedDict):
+    player: "str"
+    ratings: "list[RulesetRating]"
+    """One per ruleset the player has a rated game of."""
+    games_played: "int"
+    """The player's games this app still keeps (rated or not, running or finished)."""
+    recent: "list[RecentResult]"
+    """The latest rated results, newest first (at most 20)."""
+    move_cost: "float | None"
+    """The average cost of the player's moves in win-chance points; null until the service analyses games."""
+
+
+class PlayerGame(TypedDict):
+    id: "str"
+    seat: "int"
+    ruleset: "str"
+    status: "str"
+    rated: "bool"
+    tournament: "str | None"
+    created: "str"
+    """ISO 8601 UTC time."""
+
+
+class PlayerGamesPage(TypedDict):
+    player: "str"
+    games: "list[PlayerGame]"
+    """Newest first."""
+    next: "int | None"
+    """Pass as `cursor` for the next page; null on the last."""
+
+
+class LeaderboardEntry(TypedDict):
+    mu: "float"
+    """The mean of the skill belief (25 at first)."""
+    sigma: "float"
+    """Its spread: the uncertainty (25/3 at first)."""
+    ordinal: "float"
+    """`mu - 3 sigma`: the leaderboard's order."""
+    place: "int"
+    player: "str"
+    games: "int"
+
+
+class Leaderboard(TypedDict):
+    ruleset: "str"
+    ratings: "list[LeaderboardEntry]"
+    """Best `ordinal` first."""
+    next: "int | None"
+    """Pass as `cursor` for the next page; null on the last."""
+
+
+class TournamentSummary(TypedDict):
+    id: "str"
+    ruleset: "str"
+    format: "str"
+    status: "str"
+    round: "int"
+    rounds: "int"
+    created: "str"
+
+
+class TournamentList(TypedDict):
+    tournaments: "list[TournamentSummary]"
+    """The app's tournaments, newest first (at most 100)."""
+
+
+class CreateTournament(TypedDict):
+    ruleset: "str"
+    format: "Literal['round_robin', 'swiss', 'duplicate']"
+    """`round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats)."""
+    table_size: "int"
+    """Seats per table, within the ruleset's player range."""
+    entrants: "list[str]"
+    """Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`."""
+    rounds: NotRequired["int | None"]
+    """Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`."""
+    decision_timeout: NotRequired["int"]
+    """Seconds each person has per decision before its default is played (a tournament never waits for ever)."""
+    options: NotRequired["dict[str, Any]"]
+    """Game options of every table (the ruleset's `options_schema`)."""
+    rated: NotRequired["bool"]
+    """Rate every game of the tournament."""
+    seed: NotRequired["int | None"]
+    """Seeds every table's game; random when absent (and then kept secret until the tournament ends)."""
+
+
+class Standing(TypedDict):
+    place: "int"
+    entrant: "str"
+    points: "float"
+    wins: "int"
+    opposition: "float"
+    matchpoints: "float | None"
+    """Duplicate only."""
+    games: "int"
+
+
+class TournamentTable(TypedDict):
+    game: "str"
+    entrants: "list[str]"
+    """By seat."""
+    ranks: "list[int] | None"
+    """Each seat's place once the round has ended (1 = first; ties share)."""
+    seed: "int | None"
+    """The game's seed once the tournament has finished (or when the tournament's seed was given); null before."""
+    tokens: "dict[str, str] | None"
+    """Secret: each person's seat token, by entrant; only for the app's secret key (null otherwise)."""
+
+
+class TournamentRound(TypedDict):
+    round: "int"
+    started: "str"
+    finished: "str | None"
+    tables: "list[TournamentTable]"
+
+
+class Tournament(TypedDict):
+    id: "str"
+    ruleset: "str"
+    rules_version: "int"
+    format: "str"
+    table_size: "int"
+    entrants: "list[str]"
+    rounds: "int"
+    decision_timeout: "int"
+    options: "dict[str, Any]"
+    rated: "bool"
+    status: "Literal['running', 'finished', 'cancelled']"
+    reason: "str | None"
+    """Why a tournament was cancelled: `rules_version` (docs/competition.md)."""
+    round: "int"
+    """The current (or last) round, from 0."""
+    created: "str"
+    updated: "str"
+    standings: "list[Standing]"
+    """After the rounds that have ended, best first (docs/competition.md, tie-breaks)."""
+    played: "list[TournamentRound]"
+    """Every round started so far."""
+
+
 class Usage(TypedDict):
     live_games: "int"
     queued_chunks: "int"
@@ -783,8 +977,8 @@ class WebhookList(TypedDict):
 class WebhookRequest(TypedDict):
     url: "str"
     """Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them."""
-    events: "list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished']]"
-    """Any of decision.waiting, deadline.near, game.finished, simulation.finished."""
+    events: "list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]"
+    """Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished."""
 
 
 class CreatedWebhook(TypedDict):
@@ -890,6 +1084,21 @@ __all__ = [
     'Turns',
     'Statistics',
     'Simulation',
+    'RulesetRating',
+    'Rating',
+    'RecentResult',
+    'Player',
+    'PlayerGame',
+    'PlayerGamesPage',
+    'LeaderboardEntry',
+    'Leaderboard',
+    'TournamentSummary',
+    'TournamentList',
+    'CreateTournament',
+    'Standing',
+    'TournamentTable',
+    'TournamentRound',
+    'Tournament',
     'Usage',
     'App',
     'Owned',
@@ -931,6 +1140,12 @@ OPERATIONS: dict[str, Operation] = {
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
+    'get_player': Operation('get_player', 'GET', '/v1/players/{player_id}', (200,), False, False),
+    'list_player_games': Operation('list_player_games', 'GET', '/v1/players/{player_id}/games', (200,), False, False),
+    'get_leaderboard': Operation('get_leaderboard', 'GET', '/v1/ratings/{ruleset_id}', (200,), False, False),
+    'list_tournaments': Operation('list_tournaments', 'GET', '/v1/tournaments', (200,), False, False),
+    'create_tournament': Operation('create_tournament', 'POST', '/v1/tournaments', (201,), False, False),
+    'get_tournament': Operation('get_tournament', 'GET', '/v1/tournaments/{tournament_id}', (200,), False, False),
     'get_app': Operation('get_app', 'GET', '/v1/apps/me', (200,), False, False),
     'list_app_games': Operation('list_app_games', 'GET', '/v1/apps/me/games', (200,), False, False),
     'list_app_simulations': Operation('list_app_simulations', 'GET', '/v1/apps/me/simulations', (200,), False, False),
@@ -1008,7 +1223,7 @@ class Operations:
         return self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, rated: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -1032,11 +1247,12 @@ class Operations:
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
+        rated: Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork.
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'rated': rated}))
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1122,7 +1338,7 @@ class Operations:
         return self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
-    def join_game(self, game_id: str, name: str, *, invite: str | None = None) -> Joined:
+    def join_game(self, game_id: str, name: str, *, invite: str | None = None, player: str | None = None) -> Joined:
         """Take a seat
 
         With an invite from the creation answer (or, for a listed game that has not
@@ -1133,11 +1349,12 @@ class Operations:
 
         name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
         invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
+        player: The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
 
         POST /v1/games/{game_id}/join
         """
         return self._call(OPERATIONS['join_game'], path={'game_id': game_id}, query=None,
-            headers=None, body=given({'name': name, 'invite': invite}))
+            headers=None, body=given({'name': name, 'invite': invite, 'player': player}))
 
     def start_game(self, game_id: str, fill: Literal['bot', 'remove'], *, bot: str | None = None) -> SeatsChanged:
         """Start a waiting game early
@@ -1333,6 +1550,88 @@ class Operations:
         return self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
+    def get_player(self, player_id: str) -> Player:
+        """Read a player
+
+        The player's rating in each ruleset it has rated games of (`mu`, its uncertainty
+        `sigma`, the leaderboard's `ordinal`, its place), how many of its games the app keeps,
+        and its latest rated results.
+
+        GET /v1/players/{player_id}
+        """
+        return self._call(OPERATIONS['get_player'], path={'player_id': player_id}, query=None,
+            headers=None, body=None)
+
+    def list_player_games(self, player_id: str, *, limit: int | None = None, cursor: int | None = None) -> PlayerGamesPage:
+        """A player's games, paged
+
+        Newest first: each game the player sat at (the seat it had), running or finished,
+        while the game is kept. Pass `next` as `cursor` to read on.
+
+        cursor: `next` of the previous page; absent: the first.
+
+        GET /v1/players/{player_id}/games
+        """
+        return self._call(OPERATIONS['list_player_games'], path={'player_id': player_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    def get_leaderboard(self, ruleset_id: str, *, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """The app's leaderboard of a ruleset, paged
+
+        Every player (people and bots) with a rated game of the ruleset in this app, best
+        `ordinal` (`mu - 3 sigma`) first. Pass `next` as `cursor` to read on.
+
+        cursor: `next` of the previous page; absent: the first.
+
+        GET /v1/ratings/{ruleset_id}
+        """
+        return self._call(OPERATIONS['get_leaderboard'], path={'ruleset_id': ruleset_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    def list_tournaments(self) -> TournamentList:
+        """List the app's tournaments
+
+        Newest first, at most 100: id, ruleset, format, status and rounds.
+
+        GET /v1/tournaments
+        """
+        return self._call(OPERATIONS['list_tournaments'], path=None, query=None,
+            headers=None, body=None)
+
+    def create_tournament(self, ruleset: str, format: Literal['round_robin', 'swiss', 'duplicate'], table_size: int, entrants: list[str], *, rounds: int | None = None, decision_timeout: int | None = None, options: dict[str, Any] | None = None, rated: bool | None = None, seed: int | None = None) -> Tournament:
+        """Create a tournament
+
+        The service creates the first round's games at once and each later round's when the
+        round before has ended (docs/competition.md). The answer, like `GET`, holds each
+        person's seat token for the app's backend; webhooks `tournament.round_started` and
+        `tournament.finished` say when to look.
+
+        format: `round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats).
+        table_size: Seats per table, within the ruleset's player range.
+        entrants: Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`.
+        rounds: Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`.
+        decision_timeout: Seconds each person has per decision before its default is played (a tournament never waits for ever).
+        options: Game options of every table (the ruleset's `options_schema`).
+        rated: Rate every game of the tournament.
+        seed: Seeds every table's game; random when absent (and then kept secret until the tournament ends).
+
+        POST /v1/tournaments
+        """
+        return self._call(OPERATIONS['create_tournament'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'format': format, 'table_size': table_size, 'entrants': entrants, 'rounds': rounds, 'decision_timeout': decision_timeout, 'options': options, 'rated': rated, 'seed': seed}))
+
+    def get_tournament(self, tournament_id: str) -> Tournament:
+        """Read a tournament
+
+        Its settings, standings after the rounds that have ended, and every round's tables: the
+        games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
+        to the app's secret key.
+
+        GET /v1/tournaments/{tournament_id}
+        """
+        return self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
+            headers=None, body=None)
+
     def get_app(self) -> App:
         """Read the calling app
 
@@ -1379,7 +1678,7 @@ class Operations:
         return self._call(OPERATIONS['list_webhooks'], path=None, query=None,
             headers=None, body=None)
 
-    def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished']]) -> CreatedWebhook:
+    def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
         """Register a webhook
 
         The service POSTs each chosen event of this app's games and simulations to the
@@ -1387,7 +1686,7 @@ class Operations:
         with backoff until the receiver answers 2xx. See docs/apps.md.
 
         url: Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them.
-        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished.
+        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished.
 
         POST /v1/webhooks
         """
@@ -1509,7 +1808,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None) -> CreatedGame:
+    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, rated: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -1533,11 +1832,12 @@ class AsyncOperations:
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
+        rated: Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork.
 
         POST /v1/games
         """
         return await self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'rated': rated}))
 
     async def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1623,7 +1923,7 @@ class AsyncOperations:
         return await self._stream(OPERATIONS['stream_events'], path={'game_id': game_id}, query={'after': after},
             headers=None, body=None)
 
-    async def join_game(self, game_id: str, name: str, *, invite: str | None = None) -> Joined:
+    async def join_game(self, game_id: str, name: str, *, invite: str | None = None, player: str | None = None) -> Joined:
         """Take a seat
 
         With an invite from the creation answer (or, for a listed game that has not
@@ -1634,11 +1934,12 @@ class AsyncOperations:
 
         name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
         invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
+        player: The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
 
         POST /v1/games/{game_id}/join
         """
         return await self._call(OPERATIONS['join_game'], path={'game_id': game_id}, query=None,
-            headers=None, body=given({'name': name, 'invite': invite}))
+            headers=None, body=given({'name': name, 'invite': invite, 'player': player}))
 
     async def start_game(self, game_id: str, fill: Literal['bot', 'remove'], *, bot: str | None = None) -> SeatsChanged:
         """Start a waiting game early
@@ -1834,6 +2135,88 @@ class AsyncOperations:
         return await self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
+    async def get_player(self, player_id: str) -> Player:
+        """Read a player
+
+        The player's rating in each ruleset it has rated games of (`mu`, its uncertainty
+        `sigma`, the leaderboard's `ordinal`, its place), how many of its games the app keeps,
+        and its latest rated results.
+
+        GET /v1/players/{player_id}
+        """
+        return await self._call(OPERATIONS['get_player'], path={'player_id': player_id}, query=None,
+            headers=None, body=None)
+
+    async def list_player_games(self, player_id: str, *, limit: int | None = None, cursor: int | None = None) -> PlayerGamesPage:
+        """A player's games, paged
+
+        Newest first: each game the player sat at (the seat it had), running or finished,
+        while the game is kept. Pass `next` as `cursor` to read on.
+
+        cursor: `next` of the previous page; absent: the first.
+
+        GET /v1/players/{player_id}/games
+        """
+        return await self._call(OPERATIONS['list_player_games'], path={'player_id': player_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    async def get_leaderboard(self, ruleset_id: str, *, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """The app's leaderboard of a ruleset, paged
+
+        Every player (people and bots) with a rated game of the ruleset in this app, best
+        `ordinal` (`mu - 3 sigma`) first. Pass `next` as `cursor` to read on.
+
+        cursor: `next` of the previous page; absent: the first.
+
+        GET /v1/ratings/{ruleset_id}
+        """
+        return await self._call(OPERATIONS['get_leaderboard'], path={'ruleset_id': ruleset_id}, query={'limit': limit, 'cursor': cursor},
+            headers=None, body=None)
+
+    async def list_tournaments(self) -> TournamentList:
+        """List the app's tournaments
+
+        Newest first, at most 100: id, ruleset, format, status and rounds.
+
+        GET /v1/tournaments
+        """
+        return await self._call(OPERATIONS['list_tournaments'], path=None, query=None,
+            headers=None, body=None)
+
+    async def create_tournament(self, ruleset: str, format: Literal['round_robin', 'swiss', 'duplicate'], table_size: int, entrants: list[str], *, rounds: int | None = None, decision_timeout: int | None = None, options: dict[str, Any] | None = None, rated: bool | None = None, seed: int | None = None) -> Tournament:
+        """Create a tournament
+
+        The service creates the first round's games at once and each later round's when the
+        round before has ended (docs/competition.md). The answer, like `GET`, holds each
+        person's seat token for the app's backend; webhooks `tournament.round_started` and
+        `tournament.finished` say when to look.
+
+        format: `round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats).
+        table_size: Seats per table, within the ruleset's player range.
+        entrants: Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must divide into tables of `table_size`.
+        rounds: Absent: the format's default (docs/competition.md). A duplicate tournament's is a multiple of `table_size`.
+        decision_timeout: Seconds each person has per decision before its default is played (a tournament never waits for ever).
+        options: Game options of every table (the ruleset's `options_schema`).
+        rated: Rate every game of the tournament.
+        seed: Seeds every table's game; random when absent (and then kept secret until the tournament ends).
+
+        POST /v1/tournaments
+        """
+        return await self._call(OPERATIONS['create_tournament'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'format': format, 'table_size': table_size, 'entrants': entrants, 'rounds': rounds, 'decision_timeout': decision_timeout, 'options': options, 'rated': rated, 'seed': seed}))
+
+    async def get_tournament(self, tournament_id: str) -> Tournament:
+        """Read a tournament
+
+        Its settings, standings after the rounds that have ended, and every round's tables: the
+        games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
+        to the app's secret key.
+
+        GET /v1/tournaments/{tournament_id}
+        """
+        return await self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
+            headers=None, body=None)
+
     async def get_app(self) -> App:
         """Read the calling app
 
@@ -1880,7 +2263,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_webhooks'], path=None, query=None,
             headers=None, body=None)
 
-    async def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished']]) -> CreatedWebhook:
+    async def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
         """Register a webhook
 
         The service POSTs each chosen event of this app's games and simulations to the
@@ -1888,7 +2271,7 @@ class AsyncOperations:
         with backoff until the receiver answers 2xx. See docs/apps.md.
 
         url: Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them.
-        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished.
+        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished.
 
         POST /v1/webhooks
         """

@@ -76,11 +76,12 @@ def test_a_finished_game_record_replays_to_its_events_and_result(client, app, ru
         drive(client, app, game, seed=seed, default_every=4)
         record = record_of(client, game["id"])
         assert record["status"] == "finished" and record["complete"] is True
-        assert record["format"] == "rulehouse.record" and record["format_version"] == RECORD_VERSION == 2
+        assert record["format"] == "rulehouse.record" and record["format_version"] == RECORD_VERSION == 3
         assert record["rules_version"] == getattr(get_ruleset(ruleset_id), "rules_version", 1)
         assert any(entry["timed_out"] for entry in record["log"])
         assert {entry["seat"] for entry in record["log"]} == set(range(len(game["seats"])))
-        assert record["seats"] == [{"seat": n, **seat} for n, seat in enumerate(seats_for(ruleset_id))]
+        assert record["seats"] == [{"seat": n, **seat, "player": seat["bot"] and f"bot:{seat['bot']}"}
+                                   for n, seat in enumerate(seats_for(ruleset_id))]
         replayed = replay(record)
         assert replayed.divergence is None, replayed.divergence
         assert replayed.commitment_ok is True

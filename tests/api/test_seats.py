@@ -122,7 +122,8 @@ def test_the_creator_starts_early_with_bots_or_by_removing_open_seats(client, to
     bots = client.post(f"/v1/games/{game['id']}/start", json={"fill": "bot", "bot": "random"},
                        headers=auth(game["creator_token"]))
     assert bots.status_code == 200
-    assert bots.get_json()["seats"][1] == {"seat": 1, "name": "random bot", "bot": "random", "open": False}
+    assert bots.get_json()["seats"][1] == {"seat": 1, "name": "random bot", "bot": "random",
+                                              "player": "bot:random", "open": False}
 
 
 def test_a_seat_is_handed_to_a_bot_during_the_game(client, toy_ruleset):
@@ -136,7 +137,7 @@ def test_a_seat_is_handed_to_a_bot_during_the_game(client, toy_ruleset):
     handed = client.post(f"/v1/games/{game['id']}/seats/1/bot", json={"bot": "random"},
                          headers=auth(game["creator_token"]))
     assert handed.status_code == 200 and handed.get_json()["version"] == 1
-    assert handed.get_json()["seats"][1] == {"seat": 1, "name": "Bea", "bot": "random", "open": False}
+    assert handed.get_json()["seats"][1] == {"seat": 1, "name": "Bea", "bot": "random", "player": None, "open": False}
     assert events(client, game["id"])[-1] == {"type": "seat_to_bot", "seat": 1, "name": "Bea", "bot": "random"}
     assert_problem(client.get(f"/v1/games/{game['id']}", headers=auth(tokens[1])), 401, "unauthorized")
     twice = client.post(f"/v1/games/{game['id']}/seats/1/bot", json={}, headers=auth(game["creator_token"]))

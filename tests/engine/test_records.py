@@ -190,7 +190,7 @@ def test_a_record_of_format_1_still_replays_its_result_restated_in_todays_shape(
     assert as_if_new.divergence is not None and as_if_new.divergence.reason == "result_differs"
     # A record written today is of today's format, and replays as it is.
     today = through_json(play_record("whipcash", 2, "heuristic", 26))
-    assert today["format_version"] == RECORD_VERSION == 2
+    assert today["format_version"] == RECORD_VERSION == 3
     assert today["result"] == outcome.result and replay(today).ok
 
 

@@ -1,0 +1,19 @@
+"""Players, ratings and tournaments of an app (docs/competition.md): the service around
+``engine/competition``. Flask-free except ``routes`` and ``tournament_routes``.
+
+Keys (all on the control Redis, ``store.control``, each under its app's ``app:{<id>}`` prefix so one
+app's players never reach another's):
+
+- ``app:{<app>}:players``                  set of the app's player ids (those who sat at one of its games)
+- ``app:{<app>}:player:<player>:games``    sorted set: the player's games (score: creation time), member
+                                            ``<game id>:<seat>``; entries of expired games are dropped as read
+- ``app:{<app>}:player:<player>:results``  list of the player's latest rated results (JSON), newest first
+- ``app:{<app>}:ratings:<ruleset>``        hash player -> JSON ``{mu, sigma, games}``
+- ``app:{<app>}:board:<ruleset>``          sorted set player -> ordinal (the leaderboard's order)
+- ``app:{<app>}:rated:<game>``             present once the game's ratings are counted (a game is rated once)
+- ``competition:pending``                  sorted set: rated games not yet rated (score: creation time),
+                                            member ``<app> <game id>``; the worker sweep rates those
+                                            that finished without the finishing move rating them
+- ``tournament:{<id>}`` / ``app:{<app>}:tournaments`` / ``tournaments:running`` / ``closed:{<game>}``:
+  see ``api.competition.tournaments``
+"""

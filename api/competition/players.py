@@ -1,0 +1,78 @@
+"""Reading an app's players and ratings (the writes are api.competition.games')."""
+
+from __future__ import annotations
+
+import json
+
+from api.competition.keys import board_key, player_games_key, player_results_key, players_key, ratings_key
+from api.store import GameStore, game_key
+from engine.competition import Rating
+from engine.core.registry import all_rulesets
+
+
+def known(store: GameStore, app_id: str, player: str) -> bool:
+    return bool(store.control.sismember(players_key(app_id), player))
+
+
+def player_ratings(store: GameStore, app_id: str, player: str) -> list[dict]:
+    """The player's rating in each ruleset it has rated games of, with its place on that leaderboard."""
+    rulesets = list(all_rulesets())
+    pipe = store.control.pipeline(transaction=False)
+    for ruleset in rulesets:
+        pipe.hget(ratings_key(app_id, ruleset), player)
+        pipe.zrevrank(board_key(app_id, ruleset), player)
+    values = pipe.execute()
+    found = []
+    for index, ruleset in enumerate(rulesets):
+        stored, rank = values[2 * index], values[2 * index + 1]
+        if stored is None:
+            continue
+        entry = json.loads(stored)
+        found.append({"ruleset": ruleset, **Rating(entry["mu"], entry["sigma"]).to_dict(), "games": entry["games"],
+                      "place": (rank or 0) + 1})
+    return found
+
+
+def recent_results(store: GameStore, app_id: str, player: str) -> list[dict]:
+    return [json.loads(entry) for entry in store.control.lrange(player_results_key(app_id, player), 0, -1)]
+
+
+def games_played(store: GameStore, app_id: str, player: str) -> int:
+    return int(store.control.zcard(player_games_key(app_id, player)))
+
+
+def player_games(store: GameStore, app_id: str, player: str, offset: int, limit: int) -> tuple[list[dict], int | None]:
+    """A page of the player's games, newest first, and the offset of the next page (None: the last).
+    Games that expired leave the index as they are met."""
+    key = player_games_key(app_id, player)
+    entries = store.control.zrevrange(key, offset, offset + limit - 1, withscores=True)
+    pipe = store.redis.pipeline(transaction=False)
+    for member, _ in entries:
+        pipe.hmget(game_key(member.rpartition(":")[0]), ["ruleset", "status", "rated", "tournament"])
+    found, gone = [], []
+    for (member, created), (ruleset, status, rated, tournament) in zip(entries, pipe.execute() if entries else [],
+                                                                       strict=True):
+        game_id, _, seat = member.rpartition(":")
+        if ruleset is None:
+            gone.append(member)
+            continue
+        found.append({"id": game_id, "seat": int(seat), "ruleset": ruleset, "status": status, "rated": rated == "1",
+                      "tournament": tournament, "created": created})
+    if gone:
+        store.control.zrem(key, *gone)
+    more = len(entries) == limit and store.control.zcard(key) > offset + limit - len(gone)
+    return found, (offset + limit - len(gone) if more else None)
+
+
+def leaderboard(store: GameStore, app_id: str, ruleset: str, offset: int, limit: int) -> tuple[list[dict], int | None]:
+    """A page of the app's leaderboard of ``ruleset``: best ordinal first, and the next page's offset."""
+    board = store.control.zrevrange(board_key(app_id, ruleset), offset, offset + limit, withscores=True)
+    more = len(board) > limit
+    board = board[:limit]
+    stored = store.control.hmget(ratings_key(app_id, ruleset), [player for player, _ in board]) if board else []
+    entries = []
+    for place, ((player, _), value) in enumerate(zip(board, stored, strict=True), start=offset + 1):
+        entry = json.loads(value)
+        entries.append({"place": place, "player": player, **Rating(entry["mu"], entry["sigma"]).to_dict(),
+                        "games": entry["games"]})
+    return entries, (offset + limit if more else None)

@@ -1,0 +1,25 @@
+"""The worker's competition sweep (``rulehouse worker``, every few seconds): rate the rated games whose
+finishing move did not (a process died between the two), and start the tournaments' next rounds."""
+
+from __future__ import annotations
+
+import logging
+
+from api.competition import games, tournaments
+from api.store import GameStore
+
+log = logging.getLogger("rulehouse.competition")
+
+
+def sweep_logged(store: GameStore) -> None:
+    """Never raises: a sweep must never stop the worker."""
+    try:
+        rated = games.sweep(store)
+        if rated:
+            log.info("rated %d finished game(s) their last move had not", rated)
+    except Exception:
+        log.exception("rating sweep failed")
+    try:
+        tournaments.sweep(store)
+    except Exception:
+        log.exception("tournament sweep failed")

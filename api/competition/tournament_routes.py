@@ -1,0 +1,142 @@
+"""``/v1/tournaments``: an app's tournaments (docs/competition.md, "Tournaments"). Another app's
+tournament ids are unknown here (404); seat tokens are shown to the owning app's secret key only."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import g
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.apps import limits, ownership
+from api.competition import tournaments
+from api.competition.keys import app_tournaments_key
+from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
+from api.http import iso_time, json_response, store
+from api.problems import ApiProblem, problem_response, validation_problem
+from engine.competition import plan_rounds_default, tournament_problems
+from engine.core.errors import InvalidOptions
+from engine.core.registry import UnknownRuleset, get_ruleset
+
+blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
+                description="Round robin, Swiss and duplicate tournaments the service runs for the app.")
+
+EXAMPLE = {"ruleset": "cash-n-guns", "format": "swiss", "table_size": 4, "rounds": 3,
+           "entrants": ["ann", "bob", "cy", "dee", *(f"bot:heuristic#{n}" for n in range(1, 9))]}
+
+
+def _spec(body: dict) -> tournaments.Spec:
+    try:
+        ruleset = get_ruleset(body["ruleset"])
+    except UnknownRuleset as unknown:
+        raise validation_problem({"ruleset": [unknown.message]}, unknown.message) from None
+    entrants = body["entrants"]
+    problems = tournament_problems(body["format"], entrants, body["table_size"], body["rounds"],
+                                   ruleset.min_players, ruleset.max_players)
+    bots = ruleset.bot_names()
+    unknown = {str(n): [f"unknown entrant: no bot {tournaments.bot_of(entrant)!r} in {ruleset.id} (its bots: "
+                        f"{bots})"] for n, entrant in enumerate(entrants)
+               if tournaments.bot_of(entrant) is not None and tournaments.bot_of(entrant) not in bots}
+    if unknown:
+        problems["entrants"] = unknown
+    if problems:
+        raise validation_problem(problems, "the tournament cannot be played as asked")
+    try:
+        ruleset.new_game(body["table_size"], body["options"], 0)
+    except InvalidOptions as error:
+        raise validation_problem({"options": dict(error.fields)}, error.message) from None
+    rounds = body["rounds"] or plan_rounds_default(body["format"], len(entrants), body["table_size"])
+    return tournaments.Spec(ruleset.id, ruleset.rules_version, body["format"], body["table_size"], tuple(entrants),
+                            rounds, body["seed"] if body["seed"] is not None else secrets.randbits(63),
+                            body["decision_timeout"], body["options"], body["rated"])
+
+
+def _admit(spec: tournaments.Spec) -> None:
+    """The first round's tables must fit the app's live games quota (and its search quota must have room
+    when bots that search sit at them)."""
+    app = g.get("app")
+    if app is None:
+        return
+    tables = len(spec.entrants) // spec.table_size
+    allowed = limits.quota_of(app, "live_games")
+    used = limits.live_games(app.id, allowed + 1)
+    if used + tables > allowed:
+        raise limits.over_quota("live_games", used, tables, allowed)
+    ownership.admit_search_seats(get_ruleset(spec.ruleset), [tournaments.bot_of(e) for e in spec.entrants], app.id)
+
+
+def _body(tournament: dict, *, with_tokens: bool) -> dict:
+    spec = tournament["spec"]
+    played = []
+    for number, ran in enumerate(tournament["rounds"]):
+        ended = ran["finished"] is not None
+        played.append({"round": number, "started": iso_time(ran["started"]),
+                       "finished": iso_time(ran["finished"]) if ended else None,
+                       "tables": [{"game": table["game"], "entrants": table["entrants"], "ranks": table["ranks"],
+                                   "seed": table["seed"] if ended else None,
+                                   "tokens": table["tokens"] if with_tokens else None}
+                                  for table in ran["tables"]]})
+    return {"id": tournament["id"], **{key: value for key, value in spec.to_dict().items() if key != "seed"},
+            "status": tournament["status"], "reason": tournament["reason"], "round": tournament["round"],
+            "created": iso_time(tournament["created"]), "updated": iso_time(tournament["updated"]),
+            "standings": tournaments.current_standings(tournament), "played": played}
+
+
+def _secret_key() -> bool:
+    app = g.get("app")
+    return app is not None and not app.publishable
+
+
+@blp.route("")
+class Tournaments(MethodView):
+    @blp.arguments(CreateTournamentSchema, example=EXAMPLE)
+    @blp.response(201, TournamentSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): the first round's "
+                                         "tables must fit its `live_games`."))
+    @blp.alt_response(**problem_response(422, "Unknown ruleset or entrant (a bot the ruleset lacks), a table size "
+                                         "outside the ruleset's player range, entrants that do not divide into "
+                                         "tables, rounds out of range, invalid options."))
+    def post(self, body: dict):
+        """Create a tournament
+
+        The service creates the first round's games at once and each later round's when the
+        round before has ended (docs/competition.md). The answer, like `GET`, holds each
+        person's seat token for the app's backend; webhooks `tournament.round_started` and
+        `tournament.finished` say when to look.
+        """
+        spec = _spec(body)
+        _admit(spec)
+        tournament_id = tournaments.create(store(), ownership.current_app_id(), spec)
+        created = tournaments.load(store(), tournament_id)
+        return json_response(_body(created, with_tokens=True), 201,
+                             headers={"Location": f"/v1/tournaments/{tournament_id}"})
+
+    @blp.response(200, TournamentListSchema)
+    def get(self):
+        """List the app's tournaments
+
+        Newest first, at most 100: id, ruleset, format, status and rounds.
+        """
+        ids = store().control.zrevrange(app_tournaments_key(ownership.current_app_id()), 0, 99)
+        found = [tournament for tournament in (tournaments.load(store(), tid) for tid in ids) if tournament]
+        return json_response({"tournaments": [
+            {"id": t["id"], "ruleset": t["spec"].ruleset, "format": t["spec"].format, "status": t["status"],
+             "round": t["round"], "rounds": t["spec"].rounds, "created": iso_time(t["created"])} for t in found]})
+
+
+@blp.route("/<tournament_id>")
+class Tournament(MethodView):
+    @blp.response(200, TournamentSchema)
+    @blp.alt_response(**problem_response(404, "No such tournament in this app."))
+    def get(self, tournament_id: str):
+        """Read a tournament
+
+        Its settings, standings after the rounds that have ended, and every round's tables: the
+        games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
+        to the app's secret key.
+        """
+        tournament = tournaments.load(store(), tournament_id)
+        if tournament is None or tournament["app"] != ownership.current_app_id():
+            raise ApiProblem("not-found", f"this app has no tournament {tournament_id!r}")
+        return json_response(_body(tournament, with_tokens=_secret_key()))

@@ -1,0 +1,271 @@
+"""Tournaments of an app (docs/competition.md, "Tournaments"): the service creates each round's games,
+and starts the next round itself once every game of a round has finished (the move that finishes
+the round's last game does it, and the worker sweep, every few seconds, does whatever that missed).
+
+Keys (control Redis):
+
+- ``tournament:{<id>}``   hash: ``app``, ``spec`` (JSON: ruleset, rules_version, format, table_size,
+  entrants, rounds, seed, decision_timeout, options, rated), ``status`` (``running``, ``finished``,
+  ``cancelled``), ``reason``, ``round`` (the current round, from 0), ``created``, ``updated``, and one
+  ``round:<n>`` per round started (JSON: its tables, each ``{game, entrants, seed, tokens, ranks}``,
+  and ``started`` / ``finished`` times). Seat tokens are kept here in clear: the app's secret key reads
+  them through ``GET /v1/tournaments/{id}``, and no webhook carries them.
+- ``tournament:{<id>}:lock``  held while a round is checked or started (one process at a time).
+- ``app:{<app>}:tournaments`` sorted set of the app's tournaments (score: creation time).
+- ``tournaments:running``     sorted set of running tournaments (score: creation time), for the sweep.
+- ``closed:{<game>}``         a table of a running duplicate round (``api.competition.closed_round``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+
+from api import deadlines
+from api.apps.keys import AppKeys
+from api.competition.games import final_ranks, game_created
+from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
+from api.preconditions import next_marks
+from api.records.creation import sealed
+from api.seats.table import public_seats
+from api.store import ACTIVE, FINISHED, GameStore, game_key, token_digest
+from engine.competition import TableResult, TournamentPlan, plan_round, standings, table_seeds
+from engine.competition.pairing import DUPLICATE
+from engine.core.registry import get_ruleset
+
+log = logging.getLogger("rulehouse.tournaments")
+
+RUNNING, DONE, CANCELLED = "running", "finished", "cancelled"
+#: A round check or start holds the tournament's lock at most this long (a dead holder's lapses).
+LOCK_SECONDS = 30
+#: Tournaments are kept this long after their last change.
+TOURNAMENT_TTL = 30 * 24 * 3600
+#: A table whose game is gone (expired before it finished) counts as everyone tied.
+GONE = "gone"
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    ruleset: str
+    rules_version: int
+    format: str
+    table_size: int
+    entrants: tuple[str, ...]
+    rounds: int
+    seed: int
+    decision_timeout: int | None
+    options: dict
+    rated: bool
+
+    @property
+    def plan(self) -> TournamentPlan:
+        return TournamentPlan(self.format, self.entrants, self.table_size, self.rounds, self.seed)
+
+    def to_dict(self) -> dict:
+        return {"ruleset": self.ruleset, "rules_version": self.rules_version, "format": self.format,
+                "table_size": self.table_size, "entrants": list(self.entrants), "rounds": self.rounds,
+                "seed": self.seed, "decision_timeout": self.decision_timeout, "options": self.options,
+                "rated": self.rated}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Spec:
+        return cls(**{**data, "entrants": tuple(data["entrants"])})
+
+
+def bot_of(entrant: str) -> str | None:
+    """The bot that plays ``bot:<bot>[#<tag>]``; None for a person."""
+    return entrant[4:].split("#")[0] if entrant.startswith("bot:") else None
+
+
+def create(store: GameStore, app_id: str, spec: Spec) -> str:
+    """Store a new tournament and start its first round; its id."""
+    tournament_id = "t" + secrets.token_hex(8)
+    now = time.time()
+    pipe = store.control.pipeline(transaction=True)
+    pipe.hset(tournament_key(tournament_id), mapping={
+        "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
+        "created": repr(now), "updated": repr(now)})
+    pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
+    pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
+    pipe.execute()
+    _start_round(store, tournament_id, app_id, spec, 0, [])
+    # Only now does the sweep look at it: its first round exists.
+    store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now})
+    return tournament_id
+
+
+def load(store: GameStore, tournament_id: str) -> dict | None:
+    """The stored tournament: its fields with ``spec`` a ``Spec`` and ``rounds`` the rounds started."""
+    data = store.control.hgetall(tournament_key(tournament_id))
+    if not data:
+        return None
+    spec = Spec.from_dict(json.loads(data["spec"]))
+    rounds = [json.loads(data[f"round:{n}"]) for n in range(spec.rounds) if f"round:{n}" in data]
+    return {"id": tournament_id, "app": data["app"], "spec": spec, "status": data["status"],
+            "reason": data["reason"] or None, "round": int(data["round"]), "created": float(data["created"]),
+            "updated": float(data["updated"]), "rounds": rounds}
+
+
+def results_of(rounds: list[dict]) -> list[TableResult]:
+    """The finished tables of ``rounds`` as the engine's standings read them."""
+    return [TableResult(number, index, tuple(table["entrants"]), tuple(table["ranks"]))
+            for number, played in enumerate(rounds) for index, table in enumerate(played["tables"])
+            if table["ranks"] is not None]
+
+
+def current_standings(tournament: dict) -> list[dict]:
+    spec = tournament["spec"]
+    return [standing.to_dict() for standing in standings(spec.entrants, results_of(tournament["rounds"]),
+                                                         duplicate=spec.format == DUPLICATE)]
+
+
+def advance(store: GameStore, tournament_id: str) -> str:
+    """Look at the current round: when every game has finished, note its results and start the next
+    round (or finish the tournament). Says what happened: ``waiting``, ``started <n>``, ``finished``,
+    ``cancelled``, ``busy`` (another process is at it) or ``gone``."""
+    lock = f"{tournament_key(tournament_id)}:lock"
+    if not store.control.set(lock, "1", nx=True, ex=LOCK_SECONDS):
+        return "busy"
+    try:
+        return _advance(store, tournament_id)
+    finally:
+        store.control.delete(lock)
+
+
+def _advance(store: GameStore, tournament_id: str) -> str:
+    tournament = load(store, tournament_id)
+    if tournament is None:
+        store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+        return "gone"
+    if tournament["status"] != RUNNING:
+        store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+        return tournament["status"]
+    spec, number = tournament["spec"], tournament["round"]
+    if get_ruleset(spec.ruleset).rules_version != spec.rules_version:
+        # Its games cannot go on under other rules (410 rules-version): the standings stay those of the
+        # rounds played to the end.
+        return _end(store, tournament, CANCELLED, "rules_version")
+    if number >= len(tournament["rounds"]):
+        return "waiting"  # the round is being started (or its start died: see ``create``)
+    played = tournament["rounds"][number]
+    statuses = _statuses(store, [table["game"] for table in played["tables"]])
+    if any(status not in (FINISHED, GONE) for status in statuses):
+        return "waiting"
+    for table, status in zip(played["tables"], statuses, strict=True):
+        record = None if status == GONE else store.load(table["game"])
+        ranks = None if record is None else final_ranks(store, record)
+        # A game that expired (or cannot be read under today's rules) scores nobody: every seat ties.
+        table["ranks"] = ranks if ranks is not None else [1] * len(table["entrants"])
+    played["finished"] = time.time()
+    pipe = store.control.pipeline(transaction=True)
+    pipe.hset(tournament_key(tournament_id), mapping={f"round:{number}": json.dumps(played),
+                                                      "updated": repr(time.time())})
+    for table in played["tables"]:
+        pipe.delete(closed_key(table["game"]))  # the round is over: its tables open
+    pipe.execute()
+    tournament["rounds"][number] = played
+    if number + 1 >= spec.rounds:
+        return _end(store, tournament, DONE, None)
+    _start_round(store, tournament_id, tournament["app"], spec, number + 1, tournament["rounds"])
+    return f"started {number + 1}"
+
+
+def _statuses(store: GameStore, game_ids: list[str]) -> list[str]:
+    pipe = store.redis.pipeline(transaction=False)
+    for game_id in game_ids:
+        pipe.hget(game_key(game_id), "status")
+    return [GONE if status is None else status for status in pipe.execute()]
+
+
+def _end(store: GameStore, tournament: dict, status: str, reason: str | None) -> str:
+    tournament_id = tournament["id"]
+    pipe = store.control.pipeline(transaction=True)
+    pipe.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
+                                                      "updated": repr(time.time())})
+    pipe.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+    for played in tournament["rounds"]:
+        for table in played["tables"]:
+            pipe.delete(closed_key(table["game"]))
+    pipe.execute()
+    _tell(tournament["app"], "tournament.finished", {
+        "tournament": tournament_id, "status": status, "reason": reason,
+        "standings": current_standings(tournament)})
+    return status
+
+
+def _start_round(store: GameStore, tournament_id: str, app_id: str, spec: Spec, number: int,
+                 rounds: list[dict]) -> None:
+    tables = plan_round(spec.plan, number, results_of(rounds), [[t["entrants"] for t in r["tables"]] for r in rounds])
+    seeds = table_seeds(spec.plan, number, len(tables))
+    made = []
+    for entrants, seed in zip(tables, seeds, strict=True):
+        game_id, tokens = create_table_game(store, app_id, spec, list(entrants), seed, tournament_id)
+        made.append({"game": game_id, "entrants": list(entrants), "seed": seed, "tokens": tokens, "ranks": None})
+    pipe = store.control.pipeline(transaction=True)
+    if spec.format == DUPLICATE:
+        for table in made:
+            pipe.set(closed_key(table["game"]), tournament_id, ex=store.game_ttl)
+    pipe.hset(tournament_key(tournament_id), mapping={
+        f"round:{number}": json.dumps({"tables": made, "started": time.time(), "finished": None}),
+        "round": str(number), "updated": repr(time.time())})
+    pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
+    pipe.execute()
+    _tell(app_id, "tournament.round_started", {"tournament": tournament_id, "round": number,
+                                                "games": [table["game"] for table in made]})
+
+
+def create_table_game(store: GameStore, app_id: str, spec: Spec, entrants: list[str], seed: int,
+                      tournament_id: str) -> tuple[str, dict[str, str]]:
+    """Create and start one table's game (the service's own creation: no invites, no creator token);
+    its id and the seat token of each person at it, by entrant."""
+    ruleset = get_ruleset(spec.ruleset)
+    state = ruleset.new_game(len(entrants), spec.options, seed)
+    game_id = secrets.token_hex(8)
+    seats = [{"name": entrant, "bot": bot_of(entrant), "player": entrant} for entrant in entrants]
+    tokens = {entrant: secrets.token_urlsafe(24) for entrant in entrants if bot_of(entrant) is None}
+    digests = {token_digest(tokens[entrant]): str(seat) for seat, entrant in enumerate(entrants) if entrant in tokens}
+    provenance = sealed(seed, "service")
+    status = ACTIVE if ruleset.result(state) is None else FINISHED
+    pending = ruleset.pending(state) if status == ACTIVE else []
+    events = [{"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
+               "players": len(seats), "seats": public_seats(seats), "seed_commitment": provenance["commitment"],
+               "fork": None, "tournament": tournament_id},
+              *(event.to_dict() for event in ruleset.setup_events(state))]
+    now = time.time()
+    store.create(game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version,
+                 state=json.dumps(ruleset.to_dict(state)), status=status, seats=seats, players=len(seats), seed=seed,
+                 options=spec.options, tokens=digests, events=events, decision_timeout=spec.decision_timeout,
+                 app=app_id, now=now, provenance=provenance, marks=next_marks(pending, None, 0), chat=True,
+                 rated=spec.rated, tournament=tournament_id)
+    AppKeys(store.control).own(app_id, "games", game_id, store.game_ttl)
+    game_created(store, app_id, game_id, seats, spec.rated, now)
+    if status == ACTIVE:
+        store.schedule_bots(game_id, 0, seats, pending, ruleset=ruleset.id)
+        deadlines.schedule(store, game_id, 0, seats, spec.decision_timeout, pending, since=now)
+        from api.apps import notify
+
+        notify.game_created(app_id, game_id, seats, pending)
+    return game_id, tokens
+
+
+def _tell(app_id: str, event_type: str, data: dict) -> None:
+    from api.apps.notify import hooks
+
+    try:
+        hooks().emit(app_id, event_type, data)
+    except Exception:  # a webhook must never stop a tournament
+        log.exception("%s webhook for tournament %s failed", event_type, data.get("tournament"))
+
+
+def sweep(store: GameStore, limit: int = 100) -> int:
+    """Advance every running tournament (the oldest ``limit``); the number of rounds started or ended."""
+    moved = 0
+    for tournament_id in store.control.zrange(RUNNING_TOURNAMENTS_KEY, 0, limit - 1):
+        try:
+            moved += advance(store, tournament_id) not in ("waiting", "busy")
+        except Exception:
+            log.exception("tournament %s could not advance", tournament_id)
+    return moved
