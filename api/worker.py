@@ -1,4 +1,5 @@
-"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``webhooks``, ``search`` and ``simulations``.
+"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``search`` and ``simulations``
+(or ``--queues webhooks``: the webhook deliveries, which bot workers never take).
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
@@ -19,7 +20,7 @@ from rq.utils import now
 from api import bot_seats, deadlines, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
-from api.config import WORKER_QUEUES, settings
+from api.config import ALL_QUEUES, WORKER_QUEUES, settings
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.redis_wait import RedisWait
@@ -38,6 +39,7 @@ class SweepingMixin:
 
     last_swept_at = None
     _retry_scheduler: RQScheduler | None = None
+    _webhooks: webhooks.Webhooks | None = None
 
     @property
     def dequeue_timeout(self) -> int:
@@ -103,6 +105,10 @@ class SweepingMixin:
                 scheduler.enqueue_scheduled_jobs()
             finally:
                 scheduler.release_locks()
+        # Apps' lines of deliveries whose slots a killed worker left (their leases ran out).
+        if self._webhooks is None:
+            self._webhooks = webhooks.Webhooks.on_connection(self.connection)
+        self._webhooks.pump_all()
 
 
 class ForkingWorker(SweepingMixin, Worker):
@@ -144,7 +150,7 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES, settings())
+        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
