@@ -1,15 +1,25 @@
 """Per-app rate limits (flask-limiter on the service's Redis) and quotas.
 
-Rate limits count requests per app in four classes: ``moves`` (acting for a seat),
-``writes`` (creating, starting, deleting, cancelling), ``reads`` and ``streams``. Each
-app may have its own figures (``rulehouse apps update --limit``); publishable keys get the
-lower publishable defaults. The ``local`` app of development mode is not limited unless
-``LOCAL_RATE_LIMITS`` says otherwise. Over a limit: 429 problem+json with ``Retry-After``.
+Rate limits count requests in four classes: ``moves`` (acting for a seat), ``writes``
+(creating, starting, deleting, cancelling), ``reads`` (every GET, the lobby's too) and
+``streams``. The buckets are kept apart so that no caller can use up another's:
+
+- an app's secret keys count in the app's bucket, at the app's figures (its own overrides,
+  ``rulehouse apps update --limit``, else ``RATE_LIMITS``);
+- its publishable keys (written into every page, so anyone's) count per client address
+  (``api.client_address``: IPv6 by /64, ``X-Forwarded-For`` only from trusted proxies) in
+  buckets of their own, always at ``PUBLISHABLE_RATE_LIMITS``: the app's overrides are its
+  secret keys', and nothing sent with the public key touches the secret key's bucket;
+- the ``local`` app of development mode counts per client address, and is not limited
+  unless ``LOCAL_RATE_LIMITS`` says otherwise.
+
+Over a limit: 429 problem+json with ``Retry-After``.
 
 Quotas bound what an app holds rather than how fast it asks: live (unfinished) games,
 simulation work per day (counted in bot cost: games x the cost per move of each seat's
 bot, so a search-bot simulation costs what it burns) and queued simulation chunks.
-Over a quota: 403 problem+json, ``reason`` naming the quota.
+Over a quota: 403 problem+json, ``reason`` naming the quota. A publishable key's quotas are
+``PUBLISHABLE_QUOTAS`` whatever the app's overrides (which are its secret keys').
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from flask_limiter.errors import RateLimitExceeded
 
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
 from api.apps.keys import LOCAL_APP_ID, App
+from api.client_address import client_address, trusted_networks
 from api.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
@@ -35,20 +46,21 @@ def rate_class() -> str:
     endpoint = request.endpoint or ""
     if endpoint in STREAM_ENDPOINTS:
         return "streams"
-    if requirement(endpoint, request.method) == PLAY:
-        return "moves"
-    return "reads" if request.method in SAFE_METHODS else "writes"
+    if request.method in SAFE_METHODS:  # the lobby too, though its blueprint's writes are moves
+        return "reads"
+    return "moves" if requirement(endpoint, request.method) == PLAY else "writes"
 
 
 def limit_of(app: App, cls: str) -> str | None:
     """The rate limit (e.g. ``"600/minute"``) of ``app`` for requests of class ``cls``; None: unlimited."""
     config = current_app.config
+    if app.publishable:  # per client address, never the app's own (secret-key) figures
+        return config["PUBLISHABLE_RATE_LIMITS"].get(cls)
     if cls in app.limits:
         return app.limits[cls]
     if app.id == LOCAL_APP_ID:
         return config["LOCAL_RATE_LIMITS"].get(cls)
-    defaults = config["PUBLISHABLE_RATE_LIMITS"] if app.publishable else config["RATE_LIMITS"]
-    return defaults.get(cls)
+    return config["RATE_LIMITS"].get(cls)
 
 
 def _limited(cls: str) -> bool:
@@ -56,10 +68,14 @@ def _limited(cls: str) -> bool:
     return app is not None and is_metered() and rate_class() == cls and limit_of(app, cls) is not None
 
 
-def _client_key() -> str:
+def bucket() -> str:
+    """Whose requests this one counts with: the app (secret keys), or one client address of the
+    app's publishable keys, or of the local app."""
     app = g.get("app")
     if app is None or app.id == LOCAL_APP_ID:
-        return f"{LOCAL_APP_ID}:{request.remote_addr}"
+        return f"{LOCAL_APP_ID}:{client_address()}"
+    if app.publishable:
+        return f"{app.id}:public:{client_address()}"
     return app.id
 
 
@@ -72,8 +88,9 @@ def _limit_provider(cls: str):
 
 
 def init_limiter(app: Flask) -> Limiter:
+    trusted_networks(app.config.get("TRUSTED_PROXIES") or "")  # a bad setting stops the start, naming it
     limiter = Limiter(
-        key_func=_client_key,
+        key_func=bucket,
         application_limits=[
             ApplicationLimit(limit_provider=_limit_provider(cls), scope=f"apps-{cls}",
                              exempt_when=lambda cls=cls: not _limited(cls))
@@ -103,10 +120,14 @@ def _too_many(error: RateLimitExceeded):
 
 
 def quota_of(app: App, name: str) -> int:
+    """``app``'s quota ``name``: a publishable key's are ``PUBLISHABLE_QUOTAS`` (the app's own overrides
+    are its secret keys'), a secret key's the app's override, else ``QUOTAS``."""
+    config = current_app.config
+    if app.publishable:
+        return int(config["PUBLISHABLE_QUOTAS"][name])
     if name in app.quotas:
         return int(app.quotas[name])
-    defaults = current_app.config["PUBLISHABLE_QUOTAS"] if app.publishable else current_app.config["QUOTAS"]
-    return int(defaults[name])
+    return int(config["QUOTAS"][name])
 
 
 def over_quota(name: str, used: int, asked: int, allowed: int) -> ApiProblem:
