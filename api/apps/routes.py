@@ -75,11 +75,13 @@ class MyGames(MethodView):
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
+    @blp.alt_response(**problem_response(403, "The app key lacks the `games` scope (a publishable key never has it)."))
     def get(self, query: dict):
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
         """
         return _owned("games", query)
 
@@ -90,10 +92,12 @@ class MySimulations(MethodView):
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
+    @blp.alt_response(**problem_response(403, "The app key lacks the `simulations` scope (a publishable key never "
+                                              "has it)."))
     def get(self, query: dict):
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
         """
         return _owned("sims", query)
 

@@ -1348,7 +1348,8 @@ class Operations:
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -1360,7 +1361,7 @@ class Operations:
     def list_app_simulations(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -1849,7 +1850,8 @@ class AsyncOperations:
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -1861,7 +1863,7 @@ class AsyncOperations:
     async def list_app_simulations(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
