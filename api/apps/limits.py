@@ -15,31 +15,28 @@ Rate limits count requests in four classes: ``moves`` (acting for a seat), ``wri
 
 Over a limit: 429 problem+json with ``Retry-After``.
 
-Quotas bound what an app holds rather than how fast it asks: live (unfinished) games,
-simulation work per day (counted in bot cost: games x the cost per move of each seat's
-bot, so a search-bot simulation costs what it burns) and queued simulation chunks.
-Over a quota: 403 problem+json, ``reason`` naming the quota. A publishable key's quotas are
-``PUBLISHABLE_QUOTAS`` whatever the app's overrides (which are its secret keys').
+Quotas bound what an app holds rather than how fast it asks: live (unfinished) games and
+queued simulation chunks, here; the work it has done per day (simulations, searches) is
+admitted and charged by ``api.apps.accounting``, which also reads every quota (``quota_of``:
+a publishable key's are ``PUBLISHABLE_QUOTAS`` whatever the app's overrides, which are its
+secret keys'). Over a quota: 403 problem+json, ``reason`` naming the quota.
 """
 
 from __future__ import annotations
-
-import time
 
 from flask import Flask, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.apps import accounting
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
+from api.apps.accounting import over_quota, quota_of
 from api.apps.keys import LOCAL_APP_ID, App
 from api.client_address import client_address, trusted_networks
 from api.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
-QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day")
-#: the daily counters of work (``app:{<id>}:<kind>:<yyyymmdd>``, on the control Redis), by quota
-WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "searchwork"}
 
 
 def rate_class() -> str:
@@ -119,22 +116,6 @@ def _too_many(error: RateLimitExceeded):
 # -- quotas ---------------------------------------------------------------------
 
 
-def quota_of(app: App, name: str) -> int:
-    """``app``'s quota ``name``: a publishable key's are ``PUBLISHABLE_QUOTAS`` (the app's own overrides
-    are its secret keys'), a secret key's the app's override, else ``QUOTAS``."""
-    config = current_app.config
-    if app.publishable:
-        return int(config["PUBLISHABLE_QUOTAS"][name])
-    if name in app.quotas:
-        return int(app.quotas[name])
-    return int(config["QUOTAS"][name])
-
-
-def over_quota(name: str, used: int, asked: int, allowed: int) -> ApiProblem:
-    return ApiProblem("quota-exceeded", f"this app's {name} quota is {allowed}; it uses {used} and asked for {asked}",
-                      reason=f"quota_{name}", quota=name, allowed=allowed, used=used)
-
-
 def check_live_games(app: App) -> None:
     """Before a game is created: the app's unfinished games must stay within its quota."""
     allowed = quota_of(app, "live_games")
@@ -173,37 +154,6 @@ def simulation_cost(spec: dict) -> int:
     return spec["games"] * per_game
 
 
-def work_key(app_id: str, quota: str) -> str:
-    """Today's (UTC) counter of ``app_id``'s work under ``quota`` (a key of ``WORK_COUNTERS``)."""
-    return f"app:{{{app_id}}}:{WORK_COUNTERS[quota]}:{time.strftime('%Y%m%d', time.gmtime())}"
-
-
-def work_today(client, app_id: str, quota: str) -> int:
-    return int(client.get(work_key(app_id, quota)) or 0)
-
-
-def add_work(client, app_id: str, quota: str, cost: int) -> int:
-    """Count ``cost`` more of today's work under ``quota``; the day's total."""
-    counter = work_key(app_id, quota)
-    pipe = client.pipeline(transaction=True)
-    pipe.incrby(counter, cost)
-    pipe.expire(counter, 2 * 24 * 3600)
-    total, _ = pipe.execute()
-    return total
-
-
-def admit_work(app: App, quota: str, cost: int) -> None:
-    """Count ``cost`` of today's work under ``quota`` if it fits; else the quota problem, and nothing counted."""
-    from api.apps.access import keys
-
-    allowed = quota_of(app, quota)
-    client = keys().redis
-    total = add_work(client, app.id, quota, cost)
-    if total > allowed:
-        client.decrby(work_key(app.id, quota), cost)
-        raise over_quota(quota, total - cost, cost, allowed)
-
-
 def admit_simulation(app: App, spec: dict) -> None:
     """Before a simulation is queued: its chunks and its work must fit the app's quotas.
 
@@ -213,23 +163,7 @@ def admit_simulation(app: App, spec: dict) -> None:
     queued = queued_chunks(app.id)
     if queued + spec["chunks"] > allowed_chunks:
         raise over_quota("queued_chunks", queued, spec["chunks"], allowed_chunks)
-    admit_work(app, "simulation_work_per_day", simulation_cost(spec))
-
-
-def check_search_room(app: App) -> None:
-    """Before a searching bot takes a seat: the app's search work of today must not be spent."""
-    from api.apps.access import keys
-
-    allowed = quota_of(app, "search_work_per_day")
-    used = work_today(keys().redis, app.id, "search_work_per_day")
-    if used >= allowed:
-        raise over_quota("search_work_per_day", used, 0, allowed)
-
-
-def count_search_work(client, app_id: str | None, cost: int) -> None:
-    """Count a search the service ran for a game of ``app_id`` (a bot seat's move: never refused)."""
-    if app_id is not None:
-        add_work(client, app_id, "search_work_per_day", cost)
+    accounting.admit(app, "simulation_work_per_day", simulation_cost(spec))
 
 
 def queued_chunks(app_id: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, g
 
-from api.apps import limits
+from api.apps import accounting, limits
 from api.apps.access import current_app_id, keys, owns
 from api.problems import ApiProblem
 
@@ -40,22 +40,22 @@ def admit_search_seats(ruleset, bots: list[str | None], owner: str | None) -> No
     from api.store import bot_searches
 
     if any(bot_searches(ruleset.id, bot) for bot in bots) and (app := _paying_app(owner)) is not None:
-        limits.check_search_room(app)
+        accounting.check_room(app, "search_work_per_day")
 
 
-def admit_hint(owner: str | None, cost: int) -> bool:
-    """Count a hint's search (``cost`` engine actions) against the game owner's quota; 403 past it.
-    True when something was counted (``refund_hint`` takes it back)."""
+def admit_hint(owner: str | None, game_id: str, seat: int, bound: int, charge_id: str) -> bool:
+    """Reserve a hint's search (at most ``bound`` engine actions) against the game owner's day and the
+    seat's own bound of the day; 403 past either. The search worker settles the charge at the work it
+    did. True when something was reserved (``refund_hint`` gives it back)."""
     app = _paying_app(owner)
     if app is None:
         return False
-    limits.admit_work(app, "search_work_per_day", cost)
-    return True
+    return accounting.reserve(app, "search_work_per_day", bound, charge_id, game_id=game_id, seat=seat)
 
 
-def refund_hint(owner: str, cost: int) -> None:
-    """Take back a counted hint that another request had asked already."""
-    limits.add_work(keys().redis, owner, "search_work_per_day", -cost)
+def refund_hint(charge_id: str) -> None:
+    """Give back a reserved hint that another request had asked already (no search for this ask)."""
+    accounting.settle(keys().redis, charge_id, 0)
 
 
 def claim(kind: str, resource_id: str) -> None:

@@ -6,7 +6,7 @@ from flask import Response, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import limits, ownership
+from api.apps import accounting, limits, ownership
 from api.apps.access import keys
 from api.apps.schemas import (
     AppSchema,
@@ -47,7 +47,7 @@ class Me(MethodView):
         scopes, its rate limits per class, its quotas and what it uses of them now.
         """
         app = g.app
-        quotas = {name: limits.quota_of(app, name) for name in limits.QUOTAS}
+        quotas = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
         return json_response({
             "id": app.id, "name": app.name, "key_kind": app.key_kind, "scopes": list(app.scopes),
             "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
@@ -55,8 +55,8 @@ class Me(MethodView):
             "usage": {
                 "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
                 "queued_chunks": limits.queued_chunks(app.id),
-                "simulation_work_today": limits.work_today(keys().redis, app.id, "simulation_work_per_day"),
-                "search_work_today": limits.work_today(keys().redis, app.id, "search_work_per_day"),
+                "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
+                "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
             },
             "retention": ownership.retention(app),
         })
