@@ -215,3 +215,31 @@ def test_every_delivery_of_a_busy_app_arrives_one_slot_at_a_time(service, receiv
     wait_for(lambda: len(inbox.received) >= 20, timeout=60)
     assert sorted(r["headers"]["Rulehouse-Delivery"] for r in inbox.received) == sorted(lined_up)
     assert hooks.in_flight(app_id) == 0
+
+
+def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redis_db_url, monkeypatch, workers,
+                                                                            receivers):
+    """A delivery whose job was lost with its worker (its queued job gone, its slot still held): once
+    the slot's lease runs out, a delivery worker's sweep puts it back in its app's line and delivers
+    it, and the app's next delivery was waiting behind it, not dropped."""
+    from rq import Queue
+
+    from api.apps.webhooks import QUEUE, Webhooks, in_flight_key
+    from api.config import settings
+
+    inbox = receivers()
+    config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
+    hooks = Webhooks(redis_lib.Redis.from_url(redis_db_url, decode_responses=True),
+                     redis_lib.Redis.from_url(redis_db_url), config)
+    hooks.register("app_lost", inbox.url, ["game.finished"])
+    lost, behind = hooks.emit("app_lost", "game.finished", {"game": "g1"}) + hooks.emit(
+        "app_lost", "game.finished", {"game": "g2"})
+    queue = Queue(QUEUE, connection=redis_lib.Redis.from_url(redis_db_url))
+    assert [job_id.split("-")[0] for job_id in queue.job_ids] == [lost]  # one slot: the other waits
+    queue.empty()  # the worker that took it died with it
+    hooks.redis.zadd(in_flight_key("app_lost"), {lost: time.time() - 1})  # and its lease ran out
+    monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
+    workers.start(1, "--queues", "webhooks")
+    wait_for(lambda: len(inbox.received) == 2, timeout=30)
+    assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [lost, behind]
+    assert hooks.in_flight("app_lost") == 0
