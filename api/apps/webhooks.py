@@ -259,7 +259,7 @@ class Webhooks:
         taken = self._pump(keys=[in_flight_key(app_id), waiting_key(app_id)],
                            args=[now, now + QUEUED_LEASE, self.slots(), DELIVERY_TTL])
         for delivery_id in taken:
-            self._enqueue(delivery_id, int(self.redis.hget(delivery_key(delivery_id), "attempts") or 0) + 1)
+            self._enqueue(app_id, delivery_id, int(self.redis.hget(delivery_key(delivery_id), "attempts") or 0) + 1)
         if not taken and not self.redis.exists(waiting_key(app_id)):
             self.redis.srem(WAITING_APPS, app_id)
         return taken
@@ -271,26 +271,31 @@ class Webhooks:
     def in_flight(self, app_id: str) -> int:
         return self.redis.zcard(in_flight_key(app_id))
 
-    def _enqueue(self, delivery_id: str, attempt: int, delay: float = 0) -> None:
+    def _enqueue(self, app_id: str, delivery_id: str, attempt: int, delay: float = 0) -> None:
         # A fresh job id each time: a delivery lined up again never meets its last job's id (its
         # slot, not the job id, keeps it to one attempt at a time).
         job = {"job_id": f"{delivery_id}-{attempt}-{secrets.token_hex(3)}", "result_ttl": 60,
                "failure_ttl": DELIVERY_TTL, "job_timeout": int(self.attempt_seconds()) + 10}
         if delay > 0:
-            self.queue.enqueue_in(timedelta(seconds=delay), "api.apps.webhooks.deliver", delivery_id, **job)
+            self.queue.enqueue_in(timedelta(seconds=delay), "api.apps.webhooks.deliver", delivery_id, app_id, **job)
         else:
-            self.queue.enqueue("api.apps.webhooks.deliver", delivery_id, **job)
+            self.queue.enqueue("api.apps.webhooks.deliver", delivery_id, app_id, **job)
 
     def _retry_intervals(self) -> list[int]:
         return [int(s) for s in str(self.config["WEBHOOK_RETRY_INTERVALS"]).split(",") if s.strip()]
 
-    def run(self, delivery_id: str) -> str:
-        """The job: one attempt at a delivery, in a slot of its app's (else it waits in the app's line);
-        a failed attempt schedules the next one."""
+    def run(self, delivery_id: str, app_id: str | None = None) -> str:
+        """The job: one attempt at a delivery of ``app_id``'s, in a slot of the app's (else it waits in the
+        app's line); a failed attempt schedules the next one."""
         delivery = self.redis.hgetall(delivery_key(delivery_id))
-        if not delivery:
+        if app_id is None and delivery:  # a job queued before jobs named their app
+            app_id = delivery.get("app") or self.redis.hget(webhook_key(delivery["webhook"]), "app")
+        if not delivery or delivery["status"] != "pending":  # expired, or done by another job
+            if app_id:  # its slot, if it still held one, is free (else it would be held until its lease ends)
+                self.redis.zrem(in_flight_key(app_id), delivery_id)
+                self.pump(app_id)
             return "nothing to do"
-        app_id = delivery.get("app") or self.redis.hget(webhook_key(delivery["webhook"]), "app") or "-"
+        app_id = app_id or "-"
         now = time.time()
         held = self._hold(keys=[in_flight_key(app_id)],
                           args=[delivery_id, now, now + self.attempt_seconds() + STARTED_LEASE_MARGIN, self.slots()])
@@ -304,7 +309,7 @@ class Webhooks:
             attempts = int(self.redis.hget(delivery_key(delivery_id), "attempts") or 0)
             intervals = self._retry_intervals()
             if attempts <= len(intervals):
-                self._enqueue(delivery_id, attempts + 1, delay=intervals[attempts - 1])
+                self._enqueue(app_id, delivery_id, attempts + 1, delay=intervals[attempts - 1])
             log.info("webhook delivery %s", failed)
             return "failed"
         finally:
@@ -396,6 +401,6 @@ def worker_webhooks() -> Webhooks:
     return _worker_webhooks
 
 
-def deliver(delivery_id: str) -> str:
-    """The RQ job: one attempt at one delivery, in a slot of its app's."""
-    return worker_webhooks().run(delivery_id)
+def deliver(delivery_id: str, app_id: str | None = None) -> str:
+    """The RQ job: one attempt at one delivery of ``app_id``'s, in a slot of the app's."""
+    return worker_webhooks().run(delivery_id, app_id)

@@ -243,3 +243,22 @@ def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redi
     wait_for(lambda: len(inbox.received) == 2, timeout=30)
     assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [lost, behind]
     assert hooks.in_flight("app_lost") == 0
+
+
+def test_a_delivery_that_expired_in_its_slot_frees_it_for_the_next(redis_db_url, monkeypatch, workers, receivers):
+    from api.apps.webhooks import Webhooks, delivery_key
+    from api.config import settings
+
+    inbox = receivers()
+    config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
+    hooks = Webhooks(redis_lib.Redis.from_url(redis_db_url, decode_responses=True),
+                     redis_lib.Redis.from_url(redis_db_url), config)
+    hooks.register("app_old", inbox.url, ["game.finished"])
+    [gone] = hooks.emit("app_old", "game.finished", {"game": "g1"})
+    [behind] = hooks.emit("app_old", "game.finished", {"game": "g2"})
+    hooks.redis.delete(delivery_key(gone))  # kept DELIVERY_TTL, and that ran out before a worker came
+    monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
+    workers.start(1, "--queues", "webhooks")
+    wait_for(lambda: inbox.received, timeout=30)
+    assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [behind]
+    wait_for(lambda: hooks.in_flight("app_old") == 0, timeout=10)
