@@ -3,16 +3,18 @@ do is admitted against its quotas and charged (simulations, searching bot seats,
 comes next calls the same functions). No Flask here but ``quota_of`` (it reads the app's settings).
 
 Work is counted per app and UTC day in the units of its quota, ``app:{<id>}:<counter>:<yyyymmdd>``
-on the control Redis (``WORK_COUNTERS``). Four ways in:
+on the control Redis (``WORK_COUNTERS``), and the work a seat of a game asks for also under
+the seat's own bound of the day (``search_work_per_seat_per_day``: one player cannot spend the
+app's day). Four ways in:
 
 - ``admit``: work whose cost is known before it runs (a simulation: its games times its bots'
-  cost per move). Counted when it fits the day's quota; else 403 and nothing counted.
+  cost per move). Counted when it fits; else 403 and nothing counted (``give_back`` takes it
+  back when the work is not done after all).
 - ``reserve`` then ``settle``: work whose cost is known only once it ran (a hint's search). The
-  request reserves the most it can cost (403 when that does not fit the app's day, or the
-  seat's own bound of the day, ``search_work_per_seat_per_day``: one player cannot spend the
-  app's day); the worker that did the work settles the charge at what it used, and the rest
-  is given back. A charge is settled once (the second settle finds nothing); one never settled
-  (its job lost for good) stays at its reservation, the most it could have cost.
+  request reserves the most it can cost (403 when that does not fit); the worker that did the
+  work settles the charge at what it used, and the rest is given back. A charge is settled
+  once (the second settle finds nothing); one never settled (its job lost for good) stays at
+  its reservation, the most it could have cost.
 - ``count``: work that is never refused (the move of a searching bot seat in a running game: a
   game is never stopped halfway).
 - ``check_room``: before a commitment to future work (a searching bot takes a seat): 403 once
@@ -98,14 +100,37 @@ def _client() -> redis.Redis:
     return keys().redis
 
 
-def admit(app: App, quota: str, cost: int) -> None:
-    """Count ``cost`` of today's work under ``quota`` if it fits; else the quota problem, and nothing counted."""
-    allowed = quota_of(app, quota)
+def _take(app: App, quota: str, cost: int, game_id: str | None, seat: int | None,
+          seat_quota: str) -> tuple[str, ...]:
+    """Count ``cost`` under ``quota`` today (and under the seat's ``seat_quota`` when a seat is named) if
+    it fits; else the quota problem, nothing counted. The counters counted."""
+    day = _day()
+    counters: tuple[str, ...] = (work_key(app.id, quota, day),)
+    names = (quota,)
+    if game_id is not None and seat is not None:
+        counters += (seat_work_key(app.id, quota, game_id, seat, day),)
+        names += (seat_quota,)
     client = _client()
-    total = add_work(client, app.id, quota, cost)
-    if total > allowed:
-        client.decrby(work_key(app.id, quota), cost)
-        raise over_quota(quota, total - cost, cost, allowed)
+    totals = _add(client, *counters, cost)
+    for name, total in zip(names, totals, strict=True):
+        allowed = quota_of(app, name)
+        if total > allowed:
+            _add(client, *counters, -cost)
+            raise over_quota(name, total - cost, cost, allowed)
+    return counters
+
+
+def admit(app: App, quota: str, cost: int, *, game_id: str | None = None, seat: int | None = None,
+          seat_quota: str = "search_work_per_seat_per_day") -> None:
+    """Count ``cost`` of today's work under ``quota`` (and of the seat's own bound of the day, when a seat
+    of a game asks) if it fits; else the quota problem, and nothing counted."""
+    if cost > 0:
+        _take(app, quota, cost, game_id, seat, seat_quota)
+
+
+def give_back(client: redis.Redis, app_id: str, quota: str, cost: int) -> None:
+    """Take back ``cost`` that ``admit`` counted today for work that was not done after all."""
+    add_work(client, app_id, quota, -cost)
 
 
 def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str, seat: int,
@@ -115,16 +140,8 @@ def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str, s
     either would be passed. False when nothing needed reserving (a bound of 0)."""
     if bound <= 0:
         return False
-    client = _client()
-    day = _day()
-    counters = (work_key(app.id, quota, day), seat_work_key(app.id, quota, game_id, seat, day))
-    totals = _add(client, *counters, bound)
-    for name, total in zip((quota, seat_quota), totals, strict=True):
-        allowed = quota_of(app, name)
-        if total > allowed:
-            _add(client, *counters, -bound)
-            raise over_quota(name, total - bound, bound, allowed)
-    pipe = client.pipeline(transaction=True)
+    counters = _take(app, quota, bound, game_id, seat, seat_quota)
+    pipe = _client().pipeline(transaction=True)
     pipe.hset(charge_key(charge_id), mapping={"counters": "\n".join(counters), "reserved": bound})
     pipe.expire(charge_key(charge_id), KEEP_SECONDS)
     pipe.execute()

@@ -128,14 +128,14 @@ def _ask_new(record: GameRecord, ruleset: Ruleset, seat: int, decision: Decision
     """Reserve the hint's search against the game's app (and the seat's own bound) and queue its job,
     which charges the work it did; the hint's stored value (None: stale)."""
     games, charge_id = store(), hint_charge_id(record.id, seat, record.version)
-    reserved = ownership.admit_hint(record.app, record.id, seat, hint_bound(ruleset, decision), charge_id)
+    reserved = ownership.reserve_hint(record.app, record.id, seat, hint_bound(ruleset, decision), charge_id)
     job_id = hint_job_id(record.id, seat, record.version)
     outcome, value = games.ask_hint(record.id, seat, record.version, job_id)
     if outcome == "queued":
         queue_hint(games, record.id, seat, record.version, job_id)
         return job_id
     if reserved:
-        ownership.refund_hint(charge_id)  # asked meanwhile by another request, or not at all
+        ownership.release_hint(charge_id)  # asked meanwhile by another request, or not at all
     if outcome == "missing":
         raise ApiProblem("not-found", f"no game {record.id!r}")
     return value if outcome in ("ready", "computing") else None

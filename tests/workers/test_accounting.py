@@ -100,3 +100,25 @@ def test_one_seat_cannot_spend_its_apps_day(service):
     seat, problem = refused
     assert seat == 0 and problem["reason"] == "quota_search_work_per_seat_per_day" and asked[1] >= 1
     assert problem["allowed"] == bound and search_work(client, key) <= sum(asked.values()) * bound
+
+
+def test_work_of_a_known_cost_is_admitted_under_the_same_day_and_seat_bounds(service):
+    """Work computed in the request (its cost known before) goes through the same accounting: counted
+    when it fits the app's day and the seat's own, refused whole when not, and given back on demand."""
+    from api.apps import ownership
+    from api.problems import ApiProblem
+
+    client, keys = service
+    app_id, key = keys.create_app("Analyst", quotas={"search_work_per_day": 1000,
+                                                     "search_work_per_seat_per_day": 600})
+    with client.application.test_request_context():
+        assert ownership.admit_hint(app_id, 500, game_id="g_1", seat=0)
+        with pytest.raises(ApiProblem) as refused:
+            ownership.admit_hint(app_id, 200, game_id="g_1", seat=0)  # past the seat's 600
+        assert refused.value.extra["reason"] == "quota_search_work_per_seat_per_day"
+        assert ownership.admit_hint(app_id, 400, game_id="g_1", seat=1)
+        with pytest.raises(ApiProblem) as refused:
+            ownership.admit_hint(app_id, 200, game_id="g_2", seat=0)  # past the app's day of 1000
+        assert refused.value.extra["reason"] == "quota_search_work_per_day"
+        ownership.refund_hint(app_id, 400)
+    assert search_work(client, key) == 500
