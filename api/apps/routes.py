@@ -45,20 +45,25 @@ class Me(MethodView):
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
         """
         app = g.app
         quotas = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
-        return json_response({
-            "id": app.id, "name": app.name, "key_kind": app.key_kind, "scopes": list(app.scopes),
-            "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
-            "quotas": quotas,
-            "usage": {
+        usage = {"live_games": 0, "queued_chunks": 0, "simulation_work_today": 0, "search_work_today": 0}
+        if not app.publishable:
+            usage = {
                 "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
                 "queued_chunks": limits.queued_chunks(app.id),
                 "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
                 "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
-            },
-            "retention": ownership.retention(app),
+            }
+        return json_response({
+            "id": app.id, "name": app.name, "key_kind": app.key_kind,
+            "scopes": [] if app.publishable else list(app.scopes),
+            "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
+            "quotas": quotas, "usage": usage, "retention": ownership.retention(app),
         })
 
 

@@ -1338,6 +1338,9 @@ class Operations:
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
 
         GET /v1/apps/me
         """
@@ -1840,6 +1843,9 @@ class AsyncOperations:
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
 
         GET /v1/apps/me
         """

@@ -72,3 +72,13 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
     assert read >= 10  # the lobby, the listed game's reads, rulesets, ...
     lobby = client.get("/v1/games", headers={"X-Api-Key": public, "Origin": ORIGIN}).get_json()
     assert [game["id"] for game in lobby["games"]] == [listed["id"]]
+
+
+def test_the_app_as_its_publishable_key_sees_it_shows_nothing_of_its_use(service):
+    app, secret, public = service
+    client = app.test_client()
+    client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seats": SEATS}, headers={"X-Api-Key": secret})
+    assert client.get("/v1/apps/me", headers={"X-Api-Key": secret}).get_json()["usage"]["live_games"] == 1
+    seen = client.get("/v1/apps/me", headers={"X-Api-Key": public, "Origin": ORIGIN}).get_json()
+    assert seen["key_kind"] == "publishable" and seen["scopes"] == []
+    assert set(seen["usage"].values()) == {0} and set(seen["quotas"].values()) == {0}
