@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
-from api.config import WEBHOOK_QUEUE, WORKER_QUEUES
+from api.config import WORKER_QUEUES
 from api.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
@@ -330,6 +330,7 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from api.config import WEBHOOK_QUEUE
     from api.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()
@@ -493,7 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run one RQ worker (scale out: more of these, on any machine)")
     worker.add_argument("--queues", default=",".join(WORKER_QUEUES),
                         help=f"comma-separated, in priority order (default {','.join(WORKER_QUEUES)}; webhook"
-                             f" deliveries: --queues {WEBHOOK_QUEUE}, on workers of their own)")
+                             " deliveries: --queues webhooks, on workers of their own)")
     worker.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`'s embedded Redis")
     worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")

@@ -20,7 +20,7 @@ from rq.utils import now
 from api import bot_seats, deadlines, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
-from api.config import ALL_QUEUES, WORKER_QUEUES, settings
+from api.config import WORKER_QUEUES, settings
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.redis_wait import RedisWait
@@ -150,6 +150,8 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
+        from api.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
+
         metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)

@@ -49,11 +49,10 @@ import redis
 from rq import Queue
 
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
-from api.config import WEBHOOK_QUEUE
 from api.config import settings as service_settings
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished")
-QUEUE = WEBHOOK_QUEUE
+QUEUE = "webhooks"  # api.config.WEBHOOK_QUEUE
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"
 MAX_WEBHOOKS_PER_APP = 20

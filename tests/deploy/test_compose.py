@@ -14,7 +14,9 @@ import pytest
 import requests
 import yaml
 
+from api.apps import webhooks
 from api.cli import build_parser
+from api.config import WEBHOOK_QUEUE
 from api.embedded_redis import redis_server_binary
 from tests.processes import ROOT, free_port, wait_for
 
@@ -52,6 +54,7 @@ def test_worker_pools_split_the_queues():
               and "webhooks" in build_parser().parse_args(service["command"][1:]).queues.split(",")]
     assert takers == ["worker-webhooks"] and hooks.queues == "webhooks"
     assert "webhooks" not in build_parser().parse_args(["worker"]).queues.split(",")
+    assert webhooks.QUEUE == WEBHOOK_QUEUE == "webhooks"
 
 
 def _rulehouse_argv(argv: list[str]) -> list[str]:
