@@ -108,7 +108,10 @@ def _too_many(error: RateLimitExceeded):
     # The window's length bounds the wait; flask-limiter's own headers then give the exact reset.
     retry_after = error.limit.limit.get_expiry()
     cls = rate_class()
-    return ApiProblem("too-many-requests", f"over this app's rate limit for {cls} ({error.description})",
+    app = g.get("app")
+    whose = "this client's rate limit of the publishable key" if app is not None and app.publishable \
+        else "this app's rate limit"
+    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description})",
                       reason="rate_limited", limit_class=cls,
                       headers={"Retry-After": str(retry_after)}).response()
 

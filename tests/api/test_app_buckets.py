@@ -85,7 +85,7 @@ def test_each_browser_has_its_own_bucket(redis_db_url, keys):
     for _ in range(5):
         assert get(client, "/v1/rulesets", public, "198.51.100.7").status_code == 200
     body = assert_problem(get(client, "/v1/rulesets", public, "198.51.100.7"), 429, "too-many-requests")
-    assert body["limit_class"] == "reads"
+    assert body["limit_class"] == "reads" and "this client's rate limit" in body["detail"]
     assert get(client, "/v1/rulesets", public, "198.51.100.8").status_code == 200
     assert client.get("/v1/rulesets", headers={"X-Api-Key": secret}).status_code == 200
 
