@@ -39,7 +39,7 @@ from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
 from api import heartbeats
-from api.apps.limits import count_search_work
+from api.apps import accounting
 from api.config import settings
 from api.moves import load_state, submit_action
 from api.observability import metrics
@@ -119,8 +119,13 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
         return "no-bot-pending"
     bot = ruleset.bot(record.seats[decision.seat]["bot"])
     rng = Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version))
+    searched = 0  # the engine actions a search played, charged to the game's app
     try:
-        action = bot.choose(state, decision, rng)
+        if bot.searches:
+            analysis = bot.analyse(state, decision, rng)
+            action, searched = analysis["action"], analysis["actions"]
+        else:
+            action = bot.choose(state, decision, rng)
     except JobTimeoutException:
         if not bot.searches:
             raise
@@ -129,8 +134,8 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
         log.warning("the search of %s at version %d ran out of time: seat %d plays a random option",
                     game_id, version, decision.seat)
         action = ruleset.bot("random").choose(state, decision, rng)
-    if bot.searches:
-        count_search_work(store.control, record.app, bot.cost_per_move)
+        searched = bot.cost_per_move  # cut off at its bound: it used all of it
+    accounting.count(store.control, record.app, "search_work_per_day", min(searched, bot.cost_per_move))
     action = legal_or_default(ruleset, state, decision, action, rng, record.seats[decision.seat]["bot"], game_id)
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)

@@ -340,6 +340,7 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from api.config import WEBHOOK_QUEUE
     from api.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()
@@ -375,12 +376,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
-    # and search-only workers take the searches (searching bot seats, hints) off everyone else.
-    worker_commands = ([[*worker, "--queues", "bots,webhooks"]] * args.bot_workers
-                       + [[*worker, "--queues", "search"]] * args.search_workers + [worker] * args.workers)
+    # search-only workers take the searches (searching bot seats, hints) off everyone else, and
+    # webhook deliveries, which wait on apps' receivers, have workers of their own.
+    worker_commands = ([[*worker, "--queues", "bots"]] * args.bot_workers
+                       + [[*worker, "--queues", "search"]] * args.search_workers
+                       + [[*worker, "--queues", WEBHOOK_QUEUE]] * args.webhook_workers + [worker] * args.workers)
     where = ("embedded Redis " if embedded else "Redis from REDIS_URL at ") + redis_location(redis_url)
     print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
-          f" bots-only + {args.search_workers} search-only, {where}", file=sys.stderr)
+          f" bots-only + {args.search_workers} search-only + {args.webhook_workers} webhooks-only, {where}",
+          file=sys.stderr)
     try:
         return Supervisor(api_command, worker_commands, env, redis_url=redis_url).run()
     finally:
@@ -484,10 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the HTTP API and the workers (embedded Redis if REDIS_URL is unset)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2, help="RQ worker processes (bots and simulations)")
+    serve.add_argument("--workers", type=int, default=2,
+                       help="RQ worker processes (bots, searches and simulations)")
     serve.add_argument("--bot-workers", type=int, default=1, help="more RQ workers, on the bots queue only")
     serve.add_argument("--search-workers", type=int, default=1,
                        help="more RQ workers, on the search queue only (search bots' moves and hints)")
+    serve.add_argument("--webhook-workers", type=int, default=2,
+                       help="RQ workers on the webhooks queue only (deliveries; no other worker takes them)")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent",
                        help="gunicorn worker kind: gevent (thousands of connections each) or gthread")
@@ -497,7 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     worker = sub.add_parser("worker", help="run one RQ worker (scale out: more of these, on any machine)")
-    worker.add_argument("--queues", default=",".join(WORKER_QUEUES), help="comma-separated, in priority order")
+    worker.add_argument("--queues", default=",".join(WORKER_QUEUES),
+                        help=f"comma-separated, in priority order (default {','.join(WORKER_QUEUES)}; webhook"
+                             " deliveries: --queues webhooks, on workers of their own)")
     worker.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`'s embedded Redis")
     worker.add_argument("--fork", action="store_true", help="fork a child per job (RQ's default; slower)")
     worker.add_argument("--burst", action="store_true", help="quit when the queues are empty")

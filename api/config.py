@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import os
 
-#: The RQ queues a ``rulehouse worker`` serves by default, in priority order.
-WORKER_QUEUES = ("bots", "webhooks", "search", "simulations")
+#: The RQ queues a ``rulehouse worker`` serves by default, in priority order. Not ``webhooks``:
+#: deliveries wait on other apps' receivers, so they have workers of their own (``--queues webhooks``).
+WORKER_QUEUES = ("bots", "search", "simulations")
+#: The queue of webhook deliveries (api/apps/webhooks.py), for its own workers only.
+WEBHOOK_QUEUE = "webhooks"
+#: Every queue, for the metrics of queue depths.
+ALL_QUEUES = (*WORKER_QUEUES, WEBHOOK_QUEUE)
 
 DEFAULTS: dict = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -47,14 +52,21 @@ DEFAULTS: dict = {
     "LOCAL_RATE_LIMITS": {},
     #: what an app may hold at once; an app may override them
     "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000,
-               "search_work_per_day": 10_000_000_000},
+               "search_work_per_day": 10_000_000_000, "search_work_per_seat_per_day": 2_000_000},
     "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0,
-                           "search_work_per_day": 0},
+                           "search_work_per_day": 0, "search_work_per_seat_per_day": 0},
     #: webhooks may call loopback, private and link-local addresses (development and tests only)
     "WEBHOOK_ALLOW_PRIVATE": False,
     #: seconds before each retry of a failed delivery (its length is the number of retries)
     "WEBHOOK_RETRY_INTERVALS": "5,30,120,600,1800",
+    #: the most one delivery attempt may take in all: connecting, sending and reading the answer
     "WEBHOOK_TIMEOUT_SECONDS": 5,
+    #: an app's deliveries that may be queued or attempted at once; the rest wait in its own line
+    #: (run more delivery workers than this, so one app's receivers never hold them all)
+    "WEBHOOK_DELIVERIES_PER_APP": 1,
+    #: proxies (addresses or networks, comma-separated, e.g. ``10.0.0.0/8``) whose ``X-Forwarded-For``
+    #: names the client (api/client_address.py); none by default: the header is ignored
+    "TRUSTED_PROXIES": "",
     #: browser origins (comma-separated, e.g. ``https://app.example``; ``*`` for any) allowed to call the API
     #: from their pages (CORS); none by default
     "CORS_ALLOWED_ORIGINS": "",
@@ -76,7 +88,8 @@ DEFAULTS: dict = {
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
-             "WEBHOOK_TIMEOUT_SECONDS", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS", "SEARCH_JOB_TIMEOUT"}
+             "WEBHOOK_TIMEOUT_SECONDS", "WEBHOOK_DELIVERIES_PER_APP", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS",
+             "SEARCH_JOB_TIMEOUT"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults

@@ -1,4 +1,5 @@
-"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``webhooks``, ``search`` and ``simulations``.
+"""The ``rulehouse worker`` process: an RQ worker on the queues ``bots``, ``search`` and ``simulations``
+(or ``--queues webhooks``: the webhook deliveries, which bot workers never take).
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
@@ -39,6 +40,7 @@ class SweepingMixin:
 
     last_swept_at = None
     _retry_scheduler: RQScheduler | None = None
+    _webhooks: webhooks.Webhooks | None = None
 
     @property
     def dequeue_timeout(self) -> int:
@@ -105,6 +107,10 @@ class SweepingMixin:
                 scheduler.enqueue_scheduled_jobs()
             finally:
                 scheduler.release_locks()
+        # Apps' lines of deliveries whose slots a killed worker left (their leases ran out).
+        if self._webhooks is None:
+            self._webhooks = webhooks.Webhooks.on_connection(self.connection)
+        self._webhooks.pump_all()
 
 
 class ForkingWorker(SweepingMixin, Worker):
@@ -146,7 +152,9 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        metrics.serve_metrics(metrics_port, metrics_host, connection, QUEUES, settings())
+        from api.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
+
+        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.

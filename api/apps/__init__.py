@@ -3,6 +3,7 @@
 An app is a third-party program that uses Rulehouse (a phone game, a Discord bot). It
 authenticates with an app key in the ``X-Api-Key`` header; seat tokens keep travelling in
 ``Authorization: Bearer``. ``keys`` stores apps and their keys, ``access`` decides what a
-request's key may do, ``limits`` holds the rate limits and quotas, ``webhooks`` tells an
-app's URLs what happened, and ``routes`` is the HTTP face of all of it.
+request's key may do, ``limits`` holds the rate limits and the quotas of what an app holds,
+``accounting`` admits and charges the work it has done (simulations, searches), ``webhooks``
+tells an app's URLs what happened, and ``routes`` is the HTTP face of all of it.
 """

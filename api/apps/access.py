@@ -28,6 +28,10 @@ PLAY_BLUEPRINTS = {"seats"}
 PLAY_WRITE_BLUEPRINTS = {"chat"}
 #: Blueprints whose every endpoint needs the scope of the same name.
 SCOPED_BLUEPRINTS = {"simulations": "simulations", "webhooks": "webhooks"}
+#: Reads of what an app owns, listed: its games (unlisted ones too) and its simulations. They need the
+#: scope of what they list, so a publishable key (in every page, so anyone's) sees only what the
+#: public lobby shows; a game id it is given is still enough to spectate.
+OWNER_LISTINGS = {"apps.MyGames": "games", "apps.MySimulations": "simulations"}
 #: Endpoints with neither key nor rate limit: health checks for load balancers.
 FREE_ENDPOINTS = {"system.Health", "system.Ready"}
 EXTENSION = "rulehouse.apps"
@@ -40,6 +44,8 @@ def keys() -> AppKeys:
 def requirement(endpoint: str, method: str) -> str | None:
     """The scope (or PLAY) ``method`` on ``endpoint`` needs; None: any app may."""
     blueprint = endpoint.partition(".")[0]
+    if endpoint in OWNER_LISTINGS:
+        return OWNER_LISTINGS[endpoint]
     if blueprint in SCOPED_BLUEPRINTS:
         return SCOPED_BLUEPRINTS[blueprint]
     if endpoint in PLAY_ENDPOINTS or blueprint in PLAY_BLUEPRINTS:

@@ -8,8 +8,9 @@ import json
 import redis
 from limits import parse
 
+from api.apps.accounting import QUOTAS
 from api.apps.keys import DEFAULT_SCOPES, PUBLISHABLE, SECRET, AppKeys, UnknownApp
-from api.apps.limits import CLASSES, QUOTAS
+from api.apps.limits import CLASSES
 from api.apps.ownership import RETENTION_BOUNDS
 
 

@@ -1,54 +1,63 @@
 """Per-app rate limits (flask-limiter on the service's Redis) and quotas.
 
-Rate limits count requests per app in four classes: ``moves`` (acting for a seat),
-``writes`` (creating, starting, deleting, cancelling), ``reads`` and ``streams``. Each
-app may have its own figures (``rulehouse apps update --limit``); publishable keys get the
-lower publishable defaults. The ``local`` app of development mode is not limited unless
-``LOCAL_RATE_LIMITS`` says otherwise. Over a limit: 429 problem+json with ``Retry-After``.
+Rate limits count requests in four classes: ``moves`` (acting for a seat), ``writes``
+(creating, starting, deleting, cancelling), ``reads`` (every GET, the lobby's too) and
+``streams``. The buckets are kept apart so that no caller can use up another's:
 
-Quotas bound what an app holds rather than how fast it asks: live (unfinished) games,
-simulation work per day (counted in bot cost: games x the cost per move of each seat's
-bot, so a search-bot simulation costs what it burns) and queued simulation chunks.
-Over a quota: 403 problem+json, ``reason`` naming the quota.
+- an app's secret keys count in the app's bucket, at the app's figures (its own overrides,
+  ``rulehouse apps update --limit``, else ``RATE_LIMITS``);
+- its publishable keys (written into every page, so anyone's) count per client address
+  (``api.client_address``: IPv6 by /64, ``X-Forwarded-For`` only from trusted proxies) in
+  buckets of their own, always at ``PUBLISHABLE_RATE_LIMITS``: the app's overrides are its
+  secret keys', and nothing sent with the public key touches the secret key's bucket;
+- the ``local`` app of development mode counts per client address, and is not limited
+  unless ``LOCAL_RATE_LIMITS`` says otherwise.
+
+Over a limit: 429 problem+json with ``Retry-After``.
+
+Quotas bound what an app holds rather than how fast it asks: live (unfinished) games and
+queued simulation chunks, here; the work it has done per day (simulations, searches) is
+admitted and charged by ``api.apps.accounting``, which also reads every quota (``quota_of``:
+a publishable key's are ``PUBLISHABLE_QUOTAS`` whatever the app's overrides, which are its
+secret keys'). Over a quota: 403 problem+json, ``reason`` naming the quota.
 """
 
 from __future__ import annotations
-
-import time
 
 from flask import Flask, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from api.apps import accounting
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
+from api.apps.accounting import over_quota, quota_of
 from api.apps.keys import LOCAL_APP_ID, App
+from api.client_address import client_address, trusted_networks
 from api.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
-QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day")
-#: the daily counters of work (``app:{<id>}:<kind>:<yyyymmdd>``, on the control Redis), by quota
-WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "searchwork"}
 
 
 def rate_class() -> str:
     endpoint = request.endpoint or ""
     if endpoint in STREAM_ENDPOINTS:
         return "streams"
-    if requirement(endpoint, request.method) == PLAY:
-        return "moves"
-    return "reads" if request.method in SAFE_METHODS else "writes"
+    if request.method in SAFE_METHODS:  # the lobby too, though its blueprint's writes are moves
+        return "reads"
+    return "moves" if requirement(endpoint, request.method) == PLAY else "writes"
 
 
 def limit_of(app: App, cls: str) -> str | None:
     """The rate limit (e.g. ``"600/minute"``) of ``app`` for requests of class ``cls``; None: unlimited."""
     config = current_app.config
+    if app.publishable:  # per client address, never the app's own (secret-key) figures
+        return config["PUBLISHABLE_RATE_LIMITS"].get(cls)
     if cls in app.limits:
         return app.limits[cls]
     if app.id == LOCAL_APP_ID:
         return config["LOCAL_RATE_LIMITS"].get(cls)
-    defaults = config["PUBLISHABLE_RATE_LIMITS"] if app.publishable else config["RATE_LIMITS"]
-    return defaults.get(cls)
+    return config["RATE_LIMITS"].get(cls)
 
 
 def _limited(cls: str) -> bool:
@@ -56,10 +65,14 @@ def _limited(cls: str) -> bool:
     return app is not None and is_metered() and rate_class() == cls and limit_of(app, cls) is not None
 
 
-def _client_key() -> str:
+def bucket() -> str:
+    """Whose requests this one counts with: the app (secret keys), or one client address of the
+    app's publishable keys, or of the local app."""
     app = g.get("app")
     if app is None or app.id == LOCAL_APP_ID:
-        return f"{LOCAL_APP_ID}:{request.remote_addr}"
+        return f"{LOCAL_APP_ID}:{client_address()}"
+    if app.publishable:
+        return f"{app.id}:public:{client_address()}"
     return app.id
 
 
@@ -72,8 +85,9 @@ def _limit_provider(cls: str):
 
 
 def init_limiter(app: Flask) -> Limiter:
+    trusted_networks(app.config.get("TRUSTED_PROXIES") or "")  # a bad setting stops the start, naming it
     limiter = Limiter(
-        key_func=_client_key,
+        key_func=bucket,
         application_limits=[
             ApplicationLimit(limit_provider=_limit_provider(cls), scope=f"apps-{cls}",
                              exempt_when=lambda cls=cls: not _limited(cls))
@@ -94,24 +108,15 @@ def _too_many(error: RateLimitExceeded):
     # The window's length bounds the wait; flask-limiter's own headers then give the exact reset.
     retry_after = error.limit.limit.get_expiry()
     cls = rate_class()
-    return ApiProblem("too-many-requests", f"over this app's rate limit for {cls} ({error.description})",
+    app = g.get("app")
+    whose = "this client's rate limit of the publishable key" if app is not None and app.publishable \
+        else "this app's rate limit"
+    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description})",
                       reason="rate_limited", limit_class=cls,
                       headers={"Retry-After": str(retry_after)}).response()
 
 
 # -- quotas ---------------------------------------------------------------------
-
-
-def quota_of(app: App, name: str) -> int:
-    if name in app.quotas:
-        return int(app.quotas[name])
-    defaults = current_app.config["PUBLISHABLE_QUOTAS"] if app.publishable else current_app.config["QUOTAS"]
-    return int(defaults[name])
-
-
-def over_quota(name: str, used: int, asked: int, allowed: int) -> ApiProblem:
-    return ApiProblem("quota-exceeded", f"this app's {name} quota is {allowed}; it uses {used} and asked for {asked}",
-                      reason=f"quota_{name}", quota=name, allowed=allowed, used=used)
 
 
 def check_live_games(app: App) -> None:
@@ -152,37 +157,6 @@ def simulation_cost(spec: dict) -> int:
     return spec["games"] * per_game
 
 
-def work_key(app_id: str, quota: str) -> str:
-    """Today's (UTC) counter of ``app_id``'s work under ``quota`` (a key of ``WORK_COUNTERS``)."""
-    return f"app:{{{app_id}}}:{WORK_COUNTERS[quota]}:{time.strftime('%Y%m%d', time.gmtime())}"
-
-
-def work_today(client, app_id: str, quota: str) -> int:
-    return int(client.get(work_key(app_id, quota)) or 0)
-
-
-def add_work(client, app_id: str, quota: str, cost: int) -> int:
-    """Count ``cost`` more of today's work under ``quota``; the day's total."""
-    counter = work_key(app_id, quota)
-    pipe = client.pipeline(transaction=True)
-    pipe.incrby(counter, cost)
-    pipe.expire(counter, 2 * 24 * 3600)
-    total, _ = pipe.execute()
-    return total
-
-
-def admit_work(app: App, quota: str, cost: int) -> None:
-    """Count ``cost`` of today's work under ``quota`` if it fits; else the quota problem, and nothing counted."""
-    from api.apps.access import keys
-
-    allowed = quota_of(app, quota)
-    client = keys().redis
-    total = add_work(client, app.id, quota, cost)
-    if total > allowed:
-        client.decrby(work_key(app.id, quota), cost)
-        raise over_quota(quota, total - cost, cost, allowed)
-
-
 def admit_simulation(app: App, spec: dict) -> None:
     """Before a simulation is queued: its chunks and its work must fit the app's quotas.
 
@@ -192,23 +166,7 @@ def admit_simulation(app: App, spec: dict) -> None:
     queued = queued_chunks(app.id)
     if queued + spec["chunks"] > allowed_chunks:
         raise over_quota("queued_chunks", queued, spec["chunks"], allowed_chunks)
-    admit_work(app, "simulation_work_per_day", simulation_cost(spec))
-
-
-def check_search_room(app: App) -> None:
-    """Before a searching bot takes a seat: the app's search work of today must not be spent."""
-    from api.apps.access import keys
-
-    allowed = quota_of(app, "search_work_per_day")
-    used = work_today(keys().redis, app.id, "search_work_per_day")
-    if used >= allowed:
-        raise over_quota("search_work_per_day", used, 0, allowed)
-
-
-def count_search_work(client, app_id: str | None, cost: int) -> None:
-    """Count a search the service ran for a game of ``app_id`` (a bot seat's move: never refused)."""
-    if app_id is not None:
-        add_work(client, app_id, "search_work_per_day", cost)
+    accounting.admit(app, "simulation_work_per_day", simulation_cost(spec))
 
 
 def queued_chunks(app_id: str) -> int:

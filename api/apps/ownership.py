@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import current_app, g
 
-from api.apps import limits
+from api.apps import accounting, limits
 from api.apps.access import current_app_id, keys, owns
 from api.problems import ApiProblem
 
 __all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
-           "game_retention", "refund_hint", "release", "require_creator_app", "require_owner", "retention",
-           "simulation_ttl"]
+           "game_retention", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
+           "reserve_hint", "retention", "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -40,22 +40,38 @@ def admit_search_seats(ruleset, bots: list[str | None], owner: str | None) -> No
     from api.store import bot_searches
 
     if any(bot_searches(ruleset.id, bot) for bot in bots) and (app := _paying_app(owner)) is not None:
-        limits.check_search_room(app)
+        accounting.check_room(app, "search_work_per_day")
 
 
-def admit_hint(owner: str | None, cost: int) -> bool:
-    """Count a hint's search (``cost`` engine actions) against the game owner's quota; 403 past it.
-    True when something was counted (``refund_hint`` takes it back)."""
+def admit_hint(owner: str | None, cost: int, *, game_id: str | None = None, seat: int | None = None) -> bool:
+    """Count search work of a known ``cost`` that a seat asks for (computed in the request) against the
+    game owner's day, and the seat's own bound of the day when ``game_id`` and ``seat`` are given;
+    403 past either. True when something was counted (``refund_hint`` takes it back)."""
     app = _paying_app(owner)
     if app is None:
         return False
-    limits.admit_work(app, "search_work_per_day", cost)
+    accounting.admit(app, "search_work_per_day", cost, game_id=game_id, seat=seat)
     return True
 
 
 def refund_hint(owner: str, cost: int) -> None:
-    """Take back a counted hint that another request had asked already."""
-    limits.add_work(keys().redis, owner, "search_work_per_day", -cost)
+    """Take back what ``admit_hint`` counted for work another request had asked already."""
+    accounting.give_back(keys().redis, owner, "search_work_per_day", cost)
+
+
+def reserve_hint(owner: str | None, game_id: str, seat: int, bound: int, charge_id: str) -> bool:
+    """Reserve a hint's search (at most ``bound`` engine actions) against the game owner's day and the
+    seat's own bound of the day; 403 past either. The search worker settles the charge at the work it
+    did. True when something was reserved (``release_hint`` gives it back)."""
+    app = _paying_app(owner)
+    if app is None:
+        return False
+    return accounting.reserve(app, "search_work_per_day", bound, charge_id, game_id=game_id, seat=seat)
+
+
+def release_hint(charge_id: str) -> None:
+    """Give back a reserved hint that another request had asked already (no search for this ask)."""
+    accounting.settle(keys().redis, charge_id, 0)
 
 
 def claim(kind: str, resource_id: str) -> None:

@@ -6,7 +6,7 @@ from flask import Response, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import limits, ownership
+from api.apps import accounting, limits, ownership
 from api.apps.access import keys
 from api.apps.schemas import (
     AppSchema,
@@ -45,20 +45,25 @@ class Me(MethodView):
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
         """
         app = g.app
-        quotas = {name: limits.quota_of(app, name) for name in limits.QUOTAS}
-        return json_response({
-            "id": app.id, "name": app.name, "key_kind": app.key_kind, "scopes": list(app.scopes),
-            "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
-            "quotas": quotas,
-            "usage": {
+        quotas = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
+        usage = {"live_games": 0, "queued_chunks": 0, "simulation_work_today": 0, "search_work_today": 0}
+        if not app.publishable:
+            usage = {
                 "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
                 "queued_chunks": limits.queued_chunks(app.id),
-                "simulation_work_today": limits.work_today(keys().redis, app.id, "simulation_work_per_day"),
-                "search_work_today": limits.work_today(keys().redis, app.id, "search_work_per_day"),
-            },
-            "retention": ownership.retention(app),
+                "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
+                "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
+            }
+        return json_response({
+            "id": app.id, "name": app.name, "key_kind": app.key_kind,
+            "scopes": [] if app.publishable else list(app.scopes),
+            "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
+            "quotas": quotas, "usage": usage, "retention": ownership.retention(app),
         })
 
 
@@ -75,11 +80,13 @@ class MyGames(MethodView):
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
+    @blp.alt_response(**problem_response(403, "The app key lacks the `games` scope (a publishable key never has it)."))
     def get(self, query: dict):
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
         """
         return _owned("games", query)
 
@@ -90,10 +97,12 @@ class MySimulations(MethodView):
     @blp.doc(security=APP_KEY_AUTH)
     @blp.arguments(OwnedQuerySchema, location="query")
     @blp.response(200, OwnedListSchema)
+    @blp.alt_response(**problem_response(403, "The app key lacks the `simulations` scope (a publishable key never "
+                                              "has it)."))
     def get(self, query: dict):
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
         """
         return _owned("sims", query)
 

@@ -9,14 +9,21 @@ the addresses it checked, and ``pinned_connection`` connects to those only: the 
 looked up a second time, so a name that answers otherwise a moment later (DNS rebinding)
 cannot lead the delivery to an address that was never checked. The connection still speaks
 to the host by name: the ``Host`` header, TLS's SNI and the certificate's check all use it.
+
+A ``Deadline`` bounds a whole exchange: the connects to each checked address in turn share
+it, and once connected a watchdog shuts the socket down when it is reached, so a receiver
+that answers one byte every few seconds (a tar pit) cannot stretch one attempt past it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -95,11 +102,73 @@ def check_url(url: str, allow_private: bool) -> CheckedUrl:
     return CheckedUrl(parts.scheme, parts.hostname, port, target, addresses)
 
 
-def pinned_connection(url: CheckedUrl, timeout: float, *,
-                      context: ssl.SSLContext | None = None) -> http.client.HTTPConnection:
+class Deadline:
+    """One time limit over a whole exchange (connects, TLS handshake, sending, reading), not per
+    socket operation: ``watch`` a connected socket and it is shut down when the time is up, which
+    ends whatever read or write is blocked on it. Close it (or use it as a context manager) when
+    the exchange is over."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self._lock = threading.Lock()
+        self._watched: socket.socket | None = None
+        self._timer: threading.Timer | None = None
+        self.cut = False
+
+    def remaining(self) -> float:
+        """Seconds left; ``TimeoutError`` once there are none."""
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"over the {self.seconds:g} s limit of one attempt")
+        return left
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def watch(self, sock: socket.socket) -> None:
+        """Shut ``sock``'s connection down at the deadline. A duplicate of its descriptor is kept, so
+        the descriptor shut down is this connection's even after TLS took the original over."""
+        with self._lock:
+            self._close_watched()
+            self._watched = sock.dup()
+            self._timer = threading.Timer(max(self.at - time.monotonic(), 0.0), self._cut_off)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _cut_off(self) -> None:
+        with self._lock:
+            if self._watched is not None:
+                self.cut = True
+                with contextlib.suppress(OSError):  # already closed by the peer
+                    self._watched.shutdown(socket.SHUT_RDWR)
+
+    def _close_watched(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._watched is not None:
+            self._watched.close()
+            self._watched = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_watched()
+
+    def __enter__(self) -> Deadline:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def pinned_connection(url: CheckedUrl, timeout: float, *, context: ssl.SSLContext | None = None,
+                      deadline: Deadline | None = None) -> http.client.HTTPConnection:
     """An HTTP(S) connection to ``url``'s host that connects only to the addresses checked (in
     their order, as ``socket.create_connection`` tries a name's), never looking the host up again.
-    ``context``: the TLS settings (default: the system's trust store, the host name checked)."""
+    ``context``: the TLS settings (default: the system's trust store, the host name checked).
+    ``deadline``: one limit for the connects to all the addresses and everything after them
+    (``timeout`` then bounds each socket operation within it)."""
     if url.scheme == "https":
         connection: http.client.HTTPConnection = http.client.HTTPSConnection(
             url.host, url.port, timeout=timeout, context=context or ssl.create_default_context())
@@ -110,9 +179,16 @@ def pinned_connection(url: CheckedUrl, timeout: float, *,
         error: OSError | None = None
         for address in url.addresses:
             try:
-                return socket.create_connection((address, url.port), timeout, source_address)
-            except OSError as failed:
+                limit = timeout if deadline is None else min(timeout, deadline.remaining())
+                sock = socket.create_connection((address, url.port), limit, source_address)
+            except OSError as failed:  # TimeoutError included: the deadline ends the search
                 error = failed
+                if deadline is not None and deadline.expired():
+                    break
+                continue
+            if deadline is not None:
+                deadline.watch(sock)
+            return sock
         raise error or OSError(f"{url.host} has no address to connect to")
 
     # http.client opens its socket through this hook, then (HTTPS) wraps it with the host's name.

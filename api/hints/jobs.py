@@ -3,7 +3,10 @@
 A hint of seat ``s`` at version ``v`` is computed once. The first ask counts it and marks it
 asked with the id of its job (``GameStore.ask_hint``), then queues ``compute_hint`` on the search
 queue; the job stores its answer under ``game:{<id>}:hint:<s>:<v>``, where every later ask of that
-seat and version finds it. The search decides from the seat's own view and worlds drawn from it
+seat and version finds it. The ask reserves the most the search can cost for that decision
+(``hint_bound``: nothing for a decision with one move) through ``api.apps.accounting``, and the
+job settles the charge (``hint_charge_id``) at the engine actions the search really played (none
+when it finds the game moved on). The search decides from the seat's own view and worlds drawn from it
 (``engine.bots.search``), with a generator seeded from the game's seed, the seat and the version
 (never the game's own generator), so the same hint comes out on any machine.
 """
@@ -17,11 +20,13 @@ import secrets
 from rq import Retry
 from rq.exceptions import DuplicateJobError
 
+from api.apps import accounting
 from api.bot_seats import job_store
 from api.moves import load_state
 from api.preconditions import decision_id, since_of
 from api.rules_version import is_current
 from api.store import GameRecord, GameStore
+from engine.bots.search import MAX_CANDIDATES, candidate_actions
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -40,8 +45,25 @@ def hint_bot(ruleset: Ruleset) -> Bot:
 
 
 def hint_cost(ruleset: Ruleset) -> int:
-    """Engine actions one hint costs at most (the search quota counts it)."""
+    """Engine actions one hint costs at most, whatever the decision."""
     return ruleset.bot_classes()[HINT_BOT].cost_per_move
+
+
+def hint_bound(ruleset: Ruleset, decision: Decision) -> int:
+    """Engine actions the hint of ``decision`` can cost at most (what its ask reserves): nothing for a
+    move that is forced (one option, no range: the search plays none), else each sampled world
+    plays each candidate (the options, ranges' midpoints, the rollout bot's own move) for at most
+    the ruleset's horizon and one, within ``hint_cost``."""
+    candidates = len(candidate_actions(decision))
+    if candidates == 1 and not decision.ranges:
+        return 0
+    worlds = ruleset.bot_classes()[HINT_BOT].worlds()
+    return min(hint_cost(ruleset), worlds * min(candidates + 1, MAX_CANDIDATES) * (ruleset.search_horizon + 1))
+
+
+def hint_charge_id(game_id: str, seat: int, version: int) -> str:
+    """The accounting's charge of the hint of ``seat`` at ``version`` (whichever job computes it)."""
+    return f"hint-{game_id}-{seat}-{version}"
 
 
 def hint_job_id(game_id: str, seat: int, version: int, *, again: bool = False) -> str:
@@ -75,21 +97,32 @@ def queue_hint(store: GameStore, game_id: str, seat: int, version: int, job_id: 
 
 
 def compute_hint(game_id: str, seat: int, version: int, store: GameStore | None = None) -> str:
-    """The RQ job: search ``seat``'s decision at ``version`` and store the hint; say what happened."""
+    """The RQ job: search ``seat``'s decision at ``version``, store the hint and charge the search's
+    engine actions (nothing when no search ran); say what happened."""
     store = store or job_store()
+    played = 0
+    try:
+        outcome, played = _compute_hint(store, game_id, seat, version)
+    finally:  # an error charges what was reserved for nothing: give it back
+        accounting.settle(store.control, hint_charge_id(game_id, seat, version), played)
+    return outcome
+
+
+def _compute_hint(store: GameStore, game_id: str, seat: int, version: int) -> tuple[str, int]:
+    """What happened, and the engine actions the search played."""
     record = store.load(game_id)
     if record is None:
-        return "gone"
+        return "gone", 0
     if record.version != version:
-        return "moved-on"  # nobody asks for this version any more
+        return "moved-on", 0  # nobody asks for this version any more
     ruleset = get_ruleset(record.ruleset)
     if not is_current(ruleset, record):
-        return "rules-version"
+        return "rules-version", 0
     state = load_state(ruleset, record)
     pending = ruleset.pending(state)
     decision = next((d for d in pending if d.seat == seat), None)
     if decision is None:
-        return "no-decision"
+        return "no-decision", 0
     analysis = hint_bot(ruleset).analyse(state, decision, Rng(derive_seed(record.seed, HINT_SEED_STREAM, seat,
                                                                           version)))
     options = hint_options(analysis)
@@ -97,5 +130,5 @@ def compute_hint(game_id: str, seat: int, version: int, store: GameStore | None 
             "iterations": sum(option["visits"] for option in options), "action": analysis["action"],
             "options": options}
     if not store.save_hint(game_id, seat, version, json.dumps(hint, separators=(",", ":"))):
-        return "expired"
-    return f"seat {seat} at version {version}: {analysis['action'].get('type')}"
+        return "expired", analysis["actions"]
+    return f"seat {seat} at version {version}: {analysis['action'].get('type')}", analysis["actions"]

@@ -16,7 +16,7 @@ from flask_smorest import Blueprint
 
 from api.apps import ownership
 from api.bot_seats import job_alive
-from api.hints.jobs import describe, hint_cost, hint_job_id, queue_hint
+from api.hints.jobs import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from api.hints.schemas import HintQuerySchema, HintSchema
 from api.http import caller_role, json_response, load_current, not_modified, required_token, store
 from api.moves import load_state
@@ -56,7 +56,7 @@ class Hint(MethodView):
     @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
     @blp.alt_response(**problem_response(403, "The game has hints off (`reason`: `hints_disabled`); the creator "
                                          "token has no seat, or `seat` names another seat; over the game's app's "
-                                         "search quota (`quota-exceeded`)."))
+                                         "search quota or the seat's own (`quota-exceeded`)."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
     @blp.alt_response(**problem_response(409, "The seat has nothing to decide now (`reason`: not_your_turn, "
                                          "game_over, not_started)."))
@@ -96,7 +96,7 @@ def _ask(record: GameRecord, query: dict):
     games = store()
     stored = games.hint(record.id, seat, record.version)
     if stored is None:
-        stored = _ask_new(record, ruleset, seat)
+        stored = _ask_new(record, ruleset, seat, next(d for d in pending if d.seat == seat))
         if stored is None:
             return None
     if not _ready(stored):
@@ -124,17 +124,18 @@ def _pending(ruleset: Ruleset, record: GameRecord, seat: int) -> list[Decision]:
     return pending
 
 
-def _ask_new(record: GameRecord, ruleset: Ruleset, seat: int) -> str | None:
-    """Count the hint against the game's app and queue its job; the hint's stored value (None: stale)."""
-    games, cost = store(), hint_cost(ruleset)
-    charged = ownership.admit_hint(record.app, cost)
+def _ask_new(record: GameRecord, ruleset: Ruleset, seat: int, decision: Decision) -> str | None:
+    """Reserve the hint's search against the game's app (and the seat's own bound) and queue its job,
+    which charges the work it did; the hint's stored value (None: stale)."""
+    games, charge_id = store(), hint_charge_id(record.id, seat, record.version)
+    reserved = ownership.reserve_hint(record.app, record.id, seat, hint_bound(ruleset, decision), charge_id)
     job_id = hint_job_id(record.id, seat, record.version)
     outcome, value = games.ask_hint(record.id, seat, record.version, job_id)
     if outcome == "queued":
         queue_hint(games, record.id, seat, record.version, job_id)
         return job_id
-    if charged:
-        ownership.refund_hint(record.app, cost)  # asked meanwhile by another request, or not at all
+    if reserved:
+        ownership.release_hint(charge_id)  # asked meanwhile by another request, or not at all
     if outcome == "missing":
         raise ApiProblem("not-found", f"no game {record.id!r}")
     return value if outcome in ("ready", "computing") else None

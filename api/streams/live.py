@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import redis
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, stream_with_context
 
+from api.client_address import client_address
 from api.moves import load_state
 from api.problems import ApiProblem
 from api.store import FINISHED, GameStore, StoredEvent
@@ -76,7 +77,7 @@ def live_response(game_id: str, first: list[str], source: Source) -> Response:
     config = current_app.config
     streams = hub()
     limit = int(config["STREAMS_PER_CLIENT"])
-    slot = streams.acquire_slot(request.remote_addr or "unknown", limit)
+    slot = streams.acquire_slot(client_address(), limit)
     if slot is None:
         raise ApiProblem("too-many-streams", f"this client already holds {limit} open streams; close one first",
                          headers={"Retry-After": "15"})

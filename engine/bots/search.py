@@ -125,22 +125,24 @@ class SearchBot(Bot):
         default = policy.choose(state, decision, Rng(search_rng.next64())) if policy.needs_view else None
         candidates = candidate_actions(decision, default)
         if len(candidates) == 1:
-            return {"action": candidates[0], "worlds": 0,
+            return {"action": candidates[0], "worlds": 0, "actions": 0,
                     "options": [{"action": candidates[0], "value": None, "samples": 0}]}
         seat = decision.seat
         subtrees = [_Node() for _ in candidates]
         rewards: list[list[float]] = [[] for _ in candidates]
+        played = [0]  # engine actions applied in all the rollouts: the work the search did
         for _ in range(self.worlds()):
             world = ruleset.resample_hidden(state, seat, search_rng)
             seed = search_rng.next64()
             # Every candidate plays on the same world with the same dice: their difference is the move's.
             for index, action in enumerate(candidates):
                 copy = world if index == len(candidates) - 1 else ruleset.copy(world)
-                rewards[index].append(self._play_out(copy, seat, action, subtrees[index], policy, Rng(seed)))
+                rewards[index].append(self._play_out(copy, seat, action, subtrees[index], policy, Rng(seed),
+                                                     played))
         best = self._pick(rewards, candidates.index(default) if default is not None else None)
         options = [{"action": action, "value": round(mean(samples), 4), "samples": len(samples)}
                    for action, samples in zip(candidates, rewards, strict=True)]
-        return {"action": candidates[best], "worlds": self.worlds(), "options": options}
+        return {"action": candidates[best], "worlds": self.worlds(), "actions": played[0], "options": options}
 
     @staticmethod
     def _pick(rewards: list[list[float]], default: int | None) -> int:
@@ -155,17 +157,20 @@ class SearchBot(Bot):
         spread = stdev(differences) / math.sqrt(len(differences))
         return best if mean(differences) > CONFIDENCE * spread else default
 
-    def _play_out(self, world, seat: int, action: dict, node: _Node, policy: Bot, rng: Rng) -> float:
+    def _play_out(self, world, seat: int, action: dict, node: _Node, policy: Bot, rng: Rng,
+                  played: list[int]) -> float:
         """``seat`` plays ``action`` in ``world``, then its later moves down its tree (UCB1) until the tree
-        grows a node, then everyone plays ``policy``; ``seat``'s reward."""
+        grows a node, then everyone plays ``policy``; ``seat``'s reward. ``played[0]`` counts the actions."""
         ruleset = self.ruleset
         ruleset.apply(world, seat, action, check=False)
+        played[0] += 1
         path = []
         growing = True
         for _ in range(ruleset.search_horizon):
             pending = ruleset.pending(world)
             if not pending:
                 break
+            played[0] += 1
             decision = pending[0]
             if growing and decision.seat == seat:
                 action, node, grew = self._select(node, candidate_actions(decision), rng)

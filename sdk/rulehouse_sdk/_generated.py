@@ -1637,6 +1637,9 @@ class Operations:
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
 
         GET /v1/apps/me
         """
@@ -1647,7 +1650,8 @@ class Operations:
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -1659,7 +1663,7 @@ class Operations:
     def list_app_simulations(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -2222,6 +2226,9 @@ class AsyncOperations:
 
         The app the `X-Api-Key` names (or the `local` app of development mode): its
         scopes, its rate limits per class, its quotas and what it uses of them now.
+        Through a publishable key: that key's own figures (no scopes, the publishable
+        limits per client address and quotas) and no usage of the app's (zeros), as a
+        page's key sees nothing of its app that the public lobby does not show.
 
         GET /v1/apps/me
         """
@@ -2232,7 +2239,8 @@ class AsyncOperations:
         """List the app's games
 
         Newest first, finished ones included, until they expire (export their records
-        before then).
+        before then). Needs the `games` scope: a publishable key, which is in every page,
+        sees only the lobby's games (`GET /v1/games`).
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 
@@ -2244,7 +2252,7 @@ class AsyncOperations:
     async def list_app_simulations(self, *, limit: int | None = None, before: float | None = None) -> OwnedList:
         """List the app's simulations
 
-        Newest first, until they expire.
+        Newest first, until they expire. Needs the `simulations` scope.
 
         before: Only those created before this Unix time (paging: pass the `created` of the last one you got).
 

@@ -253,10 +253,13 @@ def test_an_app_keeps_its_finished_games_as_long_as_it_says(client, keys, redis_
 
 
 def test_search_work_counts_hints_against_the_games_app_and_spends_its_day(client, keys):
-    from api.hints.jobs import hint_cost
+    """No search worker here: a hint asked stays reserved at the most its search can cost."""
+    from api.hints.jobs import hint_bound
     from engine.core.registry import get_ruleset
 
-    cost = hint_cost(get_ruleset("whipcash"))
+    ruleset = get_ruleset("whipcash")
+    first = ruleset.pending(ruleset.new_game(2, {}, 7))[0]
+    cost = hint_bound(ruleset, first)
     _, key = keys.create_app("Coach", quotas={"search_work_per_day": cost})
     body = {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7, "hints": True}
     game = client.post("/v1/games", json=body, headers=key_header(key)).get_json()

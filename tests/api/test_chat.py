@@ -260,18 +260,15 @@ def test_the_chat_stream_sends_what_was_said_then_each_new_message_and_setting(c
     assert_problem(client.get(f"/v1/games/{game['id']}/chat/stream"), 404, "not-found")
 
 
-@pytest.fixture
-def keyed_client(redis_db_url):
+def test_a_browser_key_posts_and_its_posts_count_as_moves(redis_db_url):
     from api.app import create_app
 
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
-    app.testing = True
-    return app.test_client()
-
-
-def test_a_browser_key_posts_and_its_posts_count_as_moves(keyed_client, redis_db_url):
+    # A browser key counts at the publishable figures (an app's own --limit is its secret keys').
+    limits = {"moves": "3/minute", "reads": "600/minute", "writes": "30/minute", "streams": "30/minute"}
+    keyed_client = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True,
+                               "PUBLISHABLE_RATE_LIMITS": limits}).test_client()
     keys = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-    app_id, secret = keys.create_app("Table", limits={"moves": "3/minute"})
+    app_id, secret = keys.create_app("Table")
     browser_key = keys.create_key(app_id, PUBLISHABLE, ("https://table.example",))
     game = keyed_client.post("/v1/games", json={"ruleset": "cash-n-guns", "seats": SEATS, "seed": 5},
                              headers={"X-Api-Key": secret}).get_json()

@@ -1,5 +1,6 @@
 """Webhook URLs: IPv6 forms of private IPv4 addresses are refused, and a delivery connects to the
-address that was checked (never a second lookup), still speaking to the host by name over TLS."""
+address that was checked (never a second lookup), still speaking to the host by name over TLS,
+all within one deadline per attempt (a tar pit, or addresses that never answer, cannot stretch it)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import ipaddress
 import socket
 import ssl
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -15,10 +17,12 @@ import pytest
 import redis as redis_lib
 
 from api.apps import webhook_addresses
-from api.apps.webhook_addresses import CheckedUrl, UnsafeUrl, check_url, pinned_connection
-from api.apps.webhooks import Webhooks
+from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
+from api.apps.webhooks import Webhooks, _post
 from api.config import settings
 from tests.api.helpers import assert_problem
+from tests.processes import wait_for
+from tests.workers.tarpit import TarPit
 
 DATA = Path(__file__).parent / "data"
 #: a self-signed certificate for rebind.test (and nothing else), and its key: test data only
@@ -158,3 +162,38 @@ def test_a_delivery_goes_to_the_address_checked_when_the_name_answers_otherwise_
     lookups.clear()
     assert hooks.attempt(delivery) == "delivered"
     assert lookups == ["rebind.invalid"] and server.hosts == [f"rebind.invalid:{server.port}"]
+
+
+def test_one_deadline_bounds_a_whole_attempt_against_a_tar_pit():
+    """A receiver that sends one byte every 0.3 s never trips a per-read timeout of 5 s; the attempt's
+    one limit (1 s) ends it all the same, and the receiver sees the connection closed then."""
+    pit = TarPit(every=0.3)
+    try:
+        checked = check_url(pit.url, allow_private=True)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError, match="within 1 s"):
+            _post(checked, b"{}", "whsec_x", "dlv_1", 1.0)
+        took = time.monotonic() - started
+        assert 1.0 <= took < 1.8, took
+        wait_for(lambda: pit.held, timeout=5)
+        assert pit.held[0] < 1.8 and pit.open == 0
+    finally:
+        pit.close()
+
+
+def test_one_deadline_spans_every_checked_address():
+    """Three checked addresses whose connects never complete (a listener whose backlog is full):
+    per address, each would wait its whole timeout (3 x 2 s); one deadline of 1 s spans them all."""
+    listener = socket.create_server(("0.0.0.0", 0), backlog=0)
+    port = listener.getsockname()[1]
+    filler = socket.create_connection(("127.0.0.1", port), 1)  # fills the backlog: later SYNs get no answer
+    try:
+        checked = CheckedUrl("http", "slow.invalid", port, "/hook", ("127.0.0.2", "127.0.0.3", "127.0.0.4"))
+        started = time.monotonic()
+        with Deadline(1.0) as deadline, pytest.raises(TimeoutError):
+            post(pinned_connection(checked, timeout=2, deadline=deadline))
+        took = time.monotonic() - started
+        assert 1.0 <= took < 1.6, took
+    finally:
+        filler.close()
+        listener.close()

@@ -14,7 +14,9 @@ import pytest
 import requests
 import yaml
 
+from api.apps import webhooks
 from api.cli import build_parser
+from api.config import WEBHOOK_QUEUE
 from api.embedded_redis import redis_server_binary
 from tests.processes import ROOT, free_port, wait_for
 
@@ -24,10 +26,12 @@ IMAGE_SERVICES = {name for name, service in SERVICES.items() if service.get("ima
 
 
 def test_the_layout_one_image_built_once_replicas_pools_aof_and_health_checks():
-    assert sorted(IMAGE_SERVICES) == ["api", "worker-bots", "worker-search", "worker-sims"]
+    assert sorted(IMAGE_SERVICES) == ["api", "worker-bots", "worker-search", "worker-sims", "worker-webhooks"]
     assert [name for name, service in SERVICES.items() if "build" in service] == ["api"]
     assert SERVICES["api"]["deploy"]["replicas"] >= 2
     assert all(SERVICES[name]["deploy"]["replicas"] >= 1 for name in ("worker-bots", "worker-search", "worker-sims"))
+    # One app holds at most WEBHOOK_DELIVERIES_PER_APP (1) delivery workers: there are more.
+    assert SERVICES["worker-webhooks"]["deploy"]["replicas"] >= 2
     assert "--appendonly" in SERVICES["redis"]["command"] and "yes" in SERVICES["redis"]["command"]
     assert all("healthcheck" in service for service in SERVICES.values())
     assert all(SERVICES[name]["environment"]["RULEHOUSE_REQUIRE_API_KEYS"] == "1" for name in IMAGE_SERVICES)
@@ -41,9 +45,16 @@ def test_worker_pools_split_the_queues():
     bots = build_parser().parse_args(SERVICES["worker-bots"]["command"][1:])
     sims = build_parser().parse_args(SERVICES["worker-sims"]["command"][1:])
     search = build_parser().parse_args(SERVICES["worker-search"]["command"][1:])
-    assert bots.queues.split(",") == ["bots", "webhooks"] and sims.queues == "simulations"
-    assert search.queues == "search"
-    assert bots.metrics_port == sims.metrics_port == search.metrics_port == 9100
+    hooks = build_parser().parse_args(SERVICES["worker-webhooks"]["command"][1:])
+    assert bots.queues == "bots" and sims.queues == "simulations" and search.queues == "search"
+    assert bots.metrics_port == sims.metrics_port == search.metrics_port == hooks.metrics_port == 9100
+    # Deliveries (which wait on apps' receivers) are taken by their own workers only, and a plain
+    # `rulehouse worker` does not take them either.
+    takers = [name for name, service in SERVICES.items() if name in IMAGE_SERVICES and name != "api"
+              and "webhooks" in build_parser().parse_args(service["command"][1:]).queues.split(",")]
+    assert takers == ["worker-webhooks"] and hooks.queues == "webhooks"
+    assert "webhooks" not in build_parser().parse_args(["worker"]).queues.split(",")
+    assert webhooks.QUEUE == WEBHOOK_QUEUE == "webhooks"
 
 
 def _rulehouse_argv(argv: list[str]) -> list[str]:

@@ -130,8 +130,22 @@ def test_a_forced_move_is_played_without_a_search():
     state = ruleset.new_game(2, None, seed=1)
     only = Decision(0, "roll", [{"type": "roll", "dice": 1}])
     analysis = ruleset.bot("mcts").analyse(state, only, Rng(1))
-    assert analysis == {"action": {"type": "roll", "dice": 1}, "worlds": 0,
+    assert analysis == {"action": {"type": "roll", "dice": 1}, "worlds": 0, "actions": 0,
                         "options": [{"action": {"type": "roll", "dice": 1}, "value": None, "samples": 0}]}
+
+
+def test_a_search_counts_the_engine_actions_it_played_within_its_bound():
+    """What a search did (the accounting charges it): one action per rollout step, and never more than
+    the level's ``cost_per_move``; less where the decision has few candidates or rollouts end early."""
+    ruleset = get_ruleset("whipcash")
+    state = ruleset.new_game(2, None, seed=1)
+    decision = ruleset.pending(state)[0]
+    bot = ruleset.bot("mcts-1")
+    analysis = bot.analyse(state, decision, Rng(3))
+    candidates = len(analysis["options"])
+    assert analysis["worlds"] * candidates <= analysis["actions"]  # at least the first move of each rollout
+    assert analysis["actions"] <= analysis["worlds"] * candidates * (1 + ruleset.search_horizon)
+    assert analysis["actions"] <= type(bot).cost_per_move
 
 
 def test_a_ranged_choice_weighs_its_ends_its_middle_and_nothing_out_of_range():
@@ -149,3 +163,4 @@ def test_a_wide_choice_is_cut_to_a_bounded_number_of_candidates_keeping_the_defa
     kept = candidate_actions(decision, default={"type": "pick", "n": 33})
     assert len(kept) == MAX_CANDIDATES and {"type": "pick", "n": 33} in kept
     assert candidate_actions(decision, default={"type": "pick", "n": 2}) == options[:MAX_CANDIDATES]
+

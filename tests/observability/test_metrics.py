@@ -83,6 +83,8 @@ def test_a_worker_serves_bot_reply_latency_simulation_games_and_queue_depths(red
     replies = found[("rulehouse_bot_reply_seconds_count", frozenset())]
     assert found[("rulehouse_actions_total", frozenset({("outcome", "accepted"), ("reason", "")}))] >= replies
     assert ("rulehouse_queue_depth", frozenset({("queue", "simulations")})) in found
+    # Every queue's depth, the deliveries' too, though this worker does not take them.
+    assert ("rulehouse_queue_depth", frozenset({("queue", "webhooks")})) in found
     assert found[("rulehouse_queue_redis_up", frozenset())] == 1
 
     created = client.post("/v1/simulations", json={"ruleset": "monopoly-cars2", "games": 40, "seed": 1})

@@ -95,7 +95,7 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
     redis_port, port = free_port(), free_port()
     url = f"redis://127.0.0.1:{redis_port}/0"
     serve = spawn("serve", "--port", str(port), "--workers", "1", "--bot-workers", "1", "--search-workers", "0",
-                  "--web-workers", "1", REDIS_URL=url, RULEHOUSE_HOME=str(tmp_path / "home"))
+                  "--webhook-workers", "1", "--web-workers", "1", REDIS_URL=url, RULEHOUSE_HOME=str(tmp_path / "home"))
     redis_server = None
     try:
         base = f"http://127.0.0.1:{port}"
@@ -114,7 +114,7 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
 
         redis_server = EmbeddedRedis(tmp_path / "redis", port=redis_port, persist=False).start()
         client = redis_lib.Redis.from_url(url)
-        wait_for(lambda: Worker.count(connection=client) == 2, timeout=90, interval=0.2)
+        wait_for(lambda: Worker.count(connection=client) == 3, timeout=90, interval=0.2)
         client.close()
         assert answers(f"{base}/v1/ready") == 200
         assert len(serve.saying("answers now")) == 1
@@ -174,11 +174,11 @@ def test_ctrl_c_stops_serve_and_its_embedded_redis_in_order_without_errors(tmp_p
     port = free_port()
     home = tmp_path / "home"
     serve = spawn("serve", "--port", str(port), "--workers", "1", "--bot-workers", "1", "--search-workers", "0",
-                  "--web-workers", "1", RULEHOUSE_HOME=str(home))
+                  "--webhook-workers", "1", "--web-workers", "1", RULEHOUSE_HOME=str(home))
     try:
         wait_for(lambda: answers(f"http://127.0.0.1:{port}/v1/ready") == 200, timeout=90, interval=0.2)
         client = redis_lib.Redis.from_url((home / "redis.url").read_text())
-        wait_for(lambda: Worker.count(connection=client) == 2, timeout=60, interval=0.2)
+        wait_for(lambda: Worker.count(connection=client) == 3, timeout=60, interval=0.2)
         client.close()
         # Ctrl+C in a terminal: SIGINT to the whole foreground group. Redis must outlive the workers.
         os.killpg(serve.process.pid, signal.SIGINT)

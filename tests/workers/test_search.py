@@ -110,10 +110,11 @@ def test_search_bots_play_on_their_own_queue_and_quick_bots_never_wait_for_them(
                 for key in redis.keys(f"rq:job:bot-{game_id}-*")}
 
     assert origins(searching["id"]) == {"search"} and origins(quick["id"]) == {"bots"}
-    # Each searching move counts against the game's app (here the local one) in engine actions.
+    # Each searching move counts against the game's app (here the local one): the engine actions its
+    # search played, within the level's bound per move (tests/workers/test_accounting.py: exactly).
     cost = type(get_ruleset("whipcash").bot("mcts-1")).cost_per_move
     usage = client.get("/v1/apps/me").get_json()["usage"]
-    assert usage["search_work_today"] == cost * game["version"]
+    assert 0 < usage["search_work_today"] < cost * game["version"]
 
 
 def test_a_human_deadline_still_passes_beside_a_searching_bot(client, app, workers):

@@ -31,7 +31,7 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
     # `make run` with this interpreter's environment taken as installed (-o: not rebuilt).
     serve = subprocess.Popen(
         ["make", "--no-print-directory", "-o", ".venv/.installed", "run", f"BIN={Path(sys.executable).parent}",
-         f"SERVE_ARGS=--port {port} --workers 1 --bot-workers 1 --web-workers 1"],
+         f"SERVE_ARGS=--port {port} --workers 1 --bot-workers 1 --webhook-workers 1 --web-workers 1"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -53,9 +53,10 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
         assert (tmp_path / "home" / "redis").is_dir()
 
         client = redis_lib.Redis.from_url(redis_url)
-        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 3 and found, timeout=30)
+        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 4 and found, timeout=30)
+        # Webhook deliveries on a worker of their own: no bot worker waits on an app's receiver.
         assert sorted(tuple(worker.queue_names()) for worker in queues) == [
-            ("bots", "webhooks"), ("bots", "webhooks", "search", "simulations"), ("search",)]
+            ("bots",), ("bots", "search", "simulations"), ("search",), ("webhooks",)]
         client.close()
 
         # The workers it started play a simulation.

@@ -14,6 +14,7 @@ from rulehouse_sdk import webhooks as sdk_webhooks
 from api.apps.keys import AppKeys
 from tests.api.helpers import assert_problem
 from tests.processes import wait_for
+from tests.workers.tarpit import TarPit
 
 ALL_BOTS = {"ruleset": "monopoly-cars2", "seats": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}],
             "seed": 5}
@@ -61,13 +62,15 @@ def receivers():
 
 @pytest.fixture
 def service(redis_db_url, monkeypatch, workers):
-    """The API (keys required, private webhook URLs allowed for the test) and two real workers."""
+    """The API (keys required, private webhook URLs allowed for the test), a real worker for the bots
+    and two real delivery workers (``--queues webhooks``), as ``rulehouse serve`` runs them."""
     from api.app import create_app
 
     monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
     monkeypatch.setenv("RULEHOUSE_WEBHOOK_RETRY_INTERVALS", "1,1,1")
     monkeypatch.setenv("RULEHOUSE_WEBHOOK_TIMEOUT_SECONDS", "1")
-    workers.start(2)
+    workers.start(1)
+    workers.start(2, "--queues", "webhooks")
     app = create_app({"REDIS_URL": redis_db_url, "REQUIRE_API_KEYS": True})
     app.testing = True
     keys = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
@@ -160,3 +163,102 @@ def test_decisions_deadlines_and_simulations_are_told_too(service, receivers):
     assert near["data"]["game"] == game["id"] and near["data"]["seats"] == [0] and near["data"]["deadline"]
     done = next(e for e in events if e["type"] == "simulation.finished")
     assert done["data"] == {"simulation": sim["id"], "status": "finished"}
+
+
+def test_an_apps_tar_pit_receivers_hold_up_neither_other_apps_deliveries_nor_its_own_slots(
+        service, receivers, redis_db_url):
+    """App A's 20 webhooks point at a tar pit (a byte every 0.3 s, never done) and each gets a delivery;
+    at most one of A's deliveries is in a worker at once (one slot), each attempt ends at the 1 s
+    limit, and app B's delivery meanwhile arrives through the other delivery worker at once."""
+    from api.apps.webhooks import EXTENSION_NAME, Webhooks
+
+    client, keys = service
+    pit = TarPit(every=0.3)
+    try:
+        slow_app, slow_key = keys.create_app("Tar pit")
+        quick_app, quick_key = keys.create_app("Quick")
+        for _ in range(20):
+            register(client, slow_key, pit.url, ["game.finished"])
+        inbox = receivers()
+        register(client, quick_key, inbox.url, ["game.finished"])
+        hooks: Webhooks = client.application.extensions[EXTENSION_NAME]
+        lined_up = hooks.emit(slow_app, "game.finished", {"game": "g_slow"})
+        assert len(lined_up) == 20
+        wait_for(lambda: pit.open == 1, timeout=20)  # A's first attempt is in the pit
+        started = time.monotonic()
+        hooks.emit(quick_app, "game.finished", {"game": "g_quick"})
+        wait_for(lambda: inbox.received, timeout=20)
+        assert time.monotonic() - started < 1.0  # not behind A's attempts (1 s each)
+        in_flight = []
+        wait_for(lambda: in_flight.append((hooks.in_flight(slow_app), pit.open)) or len(pit.held) >= 3, timeout=30)
+        # One slot: never more than one of A's deliveries queued or running, one connection in the pit.
+        assert max(slots for slots, _ in in_flight) == 1 and max(held for _, held in in_flight) <= 1
+        assert all(seconds < 1.8 for seconds in pit.held), pit.held
+        # Nothing dropped: the other 19 wait in A's own line, in order.
+        waiting = hooks.redis.lrange(f"app:{{{slow_app}}}:deliveries:waiting", 0, -1)
+        assert set(waiting) < set(lined_up) and len(waiting) >= 15
+    finally:
+        pit.close()
+
+
+def test_every_delivery_of_a_busy_app_arrives_one_slot_at_a_time(service, receivers):
+    """20 deliveries of one app through its one slot: all arrive, each once."""
+    from api.apps.webhooks import EXTENSION_NAME
+
+    client, keys = service
+    inbox = receivers()
+    app_id, key = keys.create_app("Busy")
+    for _ in range(20):
+        register(client, key, inbox.url, ["game.finished"])
+    hooks = client.application.extensions[EXTENSION_NAME]
+    lined_up = hooks.emit(app_id, "game.finished", {"game": "g"})
+    wait_for(lambda: len(inbox.received) >= 20, timeout=60)
+    assert sorted(r["headers"]["Rulehouse-Delivery"] for r in inbox.received) == sorted(lined_up)
+    assert hooks.in_flight(app_id) == 0
+
+
+def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redis_db_url, monkeypatch, workers,
+                                                                            receivers):
+    """A delivery whose job was lost with its worker (its queued job gone, its slot still held): once
+    the slot's lease runs out, a delivery worker's sweep puts it back in its app's line and delivers
+    it, and the app's next delivery was waiting behind it, not dropped."""
+    from rq import Queue
+
+    from api.apps.webhooks import QUEUE, Webhooks, in_flight_key
+    from api.config import settings
+
+    inbox = receivers()
+    config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
+    hooks = Webhooks(redis_lib.Redis.from_url(redis_db_url, decode_responses=True),
+                     redis_lib.Redis.from_url(redis_db_url), config)
+    hooks.register("app_lost", inbox.url, ["game.finished"])
+    lost, behind = hooks.emit("app_lost", "game.finished", {"game": "g1"}) + hooks.emit(
+        "app_lost", "game.finished", {"game": "g2"})
+    queue = Queue(QUEUE, connection=redis_lib.Redis.from_url(redis_db_url))
+    assert [job_id.split("-")[0] for job_id in queue.job_ids] == [lost]  # one slot: the other waits
+    queue.empty()  # the worker that took it died with it
+    hooks.redis.zadd(in_flight_key("app_lost"), {lost: time.time() - 1})  # and its lease ran out
+    monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
+    workers.start(1, "--queues", "webhooks")
+    wait_for(lambda: len(inbox.received) == 2, timeout=30)
+    assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [lost, behind]
+    assert hooks.in_flight("app_lost") == 0
+
+
+def test_a_delivery_that_expired_in_its_slot_frees_it_for_the_next(redis_db_url, monkeypatch, workers, receivers):
+    from api.apps.webhooks import Webhooks, delivery_key
+    from api.config import settings
+
+    inbox = receivers()
+    config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
+    hooks = Webhooks(redis_lib.Redis.from_url(redis_db_url, decode_responses=True),
+                     redis_lib.Redis.from_url(redis_db_url), config)
+    hooks.register("app_old", inbox.url, ["game.finished"])
+    [gone] = hooks.emit("app_old", "game.finished", {"game": "g1"})
+    [behind] = hooks.emit("app_old", "game.finished", {"game": "g2"})
+    hooks.redis.delete(delivery_key(gone))  # kept DELIVERY_TTL, and that ran out before a worker came
+    monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
+    workers.start(1, "--queues", "webhooks")
+    wait_for(lambda: inbox.received, timeout=30)
+    assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [behind]
+    wait_for(lambda: hooks.in_flight("app_old") == 0, timeout=10)
