@@ -7,9 +7,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.http import bearer_token, caller_seat, json_response, load_current, ruleset_at_path, store
-from api.problems import problem_response, validation_problem
+from api.problems import ApiProblem, problem_response, validation_problem
 from api.records.build import record_for
 from api.records.schemas import EvaluateRequestSchema, EvaluationSchema
+from api.store import WAITING
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT, RecordError, RecordSchema, evaluate
 
 blp = Blueprint("records", __name__, url_prefix="/v1", description="Game records: export, replay and evaluation.")
@@ -26,6 +27,8 @@ class GameRecordView(MethodView):
     @blp.response(200, RecordSchema)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(409, "The game has not started: it waits for its open seats "
+                                         "(`reason`: not_started); its record begins when it starts."))
     def get(self, game_id: str):
         """The game's record
 
@@ -37,6 +40,9 @@ class GameRecordView(MethodView):
         token the spectator's part.
         """
         record = load_current(game_id, bearer_token())
+        if record.status == WAITING:
+            raise ApiProblem("illegal-action", "the game has not started: it waits for its open seats",
+                             reason="not_started", version=record.version)
         role, seat = caller_seat(record)
         body = record_for(store(), record, seat)
         etag_role = {"seat": str(seat), "creator": "c"}.get(role)

@@ -52,7 +52,7 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
     assert unlisted["id"] in mine
 
     values = {"game_id": listed["id"], "ruleset_id": "monopoly-cars2", "sim_id": "sim_0000000000",
-              "webhook_id": "wh_0000000000", "seat": "1"}
+              "webhook_id": "wh_0000000000", "seat": "1", "player_id": "ann", "tournament_id": "tn_0000000000"}
     read = 0
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/v1/") or "GET" not in rule.methods:
@@ -68,6 +68,7 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
             reply.close()
         text = body.decode() if isinstance(body, bytes) else str(body)
         assert not any(secret_id in text for secret_id in secrets_of_the_app), (rule.rule, text[:300])
+        assert reply.status_code < 500, (rule.rule, text[:300])
         read += reply.status_code == 200
     assert read >= 10  # the lobby, the listed game's reads, rulesets, ...
     lobby = client.get("/v1/games", headers={"X-Api-Key": public, "Origin": ORIGIN}).get_json()

@@ -163,6 +163,10 @@ def test_record_errors(client):
     assert_problem(client.get("/v1/games/nope/record"), 404, "not-found")
     game = create(client, {"ruleset": "whipcash", "seats": [{"name": "A"}, {"name": "B"}]})
     assert_problem(client.get(f"/v1/games/{game['id']}/record", headers=auth("wrong")), 401, "unauthorized")
+    # A game waiting for its open seats has no state yet, so no record (it was a 500).
+    waiting = create(client, {"ruleset": "whipcash", "seats": [{"name": "A"}, {"open": True}]})
+    refused = assert_problem(client.get(f"/v1/games/{waiting['id']}/record"), 409, "illegal-action")
+    assert refused["reason"] == "not_started"
 
 
 def test_rulehouse_replay_checks_a_record_and_says_where_it_diverges(client, app, tmp_path, capsys):
