@@ -15,6 +15,7 @@ from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
 from api.config import WORKER_QUEUES
+from api.experiments.cli import add_parser as add_experiment_parser
 from api.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
@@ -442,6 +443,8 @@ EPILOG = """examples:
   rulehouse rulesets           the games this service referees
   rulehouse simulate whipcash --games 500 --players 4 --bots heuristic,random
   rulehouse replay game.json   check a record of GET /v1/games/{id}/record
+  rulehouse experiment monopoly-cars2 --sweep starting_money=10,13,16 --games 2000
+                               compare house rules on the same seeds (on the workers)
 
 `rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
 
@@ -506,6 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
     health.set_defaults(func=cmd_health)
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
+    add_experiment_parser(sub)
     return parser
 
 

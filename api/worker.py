@@ -20,6 +20,7 @@ from api import bot_seats, deadlines, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.config import WORKER_QUEUES, settings
+from api.experiments import jobs as experiments
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.redis_wait import RedisWait
@@ -65,6 +66,7 @@ class SweepingMixin:
             log.exception("intermediate-queue sweep failed")
         try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
+            requeued += experiments.reap_all(self.connection)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
             return

@@ -27,7 +27,7 @@ PLAY_BLUEPRINTS = {"seats"}
 #: Blueprints whose writes act for a seat or a game's creator like a move (the table chat), their reads plain reads.
 PLAY_WRITE_BLUEPRINTS = {"chat"}
 #: Blueprints whose every endpoint needs the scope of the same name.
-SCOPED_BLUEPRINTS = {"simulations": "simulations", "webhooks": "webhooks"}
+SCOPED_BLUEPRINTS = {"simulations": "simulations", "experiments": "simulations", "webhooks": "webhooks"}
 #: Endpoints with neither key nor rate limit: health checks for load balancers.
 FREE_ENDPOINTS = {"system.Health", "system.Ready"}
 EXTENSION = "rulehouse.apps"

@@ -35,7 +35,7 @@ from rq import Queue, Retry
 from api.apps.webhook_addresses import CheckedUrl, UnsafeUrl, check_url, pinned_connection
 from api.config import settings as service_settings
 
-EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished")
+EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished")
 QUEUE = "webhooks"
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"

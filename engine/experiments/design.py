@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from dataclasses import dataclass
 
 from engine.core.errors import InvalidOptions
@@ -58,15 +59,6 @@ def design(ruleset: Ruleset, players: int, base_options: dict, base_bots: list[s
     if len(sweep) > MAX_SWEEP_PARAMETERS:
         raise InvalidOptions(f"a sweep varies at most {MAX_SWEEP_PARAMETERS} options, not {len(sweep)}",
                              fields={"sweep": [f"at most {MAX_SWEEP_PARAMETERS} options"]})
-    points = sweep_points(sweep) if sweep else []
-    count = len(points) or len(variants)
-    if count == 0:
-        raise InvalidOptions("an experiment needs variants or a sweep to compare with its base",
-                             fields={"variants": ["give at least one variant, or a sweep"]})
-    if count > MAX_VARIANTS:
-        field = "sweep" if sweep else "variants"
-        raise InvalidOptions(f"{count} variants; an experiment compares at most {MAX_VARIANTS}",
-                             fields={field: [f"at most {MAX_VARIANTS} variants (sweep points), not {count}"]})
     known = set(ruleset.options_schema().fields)
     for name, values in sweep.items():
         if name not in known:
@@ -75,8 +67,16 @@ def design(ruleset: Ruleset, players: int, base_options: dict, base_bots: list[s
         if not values:
             raise InvalidOptions(f"the sweep of {name!r} has no values",
                                  fields={"sweep": {name: ["give 1 or more values"]}})
+    count = math.prod(len(values) for values in sweep.values()) if sweep else len(variants)
+    if count == 0:
+        raise InvalidOptions("an experiment needs variants or a sweep to compare with its base",
+                             fields={"variants": ["give at least one variant, or a sweep"]})
+    if count > MAX_VARIANTS:
+        field = "sweep" if sweep else "variants"
+        raise InvalidOptions(f"{count} variants; an experiment compares at most {MAX_VARIANTS}",
+                             fields={field: [f"at most {MAX_VARIANTS} variants (sweep points), not {count}"]})
     made = [Variant(BASE, base_options, base_bots, {})]
-    for point in points:
+    for point in sweep_points(sweep) if sweep else []:
         made.append(Variant(point_name(point), {**base_options, **point}, base_bots, point))
     for index, variant in enumerate(variants):
         bots = seat_bots(variant.get("bots") or base_bots, players)
