@@ -449,9 +449,21 @@ EPILOG = """examples:
 `rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
 
 
+class CommandHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse measures the command names one indent short of where it prints them, so a name as
+    long as ``experiment`` would push its help to the next line: measure them where they print."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS and hasattr(action, "_get_subactions"):
+            longest = max((len(self._format_action_invocation(sub)) for sub in action._get_subactions()), default=0)
+            self._action_max_length = max(self._action_max_length,
+                                          longest + self._current_indent + self._indent_increment)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulehouse", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=CommandHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sub.add_parser("rulesets", help="list the rulesets").set_defaults(func=cmd_rulesets)

@@ -9,10 +9,15 @@ import json
 import sys
 import time
 
+DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
+bot lineups) on the same seeds, on the workers: through Redis (--redis-url, $REDIS_URL, or a
+local `rulehouse serve`) or a service's HTTP API (--url). Prints one row per variant; Ctrl+C
+cancels the experiment. docs/experiments.md explains the measures and the statistics."""
+
 
 def add_parser(sub) -> argparse.ArgumentParser:
     run = sub.add_parser("experiment", help="compare house rules, a sweep or bot lineups on the same seeds",
-                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+                         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     run.add_argument("ruleset")
     run.add_argument("--players", type=int, help="default: the ruleset's minimum")
     run.add_argument("--bots", default="random", help="the base's bot per seat, comma-separated; the last repeats")
