@@ -7,7 +7,7 @@ import secrets
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.simulations.spec import MAX_AUTO_CHUNK, MAX_CHUNK_SIZE, MAX_SEED, MIN_AUTO_CHUNK, TARGET_CHUNKS
+from api.simulations.spec import MAX_AUTO_CHUNK, MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_SEED, MIN_AUTO_CHUNK, TARGET_CHUNKS
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.experiments.design import MAX_SWEEP_PARAMETERS, MAX_VARIANTS, design
@@ -142,6 +142,9 @@ def normalize_spec(body: dict) -> dict:
                                              f"{len(variants)} variants"]})
     first = spec["games"] or stop["min_games"]
     chunk_size = min(spec["chunk_size"] or default_chunk_size(first, len(variants)), budget)
+    if math.ceil(budget / chunk_size) > MAX_CHUNKS:
+        raise InvalidOptions(f"{budget} games in chunks of {chunk_size} make more than {MAX_CHUNKS} jobs",
+                             fields={"chunk_size": [f"must be at least {math.ceil(budget / MAX_CHUNKS)}"]})
     seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
         "ruleset": ruleset.id,

@@ -48,6 +48,8 @@ def header(key: str) -> dict:
     ({"variants": [{"name": "x", "bots": ["genius"]}]}, "/variants/0/bots"),
     ({"variants": [{"name": "x"}] * (MAX_VARIANTS + 1)}, "/variants"),
     ({"variants": [{"name": "x"}], "games": 0}, "/games"),
+    ({"variants": [{"name": "x"}], "games": 20_000, "chunk_size": 1}, "/chunk_size"),
+    ({"variants": [{"name": "x" * 65}]}, "/variants/0/name"),
     ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100}}, "/stop/win_rate_within"),
     ({"variants": [{"name": "x"}], "stop": {"max_games": 100, "win_rate_within": 0.01}}, "/games"),
 ])
