@@ -85,9 +85,6 @@ def fixed_study(client: Redis, processes, games: int) -> dict:
     def experiment_done(exp_id):
         return client.hget(experiments.meta_key(exp_id), "status") in (b"finished", b"failed")
 
-    submitted: list[str] = []
-    wall, cpu = run_and_time(client, processes, lambda: submitted.append(submit_experiment()) or submitted[0],
-                             experiment_done)
     total = games * len(spec_variants)
 
     def submit_simulations():
@@ -98,13 +95,20 @@ def fixed_study(client: Redis, processes, games: int) -> dict:
     def simulations_done(ids):
         return all(client.hget(simulations.meta_key(i), "status") in (b"finished", b"failed") for i in ids)
 
-    plain_wall, plain_cpu = run_and_time(client, processes, submit_simulations, simulations_done)
+    # Plain, experiment, plain: on a shared machine the load drifts, so the experiment is set against
+    # the mean of the runs on either side of it.
+    submitted: list[str] = []
+    before_wall, before_cpu = run_and_time(client, processes, submit_simulations, simulations_done)
+    wall, cpu = run_and_time(client, processes, lambda: submitted.append(submit_experiment()) or submitted[0],
+                             experiment_done)
+    after_wall, after_cpu = run_and_time(client, processes, submit_simulations, simulations_done)
+    plain_wall, plain_cpu = (before_wall + after_wall) / 2, (before_cpu + after_cpu) / 2
     print(f"fixed study: {FIXED['ruleset']}, base + {len(spec_variants) - 1} variants x {games} games = {total} games "
           f"on {len(processes)} workers")
     print(f"  experiment:          {total / wall:8.1f} games/s ({wall:.1f} s wall, "
           f"{cpu / total * 1e3:.2f} ms CPU a game)")
-    print(f"  9 plain simulations: {total / plain_wall:8.1f} games/s ({plain_wall:.1f} s wall, "
-          f"{plain_cpu / total * 1e3:.2f} ms CPU a game)")
+    print(f"  9 plain simulations: {total / plain_wall:8.1f} games/s (mean of {before_wall:.1f} s before and "
+          f"{after_wall:.1f} s after, {plain_cpu / total * 1e3:.2f} ms CPU a game)")
     print(f"  experiment / simulations: {plain_wall / wall * 100:.0f}% of the games per second, "
           f"{plain_cpu / cpu * 100:.0f}% by CPU per game (target >= 90%)")
     return experiments.status(client, submitted[0])

@@ -84,20 +84,22 @@ class StandingsTracker:
     """``play_game``'s ``observe``: the leader and the last seat by ``Ruleset.standings`` at the
     end of each turn (a turn is over when ``Ruleset.turns`` moves on); ``NOBODY`` for a tie."""
 
-    __slots__ = ("lasts", "leaders", "ruleset", "turn")
+    __slots__ = ("lasts", "leaders", "standings", "turn", "turns")
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
+        # Bound once: this runs after every action of every game of an experiment.
+        self.turns = ruleset.turns
+        self.standings = ruleset.standings
         self.turn = 0
         self.leaders: list[int] = []
         self.lasts: list[int] = []
 
     def __call__(self, state) -> None:
-        turn = self.ruleset.turns(state)
+        turn = self.turns(state)
         if turn == self.turn:
             return
         self.turn = turn
-        standings = self.ruleset.standings(state)
+        standings = self.standings(state)
         if standings is None:
             return
         best, worst = max(standings), min(standings)
