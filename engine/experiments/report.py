@@ -178,8 +178,9 @@ def sentence(reports: list[dict]) -> str | None:
     if base is None or not others or not base["games"]:
         return None
     best = min(others, key=lambda r: abs(r["first_seat_edge"]["value"]))
-    edge, (low, high) = best["first_seat_edge"]["value"], best["first_seat_edge"]["ci95"]
-    base_edge = base["first_seat_edge"]["value"]
+    # Rounded before formatting (and -0.0 made 0.0) so an edge of -0.0004 reads +0.000, not -0.000.
+    edge, low, high = (round(x, 3) + 0.0 for x in (best["first_seat_edge"]["value"], *best["first_seat_edge"]["ci95"]))
+    base_edge = round(base["first_seat_edge"]["value"], 3) + 0.0
     direction = "down" if abs(edge) < abs(base_edge) else "up"
     text = (f"with {best['name']} the first seat's edge is {edge:+.3f} [{low:+.3f}, {high:+.3f}], "
             f"{direction} from {base_edge:+.3f} with the base")
