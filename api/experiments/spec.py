@@ -141,10 +141,12 @@ def normalize_spec(body: dict) -> dict:
                              fields={field: [f"at most {MAX_TOTAL_GAMES // len(variants)} games per variant for "
                                              f"{len(variants)} variants"]})
     first = spec["games"] or stop["min_games"]
-    chunk_size = min(spec["chunk_size"] or default_chunk_size(first, len(variants)), budget)
-    if math.ceil(budget / chunk_size) > MAX_CHUNKS:
-        raise InvalidOptions(f"{budget} games in chunks of {chunk_size} make more than {MAX_CHUNKS} jobs",
-                             fields={"chunk_size": [f"must be at least {math.ceil(budget / MAX_CHUNKS)}"]})
+    # Each chunk keeps one tally per variant: at most MAX_CHUNKS of them in all, as a simulation keeps.
+    fewest_seeds = math.ceil(budget / (MAX_CHUNKS // len(variants)))
+    chunk_size = min(spec["chunk_size"] or max(default_chunk_size(first, len(variants)), fewest_seeds), budget)
+    if math.ceil(budget / chunk_size) * len(variants) > MAX_CHUNKS:
+        raise InvalidOptions(f"{budget} games of {len(variants)} variants in chunks of {chunk_size} seeds make more "
+                             f"than {MAX_CHUNKS} tallies", fields={"chunk_size": [f"must be at least {fewest_seeds}"]})
     seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
         "ruleset": ruleset.id,

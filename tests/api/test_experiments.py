@@ -48,7 +48,7 @@ def header(key: str) -> dict:
     ({"variants": [{"name": "x", "bots": ["genius"]}]}, "/variants/0/bots"),
     ({"variants": [{"name": "x"}] * (MAX_VARIANTS + 1)}, "/variants"),
     ({"variants": [{"name": "x"}], "games": 0}, "/games"),
-    ({"variants": [{"name": "x"}], "games": 20_000, "chunk_size": 1}, "/chunk_size"),
+    ({"variants": [{"name": "x"}], "games": 20_000, "chunk_size": 3}, "/chunk_size"),
     ({"variants": [{"name": "x" * 65}]}, "/variants/0/name"),
     ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100}}, "/stop/win_rate_within"),
     ({"variants": [{"name": "x"}], "stop": {"max_games": 100, "win_rate_within": 0.01}}, "/games"),
@@ -106,3 +106,12 @@ def test_experiments_need_the_simulations_scope(client, keys):
     _, key = keys.create_app("Tables", scopes=["games"])
     assert client.post("/v1/experiments", json={**BASE, "sweep": {"starting_money": [10]}},
                        headers=header(key)).status_code == 403
+
+
+def test_a_big_experiment_gets_chunks_big_enough_to_bound_its_tallies():
+    from api.experiments.spec import normalize_spec
+    from api.simulations.spec import MAX_CHUNKS
+
+    spec = normalize_spec({**BASE, "games": 30_000, "sweep": {"starting_money": list(range(64))}})
+    assert spec["budget_chunks"] * len(spec["variants"]) <= MAX_CHUNKS
+    assert spec["chunk_size"] == 197  # 30,000 games in at most 10,000 // 65 = 153 chunks
