@@ -146,3 +146,24 @@ def test_the_cli_prints_a_table_and_plots_a_sweep(redis_db_url, workers, tmp_pat
     assert plot.stat().st_size > 10_000
     bad = run_cli("experiment", RULESET, "--sweep", "starting_money=-1", redis_url=redis_db_url)
     assert bad.returncode == 2 and "sweep" in bad.stderr
+
+
+def test_a_new_worker_finishes_an_experiment_after_one_is_killed_mid_chunk(redis, workers):
+    import os
+    import signal
+
+    (first,) = workers.start(1)
+    body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10, 24]}, "games": 1200, "seed": 6,
+            "chunk_size": 300}
+    exp_id = jobs.submit(redis, body)
+    wait_for(lambda: redis.hlen(jobs.tallies_key(exp_id)) >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(jobs.lease_key(exp_id, "*")), timeout=30, interval=0.005)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    assert redis.hlen(jobs.tallies_key(exp_id)) < 4
+    workers.start(1)
+    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker's sweep must.
+    wait_for(lambda: redis.hget(jobs.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = jobs.status(redis, exp_id)
+    assert [v["games"] for v in state["result"]["variants"]] == [1200, 1200, 1200]
+    assert state["progress"]["chunks_done"] == 4

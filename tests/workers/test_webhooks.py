@@ -160,3 +160,20 @@ def test_decisions_deadlines_and_simulations_are_told_too(service, receivers):
     assert near["data"]["game"] == game["id"] and near["data"]["seats"] == [0] and near["data"]["deadline"]
     done = next(e for e in events if e["type"] == "simulation.finished")
     assert done["data"] == {"simulation": sim["id"], "status": "finished"}
+
+
+def test_a_finished_and_a_cancelled_experiment_are_told(service, receivers):
+    client, keys = service
+    inbox = receivers()
+    _, key = keys.create_app("Lab")
+    register(client, key, inbox.url, ["experiment.finished"])
+    small = {"ruleset": "monopoly-cars2", "players": 2, "sweep": {"starting_money": [10]}, "games": 30, "seed": 2}
+    done = client.post("/v1/experiments", json=small, headers={"X-Api-Key": key}).get_json()
+    big = client.post("/v1/experiments", json={**small, "games": 200_000, "seed": 3},
+                      headers={"X-Api-Key": key}).get_json()
+    assert client.delete(f"/v1/experiments/{big['id']}", headers={"X-Api-Key": key}).get_json()["status"] == "cancelled"
+    wait_for(lambda: len(inbox.received) >= 2, timeout=60)
+    told = sorted((json.loads(r["body"])["data"]["experiment"], json.loads(r["body"])["data"]["status"])
+                  for r in inbox.received)
+    assert told == sorted([(done["id"], "finished"), (big["id"], "cancelled")])
+    assert {json.loads(r["body"])["type"] for r in inbox.received} == {"experiment.finished"}
