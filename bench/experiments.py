@@ -111,7 +111,9 @@ def fixed_study(client: Redis, processes, games: int) -> dict:
           f"{after_wall:.1f} s after, {plain_cpu / total * 1e3:.2f} ms CPU a game)")
     print(f"  experiment / simulations: {plain_wall / wall * 100:.0f}% of the games per second, "
           f"{plain_cpu / cpu * 100:.0f}% by CPU per game (target >= 90%)")
-    return experiments.status(client, submitted[0])
+    state = experiments.status(client, submitted[0])
+    print(f"  the experiment's chunks by worker process: {state['progress']['workers']}")
+    return state
 
 
 def pairing(state: dict) -> None:

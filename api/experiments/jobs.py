@@ -14,13 +14,18 @@ Redis keys, under the hash tag ``{<id>}``:
 - ``exp:{id}:plan``      hash: chunk index -> the variants it plays
 - ``exp:{id}:jobs``      hash: chunk index -> the RQ job now responsible for it
 - ``exp:{id}:lease:{i}`` a chunk in progress, refreshed by its worker
+- ``exp:{id}:workers``   hash: chunk index -> the worker process that recorded it (host:pid),
+                         so the results show how a study spread over the workers
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from redis import Redis, WatchError
@@ -58,6 +63,10 @@ def plan_key(exp_id: str) -> str:
 
 def jobs_key(exp_id: str) -> str:
     return f"exp:{{{exp_id}}}:jobs"
+
+
+def workers_key(exp_id: str) -> str:
+    return f"exp:{{{exp_id}}}:workers"
 
 
 def lease_key(exp_id: str, index: int) -> str:
@@ -180,7 +189,12 @@ class ExperimentChunkRun(ChunkRun):
             games = sum(t.tally.games for t in tallies.values())
             done = self.redis.eval(_RECORD_CHUNK, 2, tallies_key(exp_id), meta_key(exp_id), self.index,
                                    json.dumps({str(v): t.to_dict() for v, t in tallies.items()}), games)
-            self.redis.expire(tallies_key(exp_id), self.settings.ttl)
+            if done != -1:
+                with self.redis.pipeline() as pipeline:
+                    pipeline.hset(workers_key(exp_id), self.index, f"{socket.gethostname()}:{os.getpid()}")
+                    for key in (tallies_key(exp_id), workers_key(exp_id)):
+                        pipeline.expire(key, self.settings.ttl)
+                    pipeline.execute()
             metrics.SIMULATION_GAMES.inc(games)
             if done != -1:
                 advance(self.redis, exp_id, self.settings)
@@ -293,7 +307,7 @@ def finalize(redis: Redis, exp_id: str, settings: Settings | None = None) -> Non
     finished = _transition(redis, exp_id, ACTIVE, status="finished", finished_at=time.time(),
                            result=json.dumps(result), cpu_seconds=cpu)
     with redis.pipeline() as pipeline:
-        for name in (key, tallies_key(exp_id), jobs_key(exp_id), plan_key(exp_id)):
+        for name in (key, tallies_key(exp_id), jobs_key(exp_id), plan_key(exp_id), workers_key(exp_id)):
             pipeline.expire(name, settings.ttl)
         pipeline.zrem(ACTIVE_KEY, exp_id)
         pipeline.execute()
@@ -404,6 +418,7 @@ def status(redis: Redis, exp_id: str) -> dict:
             "chunks_queued": int(meta["chunks_queued"]),
             "variants": [{"name": v["name"], "games": r["games"], "stopped": stopped.get(str(i))}
                          for i, (v, r) in enumerate(zip(spec["variants"], result["variants"], strict=True))],
+            "workers": dict(Counter(_text(w) for w in redis.hvals(workers_key(exp_id)))),
         },
         "created_at": simulations._iso(created_at),
         "started_at": simulations._iso(float(meta["started_at"])) if "started_at" in meta else None,

@@ -132,6 +132,8 @@ class ExperimentProgressSchema(Schema):
     chunks_done = fields.Integer(required=True)
     chunks_queued = fields.Integer(required=True)
     variants = fields.List(fields.Nested(VariantProgressSchema), required=True)
+    workers = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "Worker process (host:pid) -> chunks it recorded: how the study spread over the workers."})
 
 
 class ExperimentSchema(Schema):

@@ -794,6 +794,8 @@ class ExperimentProgress(TypedDict):
     chunks_done: "int"
     chunks_queued: "int"
     variants: "list[VariantProgress]"
+    workers: "dict[str, int]"
+    """Worker process (host:pid) -> chunks it recorded: how the study spread over the workers."""
 
 
 class Edge(TypedDict):

@@ -42,6 +42,7 @@ def test_a_small_sweep_gives_the_results_of_separate_simulations_of_the_same_see
         assert variant["turns"]["histogram"] == plain["turns"]["histogram"]
         assert variant["mean_scores"] == plain["mean_scores"]
     assert state["progress"]["chunks_done"] == 5 and state["progress"]["games_done"] == 900
+    assert sum(state["progress"]["workers"].values()) == 5
 
     # The difference from the base is the mean of the games' differences, seed by seed.
     ruleset = get_ruleset(RULESET)
