@@ -37,6 +37,7 @@ from api.experiments.spec import chunk_bounds, normalize_spec
 from api.observability import metrics
 from api.simulations import jobs as simulations
 from api.simulations.jobs import ACTIVE, QUEUE, Cancelled, ChunkRun, Settings
+from engine.core.registry import get_ruleset
 from engine.experiments.design import Variant
 from engine.experiments.measures import VariantTally, play_experiment_chunk
 from engine.experiments.report import adjust, differences, next_round_games, precision_state, sentence, stop_reason
@@ -292,7 +293,9 @@ def results(redis: Redis, exp_id: str, spec: dict, stopped: dict) -> dict:
             report["precision"] = precision_state(tallies[v], spec["stop"], len(spec["variants"]) - 1)
         reports.append(report)
     adjust(reports)
-    return {"variants": reports, "summary": sentence(reports), "multiple_comparisons": "holm"}
+    rules_version = tallies[0].tally.rules_version or get_ruleset(spec["ruleset"]).rules_version
+    return {"variants": reports, "summary": sentence(reports), "multiple_comparisons": "holm",
+            "rules_version": rules_version}
 
 
 def finalize(redis: Redis, exp_id: str, settings: Settings | None = None) -> None:

@@ -117,6 +117,8 @@ class ExperimentResultSchema(Schema):
     summary = fields.String(allow_none=True, required=True, metadata={
         "description": "The variant that best balances the first seat, against the base, in a sentence."})
     multiple_comparisons = fields.String(required=True, metadata={"description": "How p_holm is adjusted."})
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The ruleset's rules version the games were played under."})
 
 
 class VariantProgressSchema(Schema):

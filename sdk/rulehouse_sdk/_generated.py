@@ -928,6 +928,8 @@ class ExperimentResult(TypedDict):
     """The variant that best balances the first seat, against the base, in a sentence."""
     multiple_comparisons: "str"
     """How p_holm is adjusted."""
+    rules_version: "int"
+    """The ruleset's rules version the games were played under."""
 
 
 class Experiment(TypedDict):

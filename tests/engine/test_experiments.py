@@ -203,3 +203,15 @@ def test_the_report_names_the_most_balanced_variant():
     assert sentence(reports).startswith(f"with {best['name']} the first seat's edge is ")
     assert reports[2]["turns"]["mean"] > reports[1]["turns"]["mean"]  # more money, longer games
     assert Moments(2, 3, 5).n == 2
+
+
+def test_a_lineup_comparison_shows_the_skill_share():
+    strong_first = {"name": "strong first", "bots": ["heuristic", "random"]}
+    variants = design(CARS, 2, {}, ["random", "random"], [strong_first], {})
+    assert variants[1].bots == ["heuristic", "random"] and variants[1].options == {}
+    tallies = play_experiment_chunk(CARS.id, 2, variants, [0, 1], 2, 0, 60)
+    report = variant_measures(CARS.id, 2, variants[1], tallies[1])
+    heuristic = report["bot_stats"]["heuristic"]
+    assert heuristic["skill_share"] == pytest.approx(heuristic["win_rate"] - 0.5, abs=1e-6)
+    assert heuristic["skill_share_ci95"] == pytest.approx([b - 0.5 for b in heuristic["win_rate_ci95"]], abs=1e-6)
+    assert report["bot_stats"]["random"]["games"] == 60
