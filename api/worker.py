@@ -66,7 +66,7 @@ class SweepingMixin:
             log.exception("intermediate-queue sweep failed")
         try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
-            requeued += experiments.reap_all(self.connection)
+            requeued += experiments.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
             return

@@ -350,7 +350,13 @@ def reap(redis: Redis, exp_id: str, settings: Settings | None = None) -> int:
     return sum(len(indexes) for indexes in lost.values())
 
 
-def reap_all(redis: Redis, settings: Settings | None = None) -> int:
+REAP_LOCK_KEY = "exps:reaping"
+
+
+def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float = 2.0) -> int:
+    """``reap`` every active experiment; one caller at a time, at most every ``min_interval`` s."""
+    if not redis.set(REAP_LOCK_KEY, os.getpid(), nx=True, px=int(min_interval * 1000)):
+        return 0
     return sum(reap(redis, _text(exp_id), settings) for exp_id in redis.zrange(ACTIVE_KEY, 0, -1))
 
 

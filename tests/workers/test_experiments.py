@@ -168,3 +168,24 @@ def test_a_new_worker_finishes_an_experiment_after_one_is_killed_mid_chunk(redis
     state = jobs.status(redis, exp_id)
     assert [v["games"] for v in state["result"]["variants"]] == [1200, 1200, 1200]
     assert state["progress"]["chunks_done"] == 4
+
+
+def test_the_cli_runs_an_experiment_on_a_remote_service_with_the_same_results(redis_db_url, workers):
+    from tests.processes import run_cli
+    from tests.sdk.conftest import serving
+
+    workers.start(1)
+    args = ["experiment", RULESET, "--players", "2", "--lineup", "strong first=heuristic,random", "--games", "60",
+            "--seed", "8", "--json"]
+    local = run_cli(*args, redis_url=redis_db_url)
+    with serving({"REDIS_URL": redis_db_url}) as url:
+        remote = run_cli(*args, "--url", url, redis_url="")
+        refused = run_cli("experiment", RULESET, "--sweep", "starting_money=-1", "--url", url, redis_url="")
+    assert local.returncode == 0, local.stderr
+    assert remote.returncode == 0, remote.stderr
+    mine, theirs = (json.loads(done.stdout)["result"]["variants"] for done in (local, remote))
+    for variant in mine + theirs:
+        variant.pop("cpu_seconds")
+    assert mine == theirs
+    assert refused.returncode == 2 and "/sweep/starting_money/0" in refused.stderr
+    assert refused.stderr.count("\n") == 1, refused.stderr
