@@ -9,6 +9,8 @@ its rounds go. ``admit`` is the one place that asks the quotas.
 
 from __future__ import annotations
 
+import json
+
 from flask import g
 
 from api.apps import limits
@@ -27,19 +29,28 @@ def budget_as_simulation(spec: dict) -> dict:
             "games": spec["budget"], "chunks": spec["budget_chunks"] * len(variants)}
 
 
-def experiments_in_flight(app_id: str) -> int:
+def experiments_in_flight(app_id: str) -> tuple[int, int]:
+    """The app's experiments queued or running, and the chunks they may still play (each counted
+    once per variant, as admitted); the ended ones leave the app's set on the way."""
     from api.experiments.jobs import ACTIVE, meta_key
 
     store = keys()
     owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_KIND)]
     if not owned:
-        return 0
+        return 0, 0
     pipe = store.redis.pipeline(transaction=False)
     for exp_id in owned:
-        pipe.hget(meta_key(exp_id), "status")
-    ended = [exp_id for exp_id, status in zip(owned, pipe.execute(), strict=True) if status not in ACTIVE]
+        pipe.hmget(meta_key(exp_id), ["status", "spec", "chunks_done"])
+    running, waiting, ended = 0, 0, []
+    for exp_id, (status, raw_spec, done) in zip(owned, pipe.execute(), strict=True):
+        if status not in ACTIVE:
+            ended.append(exp_id)
+            continue
+        spec = json.loads(raw_spec)
+        running += 1
+        waiting += max(0, spec["budget_chunks"] - int(done or 0)) * len(spec["variants"])
     store.disown(app_id, LIVE_KIND, *ended)
-    return len(owned) - len(ended)
+    return running, waiting
 
 
 def admit(spec: dict) -> None:
@@ -47,9 +58,16 @@ def admit(spec: dict) -> None:
     app = g.get("app")
     if app is None:
         return
-    running = experiments_in_flight(app.id)
+    running, waiting = experiments_in_flight(app.id)
     if running >= MAX_EXPERIMENTS_IN_FLIGHT:
         raise ApiProblem("quota-exceeded", f"this app has {running} experiments queued or running, the most at once",
                          reason="quota_experiments_in_flight", quota="experiments_in_flight",
                          allowed=MAX_EXPERIMENTS_IN_FLIGHT, used=running)
-    limits.admit_simulation(app, budget_as_simulation(spec))
+    budget = budget_as_simulation(spec)
+    # The simulations' admission counts the app's queued simulation chunks; the chunks its other
+    # experiments may still play are counted here, against the same quota.
+    allowed = limits.quota_of(app, "queued_chunks")
+    used = limits.queued_chunks(app.id) + waiting
+    if used + budget["chunks"] > allowed:
+        raise limits.over_quota("queued_chunks", used, budget["chunks"], allowed)
+    limits.admit_simulation(app, budget)

@@ -91,6 +91,13 @@ def test_the_whole_budget_is_admitted_against_the_quotas(client, keys):
     body = assert_problem(client.post("/v1/experiments", json={**precision, "chunk_size": 100}, headers=header(chunky)),
                           403, "quota-exceeded")
     assert body["reason"] == "quota_queued_chunks"
+    # An experiment's chunks still to play count against the next experiment: 3 x 10 of 60 taken.
+    _, sixty = keys.create_app("Sixty", scopes=["simulations"], quotas={"queued_chunks": 60})
+    chunked = {**precision, "chunk_size": 100}
+    assert client.post("/v1/experiments", json=chunked, headers=header(sixty)).status_code == 202
+    assert client.post("/v1/experiments", json=chunked, headers=header(sixty)).status_code == 202
+    body = assert_problem(client.post("/v1/experiments", json=chunked, headers=header(sixty)), 403, "quota-exceeded")
+    assert body["reason"] == "quota_queued_chunks" and body["used"] == 60
 
 
 def test_experiments_in_flight_are_bounded_per_app(client, keys):
