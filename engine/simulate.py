@@ -29,6 +29,8 @@ CHECK_EVERY = 64
 class GameOutcome:
     result: Result
     turns: int
+    #: the final state (what a caller may still want to read of the game, e.g. who was eliminated)
+    state: object = None
 
 
 def score_bucket(score: int) -> int:
@@ -72,7 +74,7 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
     result = ruleset.result(state)
     if result is None:
         raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
-    return GameOutcome(result, ruleset.turns(state))
+    return GameOutcome(result, ruleset.turns(state), state)
 
 
 @dataclass

@@ -103,8 +103,9 @@ class VariantResultSchema(Schema):
     halfway_last_wins = fields.Nested(RateSchema, required=True,
                                       metadata={"description": "How often the last seat at the halfway turn wins."})
     end_reasons = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    eliminations = fields.Dict(required=True, metadata={"description": "Games with a seat eliminated (count, rate, "
-                                                        "ci95) and seats eliminated per game."})
+    eliminations = fields.Dict(required=True, metadata={"description": (
+        "Games with a seat eliminated (`count`, `games`, `rate`, `ci95`), `seats_per_game`, and `first_at`: the turn "
+        "of a game's first elimination as a share of its length (`mean`, `ci95`), by `Ruleset.eliminated_seats`.")})
     mean_scores = fields.List(fields.Float(), required=True)
     cpu_seconds = fields.Float(required=True)
     difference = fields.Nested(DifferencesSchema, allow_none=True, required=True,

@@ -84,27 +84,44 @@ class StandingsTracker:
     """``play_game``'s ``observe``: the leader and the last seat by ``Ruleset.standings`` at the
     end of each turn (a turn is over when ``Ruleset.turns`` moves on); ``NOBODY`` for a tie."""
 
-    __slots__ = ("lasts", "leaders", "standings", "turn", "turns")
+    __slots__ = ("eliminated", "elimination_turns", "eliminations", "lasts", "leaders", "standings", "turn",
+                 "turns")
 
     def __init__(self, ruleset: Ruleset) -> None:
         # Bound once: this runs after every action of every game of an experiment.
         self.turns = ruleset.turns
         self.standings = ruleset.standings
+        self.eliminations = ruleset.eliminated_seats
         self.turn = 0
         self.leaders: list[int] = []
         self.lasts: list[int] = []
+        #: seats out so far, and the turn at which each went out
+        self.eliminated = 0
+        self.elimination_turns: list[int] = []
 
     def __call__(self, state) -> None:
         turn = self.turns(state)
         if turn == self.turn:
             return
         self.turn = turn
+        self.count_eliminations(state, turn)
         standings = self.standings(state)
         if standings is None:
             return
         best, worst = max(standings), min(standings)
         self.leaders.append(_only(standings, best))
         self.lasts.append(_only(standings, worst))
+
+
+    def count_eliminations(self, state, turn: int) -> None:
+        out = self.eliminations(state)
+        if out > self.eliminated:
+            self.elimination_turns += [turn] * (out - self.eliminated)
+            self.eliminated = out
+
+    def finish(self, state) -> None:
+        """The game is over: the last action may have eliminated seats within the final turn."""
+        self.count_eliminations(state, self.turns(state))
 
 
 def _only(standings: list[float], value: float) -> int:
@@ -140,9 +157,11 @@ class VariantTally:
     halfway_last_wins: int = 0
     #: how the games ended (``Result.reason``) -> games
     reasons: dict[str, int] = field(default_factory=dict)
-    #: games in which a seat was eliminated (``Result.details["eliminated"]``), and seats eliminated
+    #: games in which a seat was eliminated (``Ruleset.eliminated_seats``), and seats eliminated
     elimination_games: int = 0
     eliminated_seats: int = 0
+    #: the turn of each game's first elimination, as a share of the game's length (0: at once, 1: at the end)
+    first_elimination: Moments = field(default_factory=Moments)
     #: per seat, outright wins paired with the base's; then game length paired with the base's
     paired_wins: list[PairedSums] = field(default_factory=list)
     paired_turns: PairedSums = field(default_factory=PairedSums)
@@ -154,9 +173,12 @@ class VariantTally:
         self.tally.add(outcome)
         result = outcome.result
         self.reasons[result.reason] = self.reasons.get(result.reason, 0) + 1
-        eliminated = len(result.details.get("eliminated") or ())
+        tracker.finish(outcome.state)
+        eliminated = len(tracker.elimination_turns)
         self.elimination_games += eliminated > 0
         self.eliminated_seats += eliminated
+        if eliminated:
+            self.first_elimination.add(tracker.elimination_turns[0] / max(1, outcome.turns))
         self.lead_changes.add(lead_changes(tracker.leaders))
         if result.is_draw:
             return
@@ -182,6 +204,7 @@ class VariantTally:
         self.tally.merge(other.tally)
         self.margin.merge(other.margin)
         self.lead_changes.merge(other.lead_changes)
+        self.first_elimination.merge(other.first_elimination)
         for name in ("halfway_leader_games", "halfway_last_games", "halfway_leader_wins", "halfway_last_wins",
                      "elimination_games", "eliminated_seats"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -200,6 +223,7 @@ class VariantTally:
                         self.halfway_last_wins],
             "reasons": self.reasons,
             "eliminations": [self.elimination_games, self.eliminated_seats],
+            "first_elimination": self.first_elimination.to_list(),
             "paired_wins": [sums.to_list() for sums in self.paired_wins],
             "paired_turns": self.paired_turns.to_list(),
         }
@@ -215,6 +239,7 @@ class VariantTally:
             halfway_last_games=last_games, halfway_last_wins=last_wins,
             reasons=dict(data["reasons"]),
             elimination_games=data["eliminations"][0], eliminated_seats=data["eliminations"][1],
+            first_elimination=Moments.from_list(data["first_elimination"]),
             paired_wins=[PairedSums.from_list(sums) for sums in data["paired_wins"]],
             paired_turns=PairedSums.from_list(data["paired_turns"]),
         )

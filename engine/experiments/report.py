@@ -63,7 +63,8 @@ def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTa
         "halfway_last_wins": _rate(vt.halfway_last_wins, vt.halfway_last_games),
         "end_reasons": dict(sorted(vt.reasons.items())),
         "eliminations": {**_rate(vt.elimination_games, games),
-                         "seats_per_game": rounded(vt.eliminated_seats / games) if games else 0.0},
+                         "seats_per_game": rounded(vt.eliminated_seats / games) if games else 0.0,
+                         "first_at": dict(zip(("mean", "ci95"), mean_interval(vt.first_elimination), strict=True))},
         "mean_scores": stats["mean_scores"],
         "cpu_seconds": round(tally.seconds, 3),
     }

@@ -912,7 +912,7 @@ class VariantResult(TypedDict):
     """How often the last seat at the halfway turn wins."""
     end_reasons: "dict[str, int]"
     eliminations: "dict[str, Any]"
-    """Games with a seat eliminated (count, rate, ci95) and seats eliminated per game."""
+    """Games with a seat eliminated (`count`, `games`, `rate`, `ci95`), `seats_per_game`, and `first_at`: the turn of a game's first elimination as a share of its length (`mean`, `ci95`), by `Ruleset.eliminated_seats`."""
     mean_scores: "list[float]"
     cpu_seconds: "float"
     difference: "Differences | None"

@@ -215,3 +215,14 @@ def test_a_lineup_comparison_shows_the_skill_share():
     assert heuristic["skill_share"] == pytest.approx(heuristic["win_rate"] - 0.5, abs=1e-6)
     assert heuristic["skill_share_ci95"] == pytest.approx([b - 0.5 for b in heuristic["win_rate_ci95"]], abs=1e-6)
     assert report["bot_stats"]["random"]["games"] == 60
+
+
+def test_eliminations_are_counted_with_the_turn_of_the_first():
+    whipcash = get_ruleset("whipcash")
+    variants = design(whipcash, 3, {}, ["heuristic"] * 3, [{"name": "same"}], {})
+    tallies = play_experiment_chunk(whipcash.id, 3, variants, [0], 4, 0, 30)
+    eliminations = variant_measures(whipcash.id, 4, variants[0], tallies[0])["eliminations"]
+    # A game of Whipca$h ends with one player standing: two of three are out, the first partway through.
+    assert (eliminations["count"], eliminations["seats_per_game"]) == (30, 2.0)
+    assert 0 < eliminations["first_at"]["mean"] < 1
+    assert tallies[0].elimination_games == 30 and tallies[0].first_elimination.n == 30
