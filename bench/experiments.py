@@ -4,8 +4,8 @@
 
 Uses ``REDIS_URL`` if set, else starts an embedded Redis server; starts its own workers.
 
-1. The hot path: one game with and without the per-turn standings an experiment follows
-   (``Ruleset.standings`` after every turn), in this process.
+1. The hot path: one game with and without what an experiment follows turn by turn
+   (``Ruleset.standings`` and ``Ruleset.eliminated_seats`` at the end of every turn), in this process.
 2. A fixed-size study (Hitchiker, 2 heuristic seats, a grid of turn_cap x savings_to_pouch: the
    base and 8 variants) on the workers, against the same games as 9 plain simulations queued at
    once on the same workers. Target: the experiment >= 90% of the simulations' games per second.
@@ -173,6 +173,7 @@ def main() -> None:
     args = parser.parse_args()
     hot_path("hitchiker", 2, args.hot_path_games)
     hot_path("monopoly-cars2", 2, args.hot_path_games)
+    hot_path("whipcash", 3, max(1, args.hot_path_games // 2))
     server = None
     url = os.environ.get("REDIS_URL")
     if not url:
