@@ -195,9 +195,10 @@ def _optional_blueprints() -> list:
     """Blueprints of packages that may not be installed yet (``api.simulations`` has its own owner)."""
     if importlib.util.find_spec("api.simulations") is None:
         return []
+    from api.experiments.routes import blp as experiments_blp
     from api.simulations.routes import blp as simulations_blp
 
-    return [simulations_blp]
+    return [simulations_blp, experiments_blp]
 
 
 def _redis_down(error: redis.RedisError) -> Response:

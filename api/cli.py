@@ -16,6 +16,7 @@ from pathlib import Path
 from api.apps.cli import add_parser as add_apps_parser
 from api.competition.cli import add_parsers as add_competition_parsers
 from api.config import WORKER_QUEUES
+from api.experiments.cli import add_parser as add_experiment_parser
 from api.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
@@ -458,13 +459,27 @@ EPILOG = """examples:
   rulehouse replay game.json   check a record of GET /v1/games/{id}/record
   rulehouse tourney create cash-n-guns --format swiss --table-size 4 --entrants ann,bob,...
   rulehouse ratings cash-n-guns  an app's leaderboard (--url, --key or $RULEHOUSE_API_KEY)
+  rulehouse experiment monopoly-cars2 --sweep starting_money=10,13,16 --games 2000
+                               compare house rules on the same seeds (on the workers)
 
 `rulehouse COMMAND --help` describes each command. Docs: README.md and docs/ in the project."""
 
 
+class CommandHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse measures the command names one indent short of where it prints them, so a name as
+    long as ``experiment`` would push its help to the next line: measure them where they print."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS and hasattr(action, "_get_subactions"):
+            longest = max((len(self._format_action_invocation(sub)) for sub in action._get_subactions()), default=0)
+            self._action_max_length = max(self._action_max_length,
+                                          longest + self._current_indent + self._indent_increment)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulehouse", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=CommandHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sub.add_parser("rulesets", help="list the rulesets").set_defaults(func=cmd_rulesets)
@@ -528,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_apps_parser(sub).set_defaults(func=cmd_apps)
     add_competition_parsers(sub)
+    add_experiment_parser(sub)
     return parser
 
 

@@ -22,6 +22,7 @@ from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.competition import sweep as competition_sweep
 from api.config import WORKER_QUEUES, settings
+from api.experiments import jobs as experiments
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.redis_wait import RedisWait
@@ -69,6 +70,7 @@ class SweepingMixin:
             log.exception("intermediate-queue sweep failed")
         try:
             requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
+            requeued += experiments.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
             return

@@ -29,6 +29,8 @@ CHECK_EVERY = 64
 class GameOutcome:
     result: Result
     turns: int
+    #: the final state (what a caller may still want to read of the game, e.g. who was eliminated)
+    state: object = None
 
 
 def score_bucket(score: int) -> int:
@@ -46,11 +48,12 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | None, seed: int,
-              check: Callable[[], None] | None = None) -> GameOutcome:
+              check: Callable[[], None] | None = None, observe: Callable[[object], None] | None = None) -> GameOutcome:
     """Play one game to the end with one bot per seat.
 
     ``check`` is called now and then during the game (see ``CHECK_EVERY``); whatever it raises
-    stops the game, so a caller can cancel it or hold it to a time budget.
+    stops the game, so a caller can cancel it or hold it to a time budget. ``observe(state)`` is
+    called after every action (the experiments follow the standings turn by turn with it).
     """
     state = ruleset.new_game(players, options, seed)
     seat_bots = [ruleset.bot(name) for name in bots]
@@ -64,12 +67,14 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
         decision = decisions[0]
         action = seat_bots[decision.seat].choose(state, decision, rngs[decision.seat])
         ruleset.apply(state, decision.seat, action, check=False)
+        if observe is not None:
+            observe(state)
     else:
         raise RuntimeError(f"{ruleset.id} game with seed {seed} did not end in {MAX_STEPS} steps")
     result = ruleset.result(state)
     if result is None:
         raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
-    return GameOutcome(result, ruleset.turns(state))
+    return GameOutcome(result, ruleset.turns(state), state)
 
 
 @dataclass

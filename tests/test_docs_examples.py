@@ -207,6 +207,8 @@ def test_every_curl_example_gets_the_documented_answer(service_url, document):
                     checked += 1
                 if reply.status_code == 202 and "/v1/simulations" in example.command:
                     variables["SIM"] = reply.json()["id"]
+                if reply.status_code == 202 and "/v1/experiments" in example.command:
+                    variables["EXP"] = reply.json()["id"]
                 if reply.status_code == 201 and "creator_token" in reply.json():  # a game was created
                     created = reply.json()
                     variables.update(ID=created["id"], CREATOR=created["creator_token"])

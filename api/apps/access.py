@@ -27,7 +27,7 @@ PLAY_BLUEPRINTS = {"seats"}
 #: Blueprints whose writes act for a seat or a game's creator like a move (the table chat), their reads plain reads.
 PLAY_WRITE_BLUEPRINTS = {"chat"}
 #: Blueprints whose every endpoint needs the scope of the same name.
-SCOPED_BLUEPRINTS = {"simulations": "simulations", "webhooks": "webhooks"}
+SCOPED_BLUEPRINTS = {"simulations": "simulations", "experiments": "simulations", "webhooks": "webhooks"}
 #: Reads of what an app owns, listed: its games (unlisted ones too) and its simulations. They need the
 #: scope of what they list, so a publishable key (in every page, so anyone's) sees only what the
 #: public lobby shows; a game id it is given is still enough to spectate.

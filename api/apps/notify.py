@@ -1,4 +1,4 @@
-"""What happens to a game or simulation, told to its app's webhooks (API and workers alike)."""
+"""What happens to a game, simulation or experiment, told to its app's webhooks (API and workers alike)."""
 
 from __future__ import annotations
 
@@ -52,3 +52,12 @@ def simulation_finished(app_id: str | None, sim_id: str, status: str) -> None:
         hooks().emit(app_id, "simulation.finished", {"simulation": sim_id, "status": status})
     except Exception:
         log.exception("webhook for simulation %s failed", sim_id)
+
+
+def experiment_finished(app_id: str | None, exp_id: str, status: str) -> None:
+    if not app_id:
+        return
+    try:
+        hooks().emit(app_id, "experiment.finished", {"experiment": exp_id, "status": status})
+    except Exception:
+        log.exception("webhook for experiment %s failed", exp_id)

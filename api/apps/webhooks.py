@@ -51,8 +51,8 @@ from rq import Queue
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
 from api.config import settings as service_settings
 
-EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "rating.updated",
-          "tournament.round_started", "tournament.finished")
+EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
+          "rating.updated", "tournament.round_started", "tournament.finished")
 QUEUE = "webhooks"  # api.config.WEBHOOK_QUEUE
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"

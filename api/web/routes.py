@@ -69,6 +69,11 @@ def simulate() -> Response:
     return _page("simulate.html", "Rulehouse simulations", "simulate.js")
 
 
+@blp.route("/experiments/<exp_id>")
+def experiment(exp_id: str) -> Response:
+    return _page("experiment.html", "Rulehouse experiment", "experiment.js")
+
+
 @blp.route("/docs")
 def docs() -> Response:
     response = Response(render_template("docs.html"), mimetype="text/html")

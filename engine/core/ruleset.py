@@ -316,6 +316,11 @@ class Ruleset(ABC):
         counts as even for everyone."""
         return None
 
+    def eliminated_seats(self, state) -> int:
+        """How many seats are out of the game so far (bankrupt, dead...): the experiments note the turn
+        of each elimination. A game without eliminations keeps the default, 0."""
+        return 0
+
     def default_data(self) -> dict:
         """The published data a game starts from (board, decks, charts...), keyed by the option that
         overrides it and in that option's format: passing it back as options changes nothing."""

@@ -752,6 +752,226 @@ class Simulation(TypedDict):
     """Why it failed."""
 
 
+class Variant(TypedDict):
+    name: "str"
+    """How the results name it; `base` is the base's."""
+    options: NotRequired["dict[str, Any]"]
+    """Options laid over the base's options."""
+    bots: NotRequired["list[str] | None"]
+    """This variant's lineup (a shorter list repeats its last name); default: the base's. Compare lineups to see which bot wins."""
+
+
+class Stop(TypedDict):
+    win_rate_within: NotRequired["float | None"]
+    """Stop a variant once every seat's win rate is known within this (e.g. 0.01), by a 95% confidence sequence."""
+    difference_within: NotRequired["float | None"]
+    """Stop a variant once each seat's win-rate difference from the base is either significant or shown to lie within this (e.g. 0.02), by a 95% confidence sequence (Bonferroni over the variants)."""
+    max_games: "int"
+    """The budget: games per variant at most (1 to 200000); the whole budget is counted against the app's quotas when the experiment is admitted."""
+    min_games: NotRequired["int | None"]
+    """Games per variant of the first round (default 1000, at most `max_games`); each later round plays about a tenth of the games so far."""
+
+
+class ExperimentRequest(TypedDict):
+    ruleset: "str"
+    """A ruleset id, e.g. `monopoly-cars2`."""
+    players: NotRequired["int | None"]
+    """Number of seats; default: the ruleset's minimum."""
+    bots: NotRequired["list[str]"]
+    """The base's lineup: one bot per seat; a shorter list repeats its last name."""
+    options: NotRequired["dict[str, Any]"]
+    """The base configuration's game options."""
+    variants: NotRequired["list[Variant]"]
+    """Named variants to compare with the base (at most 64)."""
+    sweep: NotRequired["dict[str, list[Any]]"]
+    """Option -> values, e.g. `{"starting_money": [10, 13, 16, 20]}`: one variant per value, or per pair of values for two options (at most 2 options, 64 points)."""
+    games: NotRequired["int | None"]
+    """Games per variant (1 to 200000); or give `stop`."""
+    stop: NotRequired["Stop | None"]
+    """Stop each variant by precision instead of a fixed `games`."""
+    seed: NotRequired["int | None"]
+    """Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back."""
+    chunk_size: NotRequired["int | None"]
+    """Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job."""
+
+
+class VariantProgress(TypedDict):
+    name: "str"
+    games: "int"
+    stopped: "str | None"
+
+
+class ExperimentProgress(TypedDict):
+    round: "int"
+    """Rounds decided so far."""
+    games_done: "int"
+    """Games of every variant played so far."""
+    games_budget: "int"
+    """The most games it may play."""
+    chunks_done: "int"
+    chunks_queued: "int"
+    variants: "list[VariantProgress]"
+    workers: "dict[str, int]"
+    """Worker process (host:pid) -> chunks it recorded: how the study spread over the workers."""
+
+
+class Edge(TypedDict):
+    value: "float"
+    """Seat 0's win rate minus a fair 1/players."""
+    ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+
+
+class ExperimentBotStats(TypedDict):
+    seats: "int"
+    """Seats this bot played in each game."""
+    games: "int"
+    """Seat-games played (seats x games)."""
+    wins: "int"
+    win_rate: "float"
+    win_rate_ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+    skill_share: "float"
+    """Win rate minus a seat's fair share (1/players): how much the bot's skill shows."""
+    skill_share_ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+
+
+class Rate(TypedDict):
+    count: "int"
+    games: "int"
+    """Games it is counted over."""
+    rate: "float"
+    ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+
+
+class ExperimentTurns(TypedDict):
+    mean: "float"
+    median: "int"
+    p90: "int"
+    max: "int"
+    histogram: "dict[str, int]"
+    """Game length in turns -> number of games."""
+    mean_ci95: "list[float]"
+    """95% normal interval."""
+
+
+class Mean(TypedDict):
+    mean: "float"
+    ci95: "list[float]"
+    """95% normal interval."""
+    games: NotRequired["int"]
+    """Games it is the mean over."""
+
+
+class Difference(TypedDict):
+    difference: "float"
+    """This variant minus the base, from the games of the same seeds."""
+    ci95: "list[float]"
+    """95% paired interval."""
+    p_value: "float"
+    p_holm: NotRequired["float"]
+    """Holm-adjusted over the variants compared."""
+    significant: NotRequired["bool"]
+    """p_holm < 0.05."""
+    pairs: "int"
+    correlation: "float | None"
+    """How alike the paired games are (Pearson)."""
+    unpaired_half_width: "float | None"
+    """The 95% half-width the same number of games would give on different seeds."""
+    relative: NotRequired["float | None"]
+    """Game length: the difference over the base's mean."""
+
+
+class Differences(TypedDict):
+    win_rates: "list[Difference]"
+    """Per seat."""
+    turns_mean: "Difference"
+
+
+class Precision(TypedDict):
+    games: "int"
+    win_rate_radius: NotRequired["list[float]"]
+    """Per seat, the confidence sequence's half-width."""
+    win_rate_met: NotRequired["bool"]
+    difference_sequence: NotRequired["list[list[float]]"]
+    """Per seat, the confidence sequence of the difference from the base."""
+    verdicts: NotRequired["list[str | None]"]
+    """Per seat: `different`, `equivalent` (within ±difference_within) or null (not yet)."""
+    difference_met: NotRequired["bool"]
+
+
+class VariantResult(TypedDict):
+    name: "str"
+    options: "dict[str, Any]"
+    bots: "list[str]"
+    point: "dict[str, Any]"
+    """The swept options' values ({} if not a sweep point)."""
+    games: "int"
+    stopped: "Literal['games', 'win_rate_precision', 'difference_decided', 'precision', 'budget', 'variants_done'] | None"
+    """Why it stopped: `games` (the fixed size), `win_rate_precision`, `difference_decided`, `precision` (both), `budget` (max_games without an answer), `variants_done` (the base, once no variant needs its pairs)."""
+    win_rates: "list[float]"
+    win_rate_ci95: "list[list[float]]"
+    first_seat_edge: "Edge"
+    bot_stats: "dict[str, ExperimentBotStats]"
+    """Per bot; `skill_share` is its win rate minus a seat's fair share."""
+    draws: "Rate"
+    turn_cap_hits: "Rate"
+    turns: "ExperimentTurns"
+    margin: "dict[str, Any]"
+    """Closeness: the winner's score minus the runner-up's."""
+    lead_changes: "dict[str, Any]"
+    """How often the leader by `Ruleset.standings` changed, turn by turn."""
+    halfway_leader_wins: "dict[str, Any]"
+    """How often the leader at the halfway turn wins."""
+    halfway_last_wins: "dict[str, Any]"
+    """How often the last seat at the halfway turn wins."""
+    end_reasons: "dict[str, int]"
+    eliminations: "dict[str, Any]"
+    """Games with a seat eliminated (`count`, `games`, `rate`, `ci95`), `seats_per_game`, and `first_at`: the turn of a game's first elimination as a share of its length (`mean`, `ci95`), by `Ruleset.eliminated_seats`."""
+    mean_scores: "list[float]"
+    cpu_seconds: "float"
+    difference: "Differences | None"
+    """Against the base (null for the base)."""
+    precision: NotRequired["dict[str, Any]"]
+    """A precision experiment's standing."""
+
+
+class ExperimentResult(TypedDict):
+    variants: "list[VariantResult]"
+    """Base first."""
+    summary: "str | None"
+    """The variant that best balances the first seat, against the base, in a sentence."""
+    multiple_comparisons: "str"
+    """How p_holm is adjusted."""
+    rules_version: "int"
+    """The ruleset's rules version the games were played under."""
+
+
+class Experiment(TypedDict):
+    id: "str"
+    status: "Literal['queued', 'running', 'finished', 'failed', 'cancelled']"
+    ruleset: "str"
+    players: "int"
+    bots: "list[str]"
+    options: "dict[str, Any]"
+    sweep: "dict[str, Any]"
+    games: "int | None"
+    stop: "dict[str, Any] | None"
+    seed: "int"
+    chunk_size: "int"
+    progress: "ExperimentProgress"
+    created_at: "str"
+    started_at: "str | None"
+    finished_at: "str | None"
+    elapsed: "float"
+    cpu_seconds: "float | None"
+    result: "dict[str, Any]"
+    """The measures so far (final once `finished`)."""
+    error: "str | None"
+
+
 class RulesetRating(TypedDict):
     mu: "float"
     """The mean of the skill belief (25 at first)."""
@@ -977,8 +1197,8 @@ class WebhookList(TypedDict):
 class WebhookRequest(TypedDict):
     url: "str"
     """Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them."""
-    events: "list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]"
-    """Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished."""
+    events: "list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'experiment.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]"
+    """Any of decision.waiting, deadline.near, game.finished, simulation.finished, experiment.finished, rating.updated, tournament.round_started, tournament.finished."""
 
 
 class CreatedWebhook(TypedDict):
@@ -1084,6 +1304,22 @@ __all__ = [
     'Turns',
     'Statistics',
     'Simulation',
+    'Variant',
+    'Stop',
+    'ExperimentRequest',
+    'VariantProgress',
+    'ExperimentProgress',
+    'Edge',
+    'ExperimentBotStats',
+    'Rate',
+    'ExperimentTurns',
+    'Mean',
+    'Difference',
+    'Differences',
+    'Precision',
+    'VariantResult',
+    'ExperimentResult',
+    'Experiment',
     'RulesetRating',
     'Rating',
     'RecentResult',
@@ -1140,6 +1376,9 @@ OPERATIONS: dict[str, Operation] = {
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
+    'create_experiment': Operation('create_experiment', 'POST', '/v1/experiments', (202,), False, False),
+    'get_experiment': Operation('get_experiment', 'GET', '/v1/experiments/{exp_id}', (200,), False, False),
+    'cancel_experiment': Operation('cancel_experiment', 'DELETE', '/v1/experiments/{exp_id}', (200,), False, False),
     'get_player': Operation('get_player', 'GET', '/v1/players/{player_id}', (200,), False, False),
     'list_player_games': Operation('list_player_games', 'GET', '/v1/players/{player_id}/games', (200,), False, False),
     'get_leaderboard': Operation('get_leaderboard', 'GET', '/v1/ratings/{ruleset_id}', (200,), False, False),
@@ -1550,6 +1789,53 @@ class Operations:
         return self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
+    def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None) -> Experiment:
+        """Start an experiment
+
+        Plays the base and every variant on the same seeds (game i of each uses the seed of
+        (seed, i)), in chunks on the simulation workers that each play every variant of their
+        seeds, so the comparison with the base is paired. With `stop`, it plays in rounds and stops
+        each variant when its question is answered by a 95% confidence sequence; the whole budget
+        is counted against the app's quotas at once. Answers 202 with `Location`.
+
+        ruleset: A ruleset id, e.g. `monopoly-cars2`.
+        players: Number of seats; default: the ruleset's minimum.
+        bots: The base's lineup: one bot per seat; a shorter list repeats its last name.
+        options: The base configuration's game options.
+        variants: Named variants to compare with the base (at most 64).
+        sweep: Option -> values, e.g. `{"starting_money": [10, 13, 16, 20]}`: one variant per value, or per pair of values for two options (at most 2 options, 64 points).
+        games: Games per variant (1 to 200000); or give `stop`.
+        stop: Stop each variant by precision instead of a fixed `games`.
+        seed: Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back.
+        chunk_size: Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job.
+
+        POST /v1/experiments
+        """
+        return self._call(OPERATIONS['create_experiment'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size}))
+
+    def get_experiment(self, exp_id: str) -> Experiment:
+        """Read an experiment
+
+        Status, progress per variant (games, and why it stopped), and the results so far: per
+        variant its measures with 95% intervals and its paired differences from the base.
+
+        GET /v1/experiments/{exp_id}
+        """
+        return self._call(OPERATIONS['get_experiment'], path={'exp_id': exp_id}, query=None,
+            headers=None, body=None)
+
+    def cancel_experiment(self, exp_id: str) -> Experiment:
+        """Cancel an experiment
+
+        A queued or running experiment becomes `cancelled`: every queued chunk leaves the queue and
+        running chunks stop within seconds; the games counted so far stay in `result`.
+
+        DELETE /v1/experiments/{exp_id}
+        """
+        return self._call(OPERATIONS['cancel_experiment'], path={'exp_id': exp_id}, query=None,
+            headers=None, body=None)
+
     def get_player(self, player_id: str) -> Player:
         """Read a player
 
@@ -1682,7 +1968,7 @@ class Operations:
         return self._call(OPERATIONS['list_webhooks'], path=None, query=None,
             headers=None, body=None)
 
-    def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
+    def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'experiment.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
         """Register a webhook
 
         The service POSTs each chosen event of this app's games and simulations to the
@@ -1690,7 +1976,7 @@ class Operations:
         with backoff until the receiver answers 2xx. See docs/apps.md.
 
         url: Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them.
-        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished.
+        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, experiment.finished, rating.updated, tournament.round_started, tournament.finished.
 
         POST /v1/webhooks
         """
@@ -2139,6 +2425,53 @@ class AsyncOperations:
         return await self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
+    async def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None) -> Experiment:
+        """Start an experiment
+
+        Plays the base and every variant on the same seeds (game i of each uses the seed of
+        (seed, i)), in chunks on the simulation workers that each play every variant of their
+        seeds, so the comparison with the base is paired. With `stop`, it plays in rounds and stops
+        each variant when its question is answered by a 95% confidence sequence; the whole budget
+        is counted against the app's quotas at once. Answers 202 with `Location`.
+
+        ruleset: A ruleset id, e.g. `monopoly-cars2`.
+        players: Number of seats; default: the ruleset's minimum.
+        bots: The base's lineup: one bot per seat; a shorter list repeats its last name.
+        options: The base configuration's game options.
+        variants: Named variants to compare with the base (at most 64).
+        sweep: Option -> values, e.g. `{"starting_money": [10, 13, 16, 20]}`: one variant per value, or per pair of values for two options (at most 2 options, 64 points).
+        games: Games per variant (1 to 200000); or give `stop`.
+        stop: Stop each variant by precision instead of a fixed `games`.
+        seed: Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back.
+        chunk_size: Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job.
+
+        POST /v1/experiments
+        """
+        return await self._call(OPERATIONS['create_experiment'], path=None, query=None,
+            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size}))
+
+    async def get_experiment(self, exp_id: str) -> Experiment:
+        """Read an experiment
+
+        Status, progress per variant (games, and why it stopped), and the results so far: per
+        variant its measures with 95% intervals and its paired differences from the base.
+
+        GET /v1/experiments/{exp_id}
+        """
+        return await self._call(OPERATIONS['get_experiment'], path={'exp_id': exp_id}, query=None,
+            headers=None, body=None)
+
+    async def cancel_experiment(self, exp_id: str) -> Experiment:
+        """Cancel an experiment
+
+        A queued or running experiment becomes `cancelled`: every queued chunk leaves the queue and
+        running chunks stop within seconds; the games counted so far stay in `result`.
+
+        DELETE /v1/experiments/{exp_id}
+        """
+        return await self._call(OPERATIONS['cancel_experiment'], path={'exp_id': exp_id}, query=None,
+            headers=None, body=None)
+
     async def get_player(self, player_id: str) -> Player:
         """Read a player
 
@@ -2271,7 +2604,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_webhooks'], path=None, query=None,
             headers=None, body=None)
 
-    async def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
+    async def create_webhook(self, url: str, events: list[Literal['decision.waiting', 'deadline.near', 'game.finished', 'simulation.finished', 'experiment.finished', 'rating.updated', 'tournament.round_started', 'tournament.finished']]) -> CreatedWebhook:
         """Register a webhook
 
         The service POSTs each chosen event of this app's games and simulations to the
@@ -2279,7 +2612,7 @@ class AsyncOperations:
         with backoff until the receiver answers 2xx. See docs/apps.md.
 
         url: Where to POST deliveries. Loopback, private and link-local addresses are refused unless the service allows them.
-        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, rating.updated, tournament.round_started, tournament.finished.
+        events: Any of decision.waiting, deadline.near, game.finished, simulation.finished, experiment.finished, rating.updated, tournament.round_started, tournament.finished.
 
         POST /v1/webhooks
         """

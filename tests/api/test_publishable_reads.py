@@ -1,6 +1,6 @@
 """A publishable key (in every page, so anyone's) sees what the public lobby shows, nothing more:
 every GET route of the service, asked through it, is checked for the ids of the app's unlisted
-game and of its simulation (over real Redis; the routes are read from the app itself, so a new
+game, of its simulation and of its experiment (over real Redis; the routes are read from the app itself, so a new
 route is checked too)."""
 
 from __future__ import annotations
@@ -46,13 +46,17 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
     unlisted = client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seats": SEATS}, headers=as_app).get_json()
     simulation = client.post("/v1/simulations", json={"ruleset": "monopoly-cars2", "players": 2, "games": 10},
                              headers=as_app).get_json()
-    secrets_of_the_app = (unlisted["id"], simulation["id"])
+    experiment = client.post("/v1/experiments", json={"ruleset": "monopoly-cars2", "players": 2, "games": 10,
+                                                      "sweep": {"starting_money": [10, 13]}},
+                             headers=as_app).get_json()
+    secrets_of_the_app = (unlisted["id"], simulation["id"], experiment["id"])
     # The secret key's listings do name them (so the check below could fail).
     mine = client.get("/v1/apps/me/games", headers=as_app).get_data(as_text=True)
     assert unlisted["id"] in mine
 
     values = {"game_id": listed["id"], "ruleset_id": "monopoly-cars2", "sim_id": "sim_0000000000",
-              "webhook_id": "wh_0000000000", "seat": "1", "player_id": "ann", "tournament_id": "tn_0000000000"}
+              "webhook_id": "wh_0000000000", "seat": "1", "player_id": "ann", "tournament_id": "tn_0000000000",
+              "exp_id": experiment["id"]}
     read = 0
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/v1/") or "GET" not in rule.methods:

@@ -10,7 +10,7 @@ import yaml
 
 from api.config import from_environment
 
-PAGES = ["/", "/table/abc123", "/replay/abc123", "/simulate"]
+PAGES = ["/", "/table/abc123", "/replay/abc123", "/simulate", "/experiments/abc123"]
 WEB = Path(__file__).resolve().parents[2] / "api" / "web"
 
 

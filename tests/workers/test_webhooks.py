@@ -262,3 +262,20 @@ def test_a_delivery_that_expired_in_its_slot_frees_it_for_the_next(redis_db_url,
     wait_for(lambda: inbox.received, timeout=30)
     assert [r["headers"]["Rulehouse-Delivery"] for r in inbox.received] == [behind]
     wait_for(lambda: hooks.in_flight("app_old") == 0, timeout=10)
+
+
+def test_a_finished_and_a_cancelled_experiment_are_told(service, receivers):
+    client, keys = service
+    inbox = receivers()
+    _, key = keys.create_app("Lab")
+    register(client, key, inbox.url, ["experiment.finished"])
+    small = {"ruleset": "monopoly-cars2", "players": 2, "sweep": {"starting_money": [10]}, "games": 30, "seed": 2}
+    done = client.post("/v1/experiments", json=small, headers={"X-Api-Key": key}).get_json()
+    big = client.post("/v1/experiments", json={**small, "games": 200_000, "seed": 3},
+                      headers={"X-Api-Key": key}).get_json()
+    assert client.delete(f"/v1/experiments/{big['id']}", headers={"X-Api-Key": key}).get_json()["status"] == "cancelled"
+    wait_for(lambda: len(inbox.received) >= 2, timeout=60)
+    told = sorted((json.loads(r["body"])["data"]["experiment"], json.loads(r["body"])["data"]["status"])
+                  for r in inbox.received)
+    assert told == sorted([(done["id"], "finished"), (big["id"], "cancelled")])
+    assert {json.loads(r["body"])["type"] for r in inbox.received} == {"experiment.finished"}

@@ -536,6 +536,10 @@ class CashNGuns(Ruleset):
         """The search's hint: loot value so far; a dead gangster cannot win."""
         return [loot_value(g.loot, state.painting_set_values) if g.alive else -1.0 for g in state.gangsters]
 
+    def eliminated_seats(self, state: CashNGunsState) -> int:
+        """Gangsters dead of their wounds."""
+        return sum(not g.alive for g in state.gangsters)
+
     def state_problems(self, state: CashNGunsState) -> list[str]:
         """Every bullet card is somewhere (hand, face down in front, face down discarded, shown) and no count
         is negative; the face-up discard holds the shown cards less the Bang! cards clips took back."""

@@ -381,6 +381,10 @@ class WhipcashRuleset(Ruleset):
         """The search's hint: cash; an eliminated player cannot win."""
         return [state.cash[seat] if state.alive[seat] else -1.0 for seat in range(state.players)]
 
+    def eliminated_seats(self, state: WhipcashState) -> int:
+        """Players out of the race (``state.eliminated``, in the order they went out)."""
+        return len(state.eliminated)
+
     def money_in_play(self, state: WhipcashState) -> int:
         return sum(state.cash)
 

@@ -50,3 +50,47 @@ export function histogram(buckets) {
 export function legend(text) {
   return el("p", { className: "muted" }, text);
 }
+
+/** Lines ({label, points: [{x, value, low, high, name}]}) with their intervals as shaded bands, a
+ * dashed reference line (the base) and, for categorical x, the variants' names as ticks. */
+export function lineBands(lines, { xLabel, ticks = null, reference = null, format = (v) => String(v) }) {
+  const height = 260;
+  const left = 60;
+  const bottom = 40;
+  const plotWidth = WIDTH - left - 20;
+  const plotHeight = height - bottom - 10;
+  const points = lines.flatMap((line) => line.points);
+  const xs = points.map((p) => p.x);
+  const ys = points.flatMap((p) => [p.low, p.high]).concat(reference === null ? [] : [reference]);
+  const [xMin, xMax] = [Math.min(...xs), Math.max(...xs)];
+  const [yMin, yMax] = [Math.min(...ys), Math.max(...ys)];
+  const sx = (x) => left + (xMax === xMin ? plotWidth / 2 : ((x - xMin) / (xMax - xMin)) * plotWidth);
+  const sy = (y) => 10 + (yMax === yMin ? plotHeight / 2 : (1 - (y - yMin) / (yMax - yMin)) * plotHeight);
+  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "lines", role: "img" });
+  for (const tick of [yMin, (yMin + yMax) / 2, yMax]) {
+    chart.append(svg("line", { x1: left, x2: WIDTH - 20, y1: sy(tick), y2: sy(tick), className: "grid" }),
+      svg("text", { x: left - 6, y: sy(tick) + 4, className: "tick", "text-anchor": "end" }, format(tick)));
+  }
+  const xTicks = ticks ? ticks.map((name, index) => [index, name]) : [...new Set(xs)].map((x) => [x, String(x)]);
+  for (const [x, name] of xTicks) {
+    chart.append(svg("text", { x: sx(x), y: height - bottom + 16, className: "tick", "text-anchor": "middle" }, name));
+  }
+  chart.append(svg("text", { x: left + plotWidth / 2, y: height - 6, className: "label", "text-anchor": "middle" }, xLabel));
+  if (reference !== null) {
+    chart.append(svg("line", { x1: left, x2: WIDTH - 20, y1: sy(reference), y2: sy(reference), className: "reference" },
+      svg("title", {}, `base: ${format(reference)}`)));
+  }
+  lines.forEach((line, index) => {
+    const sorted = [...line.points].sort((a, b) => a.x - b.x);
+    const upper = sorted.map((p) => `${sx(p.x)},${sy(p.high)}`);
+    const lower = sorted.map((p) => `${sx(p.x)},${sy(p.low)}`).reverse();
+    chart.append(svg("polygon", { points: [...upper, ...lower].join(" "), className: `band seat-${index % 8}` }),
+      svg("polyline", { points: sorted.map((p) => `${sx(p.x)},${sy(p.value)}`).join(" "), className: `line seat-${index % 8}` },
+        svg("title", {}, line.label)));
+    for (const p of sorted) {
+      chart.append(svg("circle", { cx: sx(p.x), cy: sy(p.value), r: 3.5, className: `point seat-${index % 8}` },
+        svg("title", {}, `${p.name}: ${format(p.value)} [${format(p.low)}, ${format(p.high)}]`)));
+    }
+  });
+  return chart;
+}

@@ -1,0 +1,73 @@
+"""An experiment's admission under its app's quotas: its whole budget, at once.
+
+An experiment counts like the simulations of its variants: every variant's budget of games at its
+lineup's bot cost against ``simulation_work_per_day``, and its chunks times its variants against
+``queued_chunks`` (a chunk plays every variant, so it weighs as many simulation chunks). Counting the
+budget when the experiment is admitted is what keeps a precision experiment within the quota however
+its rounds go. ``admit`` is the one place that asks the quotas.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import g
+
+from api.apps import limits
+from api.apps.access import keys
+from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
+from api.problems import ApiProblem
+
+LIVE_KIND = "live-exps"
+
+
+def budget_as_simulation(spec: dict) -> dict:
+    """The one simulation that weighs what the experiment may play: every variant's seats in one
+    lineup (the cost is games x the bots' cost per move, summed), its chunks once per variant."""
+    variants = spec["variants"]
+    return {"ruleset": spec["ruleset"], "bots": [bot for v in variants for bot in v["bots"]],
+            "games": spec["budget"], "chunks": spec["budget_chunks"] * len(variants)}
+
+
+def experiments_in_flight(app_id: str) -> tuple[int, int]:
+    """The app's experiments queued or running, and the chunks they may still play (each counted
+    once per variant, as admitted); the ended ones leave the app's set on the way."""
+    from api.experiments.jobs import ACTIVE, meta_key
+
+    store = keys()
+    owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_KIND)]
+    if not owned:
+        return 0, 0
+    pipe = store.redis.pipeline(transaction=False)
+    for exp_id in owned:
+        pipe.hmget(meta_key(exp_id), ["status", "spec", "chunks_done"])
+    running, waiting, ended = 0, 0, []
+    for exp_id, (status, raw_spec, done) in zip(owned, pipe.execute(), strict=True):
+        if status not in ACTIVE:
+            ended.append(exp_id)
+            continue
+        spec = json.loads(raw_spec)
+        running += 1
+        waiting += max(0, spec["budget_chunks"] - int(done or 0)) * len(spec["variants"])
+    store.disown(app_id, LIVE_KIND, *ended)
+    return running, waiting
+
+
+def admit(spec: dict) -> None:
+    """Before an experiment is queued (403 ``quota_*`` problems past a quota)."""
+    app = g.get("app")
+    if app is None:
+        return
+    running, waiting = experiments_in_flight(app.id)
+    if running >= MAX_EXPERIMENTS_IN_FLIGHT:
+        raise ApiProblem("quota-exceeded", f"this app has {running} experiments queued or running, the most at once",
+                         reason="quota_experiments_in_flight", quota="experiments_in_flight",
+                         allowed=MAX_EXPERIMENTS_IN_FLIGHT, used=running)
+    budget = budget_as_simulation(spec)
+    # The simulations' admission counts the app's queued simulation chunks; the chunks its other
+    # experiments may still play are counted here, against the same quota.
+    allowed = limits.quota_of(app, "queued_chunks")
+    used = limits.queued_chunks(app.id) + waiting
+    if used + budget["chunks"] > allowed:
+        raise limits.over_quota("queued_chunks", used, budget["chunks"], allowed)
+    limits.admit_simulation(app, budget)

@@ -1,0 +1,202 @@
+"""``rulehouse experiment``: variants of a game compared on the same seeds by the workers, as a
+table (and ``--plot``): through Redis (``--redis-url``, ``REDIS_URL``, a local ``rulehouse serve``)
+or a service's HTTP API (``--url``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
+bot lineups) on the same seeds, on the workers: through Redis (--redis-url, $REDIS_URL, or a
+local `rulehouse serve`) or a service's HTTP API (--url). Prints one row per variant; Ctrl+C
+cancels the experiment. docs/experiments.md explains the measures and the statistics."""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    run = sub.add_parser("experiment", help="compare house rules, a sweep or bot lineups on the same seeds",
+                         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    run.add_argument("ruleset")
+    run.add_argument("--players", type=int, help="default: the ruleset's minimum")
+    run.add_argument("--bots", default="random", help="the base's bot per seat, comma-separated; the last repeats")
+    run.add_argument("--options", help="the base's game options as a JSON object")
+    run.add_argument("--sweep", action="append", default=[], metavar="OPTION=V1,V2,...",
+                     help="a swept option and its values (JSON each, e.g. starting_money=10,13,16); twice for a grid")
+    run.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                     help="a named variant: options laid over the base's, e.g. 'rich={\"starting_money\": 30}'")
+    run.add_argument("--lineup", action="append", default=[], metavar="NAME=BOT,BOT",
+                     help="a variant with another lineup, e.g. 'strong first=heuristic,random'")
+    run.add_argument("--games", type=int, help="games per variant (a fixed size)")
+    run.add_argument("--win-rate-within", type=float, help="stop a variant once every seat's win rate is this sure")
+    run.add_argument("--difference-within", type=float,
+                     help="stop a variant once its difference from the base is significant or within this")
+    run.add_argument("--max-games", type=int, help="with a precision: the budget of games per variant")
+    run.add_argument("--min-games", type=int, help="with a precision: games per variant of the first round")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--chunk-size", type=int, help="seeds per worker job (default: automatic)")
+    run.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`")
+    run.add_argument("--url", metavar="http://HOST:PORT", help="run on the service at this URL, over HTTP")
+    run.add_argument("--json", action="store_true", help="print the finished experiment as one JSON object")
+    run.add_argument("--plot", metavar="FILE.png", help="also draw the measures per variant with their intervals")
+    run.set_defaults(func=cmd_experiment)
+    return run
+
+
+EPILOG = """examples:
+  rulehouse experiment monopoly-cars2 --players 2 --bots heuristic --sweep starting_money=6,10,13,18,24 --games 4000
+  rulehouse experiment whipcash --lineup 'heuristic first=heuristic,random' --difference-within 0.02 --max-games 9000"""
+
+
+def _value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def build_body(args: argparse.Namespace) -> dict:
+    """The request of ``POST /v1/experiments`` the arguments describe."""
+    from api.cli import _parse_options
+
+    sweep = {}
+    for item in args.sweep:
+        name, _, values = item.partition("=")
+        if not values:
+            raise SystemExit(f"--sweep {item!r}: give OPTION=V1,V2,...")
+        try:  # JSON values, which may be lists themselves: spinner_faces=[1,2,3],[4,5,6]
+            sweep[name] = json.loads(f"[{values}]")
+        except json.JSONDecodeError:  # bare words: deck=short,long
+            sweep[name] = [_value(v) for v in values.split(",")]
+    variants = []
+    for item in args.variant:
+        name, _, options = item.partition("=")
+        variants.append({"name": name, "options": _parse_options(options)})
+    for item in args.lineup:
+        name, _, bots = item.partition("=")
+        variants.append({"name": name, "bots": [b.strip() for b in bots.split(",") if b.strip()]})
+    body = {"ruleset": args.ruleset, "players": args.players, "bots": [b.strip() for b in args.bots.split(",")],
+            "options": _parse_options(args.options), "sweep": sweep, "variants": variants, "seed": args.seed,
+            "chunk_size": args.chunk_size}
+    if args.win_rate_within or args.difference_within:
+        body["stop"] = {"win_rate_within": args.win_rate_within, "difference_within": args.difference_within,
+                        "max_games": args.max_games or 20_000, "min_games": args.min_games}
+    else:
+        body["games"] = args.games or 1000
+    return body
+
+
+class RedisExperiments:
+    def __init__(self, redis_url: str) -> None:
+        from redis import Redis
+
+        self.redis = Redis.from_url(redis_url)
+
+    def submit(self, body: dict) -> str:
+        from api.experiments import jobs
+
+        return jobs.submit(self.redis, body)
+
+    def status(self, exp_id: str) -> dict:
+        from api.experiments import jobs
+
+        return jobs.status(self.redis, exp_id)
+
+    def cancel(self, exp_id: str) -> None:
+        from api.experiments import jobs
+
+        jobs.cancel(self.redis, exp_id)
+
+
+class HttpExperiments:
+    def __init__(self, base_url: str) -> None:
+        from api.cli import HttpSimulations
+
+        self.http = HttpSimulations(base_url)
+
+    def submit(self, body: dict) -> str:
+        return self.http._request("POST", "/v1/experiments", body)["id"]
+
+    def status(self, exp_id: str) -> dict:
+        return self.http._request("GET", f"/v1/experiments/{exp_id}")
+
+    def cancel(self, exp_id: str) -> None:
+        self.http._request("DELETE", f"/v1/experiments/{exp_id}")
+
+
+def wait(experiments, exp_id: str, show_progress: bool) -> dict:
+    """Poll until the experiment ends; Ctrl+C cancels it."""
+    try:
+        while True:
+            state = experiments.status(exp_id)
+            if show_progress:
+                progress = state["progress"]
+                sys.stderr.write(f"\rround {progress['round']}: {progress['games_done']} games of at most "
+                                 f"{progress['games_budget']}   ")
+                sys.stderr.flush()
+            if state["status"] not in ("queued", "running"):
+                return state
+            time.sleep(0.3)
+    except KeyboardInterrupt:
+        experiments.cancel(exp_id)
+        raise SystemExit(f"\nexperiment {exp_id} cancelled") from None
+    finally:
+        if show_progress:
+            sys.stderr.write("\n")
+
+
+def format_table(state: dict) -> str:
+    """One row per variant: seat 0's win rate and edge, its difference from the base, game length."""
+    rows = [f"{state['ruleset']}: {state['players']} players, seed {state['seed']}, {state['status']}",
+            f"{'variant':24} {'games':>7} {'stopped':18} {'seat 0 wins':>22} {'vs base (Holm p)':>28} "
+            f"{'mean turns':>11} {'vs base':>8} {'lead chg':>8} {'halfway ldr wins':>16}"]
+    for variant in state["result"]["variants"]:
+        low, high = variant["win_rate_ci95"][0]
+        seat0 = f"{variant['win_rates'][0]:.3f} [{low:.3f}, {high:.3f}]"
+        diff = variant["difference"]
+        if diff:
+            d = diff["win_rates"][0]
+            versus = f"{d['difference']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] {d.get('p_holm', 1):.2g}"
+            relative = diff["turns_mean"]["relative"]
+            longer = f"{relative * 100:+.0f}%" if relative is not None else "-"
+        else:
+            versus, longer = "-", "-"
+        rows.append(f"{variant['name'][:24]:24} {variant['games']:>7} {variant['stopped'] or '-':18} {seat0:>22} "
+                    f"{versus:>28} {variant['turns']['mean']:>11.1f} {longer:>8} "
+                    f"{variant['lead_changes']['mean']:>8.2f} {variant['halfway_leader_wins']['rate']:>16.3f}")
+    if state["result"]["summary"]:
+        rows.append(state["result"]["summary"])
+    return "\n".join(rows)
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    from api.cli import RequestRefused, resolve_redis_url
+    from engine.core.errors import InvalidOptions
+
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+        return 1
+    body = build_body(args)
+    experiments = HttpExperiments(args.url) if args.url else RedisExperiments(resolve_redis_url(args.redis_url))
+    try:
+        exp_id = experiments.submit(body)
+    except InvalidOptions as error:
+        print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
+        return 2
+    except RequestRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
+    if args.json:
+        print(json.dumps(state))
+    else:
+        print(format_table(state))
+    if args.plot:
+        from api.experiments.plot import plot_experiment
+
+        plot_experiment(state, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0 if state["status"] == "finished" else 1

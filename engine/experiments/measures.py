@@ -1,0 +1,282 @@
+"""Play every variant of an experiment on the same seeds and keep mergeable tallies of what a
+designer asks: the simulation's ``Tally`` plus closeness, lead changes, the halfway standing,
+eliminations, and for each variant its games paired with the base's games of the same seeds.
+
+Game ``i`` of every variant uses the seeds of ``(seed, i)`` (``engine.simulate.game_seed``), so a
+chunk that plays games ``start .. start + count - 1`` of every variant keeps each pair together and
+the paired sums below merge exactly, however the games are cut into chunks.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.core.registry import get_ruleset
+from engine.core.ruleset import Ruleset
+from engine.experiments.design import Variant
+from engine.simulate import GameOutcome, Tally, game_seed, play_game
+
+NOBODY = -1
+
+
+@dataclass(slots=True)
+class Moments:
+    """Count, sum and sum of squares of a measure: its mean and interval, mergeable."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def merge(self, other: Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def to_list(self) -> list:
+        return [self.n, self.total, self.squares]
+
+    @classmethod
+    def from_list(cls, data: list) -> Moments:
+        return cls(*data)
+
+
+@dataclass(slots=True)
+class PairedSums:
+    """Sums over the pairs (x: this variant's game, y: the base's game of the same seed) from
+    which the paired difference, its variance and the pairs' correlation follow."""
+
+    n: int = 0
+    x: float = 0.0
+    y: float = 0.0
+    xx: float = 0.0
+    yy: float = 0.0
+    xy: float = 0.0
+
+    def add(self, x: float, y: float) -> None:
+        self.n += 1
+        self.x += x
+        self.y += y
+        self.xx += x * x
+        self.yy += y * y
+        self.xy += x * y
+
+    def merge(self, other: PairedSums) -> None:
+        for name in ("n", "x", "y", "xx", "yy", "xy"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def to_list(self) -> list:
+        return [self.n, self.x, self.y, self.xx, self.yy, self.xy]
+
+    @classmethod
+    def from_list(cls, data: list) -> PairedSums:
+        return cls(*data)
+
+
+class StandingsTracker:
+    """``play_game``'s ``observe``: the leader and the last seat by ``Ruleset.standings`` at the
+    end of each turn (a turn is over when ``Ruleset.turns`` moves on); ``NOBODY`` for a tie."""
+
+    __slots__ = ("eliminated", "elimination_turns", "eliminations", "lasts", "leaders", "standings", "turn",
+                 "turns")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        # Bound once: this runs after every action of every game of an experiment.
+        self.turns = ruleset.turns
+        self.standings = ruleset.standings
+        self.eliminations = ruleset.eliminated_seats
+        self.turn = 0
+        self.leaders: list[int] = []
+        self.lasts: list[int] = []
+        #: seats out so far, and the turn at which each went out
+        self.eliminated = 0
+        self.elimination_turns: list[int] = []
+
+    def __call__(self, state) -> None:
+        turn = self.turns(state)
+        if turn == self.turn:
+            return
+        self.turn = turn
+        self.count_eliminations(state, turn)
+        standings = self.standings(state)
+        if standings is None:
+            return
+        best, worst = max(standings), min(standings)
+        self.leaders.append(_only(standings, best))
+        self.lasts.append(_only(standings, worst))
+
+
+    def count_eliminations(self, state, turn: int) -> None:
+        out = self.eliminations(state)
+        if out > self.eliminated:
+            self.elimination_turns += [turn] * (out - self.eliminated)
+            self.eliminated = out
+
+    def finish(self, state) -> None:
+        """The game is over: the last action may have eliminated seats within the final turn."""
+        self.count_eliminations(state, self.turns(state))
+
+
+def _only(standings: list[float], value: float) -> int:
+    seat = standings.index(value)
+    return seat if standings.count(value) == 1 else NOBODY
+
+
+def lead_changes(leaders: list[int]) -> int:
+    """How often the outright leader changed hands (a tie keeps the previous leader)."""
+    changes, current = 0, NOBODY
+    for leader in leaders:
+        if leader == NOBODY:
+            continue
+        if current != NOBODY and leader != current:
+            changes += 1
+        current = leader
+    return changes
+
+
+@dataclass
+class VariantTally:
+    """Mergeable statistics of some games of one variant (and their pairs with the base's)."""
+
+    tally: Tally
+    #: the winner's score minus the runner-up's, over games with one winner
+    margin: Moments = field(default_factory=Moments)
+    lead_changes: Moments = field(default_factory=Moments)
+    #: games with an outright winner and an outright leader (last) at the halfway turn...
+    halfway_leader_games: int = 0
+    halfway_last_games: int = 0
+    #: ...and how many of them that seat won
+    halfway_leader_wins: int = 0
+    halfway_last_wins: int = 0
+    #: how the games ended (``Result.reason``) -> games
+    reasons: dict[str, int] = field(default_factory=dict)
+    #: games in which a seat was eliminated (``Ruleset.eliminated_seats``), and seats eliminated
+    elimination_games: int = 0
+    eliminated_seats: int = 0
+    #: the turn of each game's first elimination, as a share of the game's length (0: at once, 1: at the end)
+    first_elimination: Moments = field(default_factory=Moments)
+    #: per seat, outright wins paired with the base's; then game length paired with the base's
+    paired_wins: list[PairedSums] = field(default_factory=list)
+    paired_turns: PairedSums = field(default_factory=PairedSums)
+
+    def __post_init__(self) -> None:
+        self.paired_wins = self.paired_wins or [PairedSums() for _ in range(self.tally.players)]
+
+    def add(self, outcome: GameOutcome, tracker: StandingsTracker) -> None:
+        self.tally.add(outcome)
+        result = outcome.result
+        self.reasons[result.reason] = self.reasons.get(result.reason, 0) + 1
+        tracker.finish(outcome.state)
+        eliminated = len(tracker.elimination_turns)
+        self.elimination_games += eliminated > 0
+        self.eliminated_seats += eliminated
+        if eliminated:
+            self.first_elimination.add(tracker.elimination_turns[0] / max(1, outcome.turns))
+        self.lead_changes.add(lead_changes(tracker.leaders))
+        if result.is_draw:
+            return
+        winner = result.winners[0]
+        scores = sorted(result.scores, reverse=True)
+        if len(scores) > 1:
+            self.margin.add(scores[0] - scores[1])
+        if tracker.leaders:
+            half = len(tracker.leaders) // 2
+            if tracker.leaders[half] != NOBODY:
+                self.halfway_leader_games += 1
+                self.halfway_leader_wins += tracker.leaders[half] == winner
+            if tracker.lasts[half] != NOBODY:
+                self.halfway_last_games += 1
+                self.halfway_last_wins += tracker.lasts[half] == winner
+
+    def pair(self, outcome: GameOutcome, base: GameOutcome) -> None:
+        for seat, sums in enumerate(self.paired_wins):
+            sums.add(_won(outcome, seat), _won(base, seat))
+        self.paired_turns.add(outcome.turns, base.turns)
+
+    def merge(self, other: VariantTally) -> None:
+        self.tally.merge(other.tally)
+        self.margin.merge(other.margin)
+        self.lead_changes.merge(other.lead_changes)
+        self.first_elimination.merge(other.first_elimination)
+        for name in ("halfway_leader_games", "halfway_last_games", "halfway_leader_wins", "halfway_last_wins",
+                     "elimination_games", "eliminated_seats"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for reason, count in other.reasons.items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + count
+        for mine, theirs in zip(self.paired_wins, other.paired_wins, strict=True):
+            mine.merge(theirs)
+        self.paired_turns.merge(other.paired_turns)
+
+    def to_dict(self) -> dict:
+        return {
+            "tally": self.tally.to_dict(),
+            "margin": self.margin.to_list(),
+            "lead_changes": self.lead_changes.to_list(),
+            "halfway": [self.halfway_leader_games, self.halfway_leader_wins, self.halfway_last_games,
+                        self.halfway_last_wins],
+            "reasons": self.reasons,
+            "eliminations": [self.elimination_games, self.eliminated_seats],
+            "first_elimination": self.first_elimination.to_list(),
+            "paired_wins": [sums.to_list() for sums in self.paired_wins],
+            "paired_turns": self.paired_turns.to_list(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> VariantTally:
+        leader_games, leader_wins, last_games, last_wins = data["halfway"]
+        return cls(
+            tally=Tally.from_dict(data["tally"]),
+            margin=Moments.from_list(data["margin"]),
+            lead_changes=Moments.from_list(data["lead_changes"]),
+            halfway_leader_games=leader_games, halfway_leader_wins=leader_wins,
+            halfway_last_games=last_games, halfway_last_wins=last_wins,
+            reasons=dict(data["reasons"]),
+            elimination_games=data["eliminations"][0], eliminated_seats=data["eliminations"][1],
+            first_elimination=Moments.from_list(data["first_elimination"]),
+            paired_wins=[PairedSums.from_list(sums) for sums in data["paired_wins"]],
+            paired_turns=PairedSums.from_list(data["paired_turns"]),
+        )
+
+    @classmethod
+    def empty(cls, players: int, bots: list[str], rules_version: int = 0) -> VariantTally:
+        return cls(Tally(players, bots, rules_version=rules_version))
+
+
+def _won(outcome: GameOutcome, seat: int) -> int:
+    winners = outcome.result.winners
+    return int(len(winners) == 1 and winners[0] == seat)
+
+
+def play_experiment_chunk(
+    ruleset_id: str, players: int, variants: list[Variant], playing: list[int], seed: int, start: int, count: int,
+    check: Callable[[int], None] | None = None,
+) -> dict[int, VariantTally]:
+    """Games ``start .. start + count - 1`` of each variant in ``playing`` (indexes into ``variants``;
+    0, the base, whenever another variant plays, so every game has its pair). Variant -> tally."""
+    ruleset = get_ruleset(ruleset_id)
+    tallies = {v: VariantTally.empty(players, variants[v].bots, ruleset.rules_version) for v in playing}
+    seconds = dict.fromkeys(playing, 0.0)
+    for index in range(start, start + count):
+        game_check = None if check is None else functools.partial(check, index)
+        outcomes = {}
+        for v in playing:
+            began = time.perf_counter()
+            tracker = StandingsTracker(ruleset)
+            outcome = play_game(ruleset, players, variants[v].bots, variants[v].options, game_seed(seed, index),
+                                game_check, tracker)
+            tallies[v].add(outcome, tracker)
+            seconds[v] += time.perf_counter() - began
+            outcomes[v] = outcome
+        if 0 in outcomes:
+            for v in playing:
+                tallies[v].pair(outcomes[v], outcomes[0])
+    for v in playing:
+        tallies[v].tally.seconds = seconds[v]
+    return tallies

@@ -1,0 +1,34 @@
+"""The experiment page in a real browser, on an experiment the workers played."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from api.experiments import jobs
+from tests.processes import wait_for
+from tests.web.pages import console_errors, wait_data
+
+
+def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, browser, redis_db_url):
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(redis_db_url)
+    exp_id = jobs.submit(client, {"ruleset": "monopoly-cars2", "players": 2, "sweep": {"starting_money": [6, 12, 24]},
+                                  "games": 120, "seed": 2})
+    wait_for(lambda: jobs.status(client, exp_id)["status"] == "finished", timeout=90)
+    driver = browser
+    driver.get(f"{service.url}/experiments/{exp_id}")
+    wait_data(driver, "experiment", "finished")
+    wait_data(driver, "chart", "drawn")
+    assert driver.find_element(By.ID, "exp-status").text.startswith("finished: 480 games")
+    assert driver.find_element(By.ID, "exp-sentence").text.startswith("with starting_money=")
+    for chart in ("exp-edge", "exp-turns", "exp-leads"):
+        assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} polygon.band")) == 1
+        assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3
+        assert driver.find_elements(By.CSS_SELECTOR, f"#{chart} line.reference")
+    ticks = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#exp-turns text.tick")][3:]  # after the 3 y ticks
+    assert ticks == ["6", "12", "24"]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#exp-table tr.variant")
+    assert [row.find_element(By.TAG_NAME, "td").text for row in rows] == [
+        "base", "starting_money=6", "starting_money=12", "starting_money=24"]
+    assert console_errors(driver) == []

@@ -1,0 +1,191 @@
+"""Experiments played by real worker processes: pairing, precision stopping, cancel."""
+
+from __future__ import annotations
+
+import json
+
+from rq import Queue
+
+from api.experiments import jobs
+from api.simulations import jobs as simulations
+from engine.core.registry import get_ruleset
+from engine.experiments.design import Variant
+from engine.experiments.measures import VariantTally, play_experiment_chunk
+from engine.experiments.report import next_round_games, precision_state, stop_reason
+from engine.simulate import game_seed, play_game
+from tests.processes import wait_for
+
+RULESET = "monopoly-cars2"
+
+
+def finished(redis, exp_id: str, timeout: float = 90) -> dict:
+    return wait_for(lambda: (s := jobs.status(redis, exp_id))["status"] in ("finished", "failed") and s,
+                    timeout=timeout, interval=0.1)
+
+
+def test_a_small_sweep_gives_the_results_of_separate_simulations_of_the_same_seeds(redis, workers):
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 2, "bots": ["heuristic", "random"],
+            "sweep": {"starting_money": [10, 26]}, "games": 300, "seed": 5, "chunk_size": 60}
+    exp_id = jobs.submit(redis, body)
+    sims = [simulations.submit(redis, {"ruleset": RULESET, "players": 2, "bots": ["heuristic", "random"],
+                                       "options": options, "games": 300, "seed": 5, "chunk_size": 100})
+            for options in ({}, {"starting_money": 10}, {"starting_money": 26})]
+    state = finished(redis, exp_id)
+    assert state["status"] == "finished", state["error"]
+    for sim_id, variant in zip(sims, state["result"]["variants"], strict=True):
+        plain = wait_for(lambda sim_id=sim_id: (s := simulations.status(redis, sim_id))["status"] == "finished" and s,
+                         timeout=90)["result"]
+        assert variant["games"] == 300 and variant["stopped"] == "games"
+        assert variant["win_rates"] == plain["win_rates"]
+        assert variant["win_rate_ci95"] == plain["win_rate_ci95"]
+        assert variant["turns"]["histogram"] == plain["turns"]["histogram"]
+        assert variant["mean_scores"] == plain["mean_scores"]
+    assert state["progress"]["chunks_done"] == 5 and state["progress"]["games_done"] == 900
+    assert sum(state["progress"]["workers"].values()) == 5
+
+    # The difference from the base is the mean of the games' differences, seed by seed.
+    ruleset = get_ruleset(RULESET)
+    bots = ["heuristic", "random"]
+    first_seat = []
+    for index in range(300):
+        base = play_game(ruleset, 2, bots, {}, game_seed(5, index))
+        rich = play_game(ruleset, 2, bots, {"starting_money": 26}, game_seed(5, index))
+        first_seat.append((rich.result.winners == [0]) - (base.result.winners == [0]))
+    got = state["result"]["variants"][2]["difference"]["win_rates"][0]
+    assert got["pairs"] == 300
+    assert abs(got["difference"] - sum(first_seat) / 300) < 1e-6
+    assert "p_holm" in got
+
+
+def _replay_stops(spec: dict) -> dict[int, tuple[int, str]]:
+    """The precision experiment's rounds replayed in this process: variant -> (games, reason)."""
+    variants = [Variant.from_dict(v) for v in spec["variants"]]
+    totals = [VariantTally.empty(2, v.bots) for v in variants]
+    stopped: dict[int, tuple[int, str]] = {}
+    done = 0
+    while True:
+        playing = [v for v in range(len(variants)) if v not in stopped]
+        if not playing:
+            return stopped
+        playing = sorted({0, *playing})
+        more = next_round_games(done, spec["stop"], spec["chunk_size"])
+        if more == 0:
+            for v in playing:
+                stopped[v] = (totals[v].tally.games, "budget")
+            return stopped
+        chunk = play_experiment_chunk(RULESET, 2, variants, playing, spec["seed"], done, more)
+        for v, tally in chunk.items():
+            totals[v].merge(tally)
+        done += more
+        for v in range(1, len(variants)):
+            if v not in stopped:
+                reason = stop_reason(precision_state(totals[v], spec["stop"], len(variants) - 1), spec["stop"], False)
+                if reason:
+                    stopped[v] = (totals[v].tally.games, reason)
+        if all(v in stopped for v in range(1, len(variants))) and 0 not in stopped:
+            reason = stop_reason(precision_state(totals[0], spec["stop"], len(variants) - 1), spec["stop"], True)
+            if reason:
+                stopped[0] = (totals[0].tally.games, reason)
+
+
+def test_stopping_by_precision_stops_each_variant_where_the_rule_says(redis, workers):
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 2, "bots": ["random"], "seed": 3, "chunk_size": 100,
+            "variants": [{"name": "heuristic first", "bots": ["heuristic", "random"]},
+                         {"name": "same", "options": {}},
+                         {"name": "rich", "options": {"starting_money": 22}}],
+            "stop": {"difference_within": 0.08, "max_games": 3000, "min_games": 300}}
+    exp_id = jobs.submit(redis, body)
+    state = finished(redis, exp_id, timeout=120)
+    assert state["status"] == "finished", state["error"]
+    spec = json.loads(redis.hget(jobs.meta_key(exp_id), "spec"))
+    expected = _replay_stops(spec)
+    got = {v: (r["games"], r["stopped"]) for v, r in enumerate(state["result"]["variants"])}
+    assert got == expected
+    # A variant identical to the base plays the same games: shown equivalent after the first round.
+    same = state["result"]["variants"][2]
+    assert (same["games"], same["stopped"], same["precision"]["verdicts"]) == (300, "difference_decided",
+                                                                                ["equivalent", "equivalent"])
+    assert same["difference"]["win_rates"][0]["correlation"] == 1.0
+    assert len({games for games, _ in got.values()}) > 1, got  # the variants stopped apart
+    assert got[0] == (max(g for g, _ in got.values()), "variants_done")
+
+
+def test_cancel_stops_every_chunk(redis, workers):
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 2, "bots": ["random"], "sweep": {"starting_money": [10, 14, 22]},
+            "games": 100_000, "seed": 1, "chunk_size": 500}
+    exp_id = jobs.submit(redis, body)
+    wait_for(lambda: jobs.status(redis, exp_id)["progress"]["chunks_done"] >= 1, timeout=60)
+    state = jobs.cancel(redis, exp_id)
+    assert state["status"] == "cancelled"
+    queue = Queue(simulations.QUEUE, connection=redis)
+    assert not [job_id for job_id in queue.get_job_ids() if job_id.startswith(jobs.job_prefix(exp_id))]
+    # The running chunks notice within their lease check and let go without recording.
+    wait_for(lambda: not redis.keys(jobs.lease_key(exp_id, "*")), timeout=30, interval=0.05)
+    recorded = redis.hlen(jobs.tallies_key(exp_id))
+    after = jobs.status(redis, exp_id)
+    assert after["status"] == "cancelled"
+    assert after["progress"]["chunks_done"] == recorded < after["progress"]["chunks_queued"] == 200
+    assert after["result"]["variants"][0]["games"] == recorded * 500
+
+
+def test_the_cli_prints_a_table_and_plots_a_sweep(redis_db_url, workers, tmp_path):
+    from tests.processes import run_cli
+
+    workers.start(1)
+    plot = tmp_path / "sweep.png"
+    done = run_cli("experiment", RULESET, "--players", "2", "--sweep", "starting_money=6,24", "--games", "200",
+                   "--seed", "4", "--plot", str(plot), redis_url=redis_db_url, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "monopoly-cars2: 2 players, seed 4, finished"
+    assert [line.split()[0] for line in lines[2:5]] == ["base", "starting_money=6", "starting_money=24"]
+    assert all(line.split()[1] == "200" for line in lines[2:5])
+    assert lines[5].startswith("with starting_money=")
+    assert plot.stat().st_size > 10_000
+    bad = run_cli("experiment", RULESET, "--sweep", "starting_money=-1", redis_url=redis_db_url)
+    assert bad.returncode == 2 and "sweep" in bad.stderr
+
+
+def test_a_new_worker_finishes_an_experiment_after_one_is_killed_mid_chunk(redis, workers):
+    import os
+    import signal
+
+    (first,) = workers.start(1)
+    body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10, 24]}, "games": 1200, "seed": 6,
+            "chunk_size": 300}
+    exp_id = jobs.submit(redis, body)
+    wait_for(lambda: redis.hlen(jobs.tallies_key(exp_id)) >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(jobs.lease_key(exp_id, "*")), timeout=30, interval=0.005)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    assert redis.hlen(jobs.tallies_key(exp_id)) < 4
+    workers.start(1)
+    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker's sweep must.
+    wait_for(lambda: redis.hget(jobs.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = jobs.status(redis, exp_id)
+    assert [v["games"] for v in state["result"]["variants"]] == [1200, 1200, 1200]
+    assert state["progress"]["chunks_done"] == 4
+
+
+def test_the_cli_runs_an_experiment_on_a_remote_service_with_the_same_results(redis_db_url, workers):
+    from tests.processes import run_cli
+    from tests.sdk.conftest import serving
+
+    workers.start(1)
+    args = ["experiment", RULESET, "--players", "2", "--lineup", "strong first=heuristic,random", "--games", "60",
+            "--seed", "8", "--json"]
+    local = run_cli(*args, redis_url=redis_db_url)
+    with serving({"REDIS_URL": redis_db_url}) as url:
+        remote = run_cli(*args, "--url", url, redis_url="")
+        refused = run_cli("experiment", RULESET, "--sweep", "starting_money=-1", "--url", url, redis_url="")
+    assert local.returncode == 0, local.stderr
+    assert remote.returncode == 0, remote.stderr
+    mine, theirs = (json.loads(done.stdout)["result"]["variants"] for done in (local, remote))
+    for variant in mine + theirs:
+        variant.pop("cpu_seconds")
+    assert mine == theirs
+    assert refused.returncode == 2 and "/sweep/starting_money/0" in refused.stderr
+    assert refused.stderr.count("\n") == 1, refused.stderr
