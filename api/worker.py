@@ -16,7 +16,7 @@ from rq import SimpleWorker, Worker
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
-from api import bot_seats, deadlines, heartbeats
+from api import bot_seats, deadlines, faults, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.config import WORKER_QUEUES, settings
@@ -73,13 +73,15 @@ class SweepingMixin:
 
 
     def recover_jobs_taken_but_never_started(self) -> None:
-        """A job that a worker took from its queue but never started (Redis went away between the
-        two, or the worker died there) waits in RQ's intermediate list, still marked queued, so
-        neither the bot self-healing nor the simulation reaper sees it as lost. RQ fails it (and
-        so retries a bot move, and the reaper re-runs a chunk) in its registry maintenance,
-        every 10 minutes; doing it in every sweep brings that to about a minute (RQ waits a
-        minute after first seeing the job there). Found by bench/faults.py and
-        tests/faults/test_redis_restart.py."""
+        """A worker on one queue takes a job by moving it to RQ's intermediate list; if it dies
+        (or Redis goes away) before starting it, the job waits there, still marked queued, so the
+        bot self-healing does not see it as lost. RQ fails it (and so retries a bot move) in its
+        registry maintenance, every 10 minutes; doing it in every sweep brings that to about a
+        minute (RQ waits a minute after first seeing the job there). Found by bench/faults.py.
+
+        A worker on several queues (the default) takes a job with LPOP and no intermediate
+        list, so nothing here sees such a job; the simulation reaper finds a chunk taken that
+        way by itself (``jobs._taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:
@@ -103,6 +105,13 @@ class SweepingMixin:
                 scheduler.enqueue_scheduled_jobs()
             finally:
                 scheduler.release_locks()
+
+
+    def execute_job(self, job, queue) -> None:
+        # Test-only (api/faults.py): a fault test kills the worker here, holding a job it took
+        # from its queue that RQ has not marked started yet.
+        faults.pause_point("job-taken")
+        super().execute_job(job, queue)
 
 
 class ForkingWorker(SweepingMixin, Worker):
