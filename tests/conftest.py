@@ -28,13 +28,18 @@ def redis_url(tmp_path_factory) -> str:
         server.stop()
 
 
+def suite_db_url(redis_url: str) -> str:
+    """``redis_url`` on this suite's own database number."""
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    return f"{base}/{TEST_DB}"
+
+
 @pytest.fixture
 def redis_db_url(redis_url) -> str:
     """A URL on this suite's own database number, emptied before and after the test."""
     import redis
 
-    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
-    url = f"{base}/{TEST_DB}"
+    url = suite_db_url(redis_url)
     client = redis.Redis.from_url(url)
     client.flushdb()
     yield url
@@ -52,11 +57,14 @@ def workers(redis_db_url):
     pool.stop()
 
 
-@pytest.fixture
-def api_server(redis_db_url):
-    """The API under real gunicorn (deployed settings) on a free port; its base URL. No bot queue."""
+@pytest.fixture(scope="module")
+def api_server(redis_url):
+    """The API under real gunicorn (deployed settings) on a free port; its base URL. No bot queue.
+
+    One server per test module (starting and stopping gunicorn takes seconds): its tests share
+    the test database, so each must use only what it creates (games have random ids)."""
     from tests.processes import ApiServer
 
-    server = ApiServer(redis_db_url, RULEHOUSE_BOT_QUEUE="")
+    server = ApiServer(suite_db_url(redis_url), RULEHOUSE_BOT_QUEUE="")
     yield server.start()
     server.stop()
