@@ -1,6 +1,6 @@
 """Shared fixtures. Tests that need Redis get a real server: the one at ``REDIS_URL``,
 else an embedded one started for the session (its URL is exported so worker
-subprocesses find it). Each test gets a flushed database of its own number."""
+subprocesses find it), one per test process. Each test gets a flushed database of its own number."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import os
 
 import pytest
 
-TEST_DB = int(os.environ.get("RULEHOUSE_TEST_DB", "13"))
+#: This process's database: RULEHOUSE_TEST_DB (13) plus the number of its pytest-xdist worker, so
+#: the test processes of `make test` never share one on a REDIS_URL given to them.
+TEST_DB = int(os.environ.get("RULEHOUSE_TEST_DB", "13")) + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:])
 
 
 @pytest.fixture(scope="session")
