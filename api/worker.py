@@ -38,6 +38,8 @@ class SweepingMixin:
 
     last_swept_at = None
     _retry_scheduler: RQScheduler | None = None
+    _sweeping = False
+    _stop_after_sweep: tuple | None = None
 
     @property
     def dequeue_timeout(self) -> int:
@@ -48,7 +50,28 @@ class SweepingMixin:
         due = self.last_swept_at is None or now() - self.last_swept_at > timedelta(seconds=SWEEP_SECONDS)
         return due or super().should_run_maintenance_tasks
 
+    def request_stop(self, signum, frame) -> None:
+        """SIGTERM/SIGINT. RQ stops an idle worker by raising ``StopRequested`` from the signal
+        handler; raised inside a sweep it was caught by the sweep's ``except Exception`` and the
+        stop lost (the worker ran on until killed: a test's 60 s wait under load). So a signal
+        that comes during a sweep stops the worker right after it."""
+        if self._sweeping:
+            self._stop_after_sweep = (signum, frame)
+            return
+        super().request_stop(signum, frame)
+
     def run_maintenance_tasks(self) -> None:
+        self._sweeping = True
+        try:
+            self._sweep()
+        finally:
+            self._sweeping = False
+        if self._stop_after_sweep is not None:
+            signum, frame = self._stop_after_sweep
+            self._stop_after_sweep = None
+            super().request_stop(signum, frame)
+
+    def _sweep(self) -> None:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
