@@ -37,9 +37,13 @@ browser:
 	if ! $$sudo sh -c '$(APT_INSTALL)' >$(APT_LOG) 2>&1; then \
 	  tail -n 20 $(APT_LOG) >&2; echo "apt-get could not install chromium: see $(APT_LOG)" >&2; exit 1; fi
 
+# Two test processes (pytest-xdist), each with its own embedded Redis, a whole file at a time (a
+# module's shared server stays one); much of the suite waits on servers and workers. One process:
+# `make test TEST_PROCESSES=0`.
+TEST_PROCESSES ?= 2
 test: install browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

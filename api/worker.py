@@ -17,7 +17,7 @@ from rq import SimpleWorker, Worker
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
-from api import bot_seats, deadlines, heartbeats
+from api import bot_seats, deadlines, faults, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.competition import sweep as competition_sweep
@@ -42,6 +42,8 @@ class SweepingMixin:
     last_swept_at = None
     _retry_scheduler: RQScheduler | None = None
     _webhooks: webhooks.Webhooks | None = None
+    _sweeping = False
+    _stop_after_sweep: tuple | None = None
 
     @property
     def dequeue_timeout(self) -> int:
@@ -52,7 +54,28 @@ class SweepingMixin:
         due = self.last_swept_at is None or now() - self.last_swept_at > timedelta(seconds=SWEEP_SECONDS)
         return due or super().should_run_maintenance_tasks
 
+    def request_stop(self, signum, frame) -> None:
+        """SIGTERM/SIGINT. RQ stops an idle worker by raising ``StopRequested`` from the signal
+        handler; raised inside a sweep it was caught by the sweep's ``except Exception`` and the
+        stop lost (the worker ran on until killed: a test's 60 s wait under load). So a signal
+        that comes during a sweep stops the worker right after it."""
+        if self._sweeping:
+            self._stop_after_sweep = (signum, frame)
+            return
+        super().request_stop(signum, frame)
+
     def run_maintenance_tasks(self) -> None:
+        self._sweeping = True
+        try:
+            self._sweep()
+        finally:
+            self._sweeping = False
+        if self._stop_after_sweep is not None:
+            signum, frame = self._stop_after_sweep
+            self._stop_after_sweep = None
+            super().request_stop(signum, frame)
+
+    def _sweep(self) -> None:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
@@ -79,13 +102,15 @@ class SweepingMixin:
 
 
     def recover_jobs_taken_but_never_started(self) -> None:
-        """A job that a worker took from its queue but never started (Redis went away between the
-        two, or the worker died there) waits in RQ's intermediate list, still marked queued, so
-        neither the bot self-healing nor the simulation reaper sees it as lost. RQ fails it (and
-        so retries a bot move, and the reaper re-runs a chunk) in its registry maintenance,
-        every 10 minutes; doing it in every sweep brings that to about a minute (RQ waits a
-        minute after first seeing the job there). Found by bench/faults.py and
-        tests/faults/test_redis_restart.py."""
+        """A worker on one queue takes a job by moving it to RQ's intermediate list; if it dies
+        (or Redis goes away) before starting it, the job waits there, still marked queued, so the
+        bot self-healing does not see it as lost. RQ fails it (and so retries a bot move) in its
+        registry maintenance, every 10 minutes; doing it in every sweep brings that to about a
+        minute (RQ waits a minute after first seeing the job there). Found by bench/faults.py.
+
+        A worker on several queues (the default) takes a job with LPOP and no intermediate
+        list, so nothing here sees such a job; the simulation reaper finds a chunk taken that
+        way by itself (``jobs._taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:
@@ -113,6 +138,13 @@ class SweepingMixin:
         if self._webhooks is None:
             self._webhooks = webhooks.Webhooks.on_connection(self.connection)
         self._webhooks.pump_all()
+
+
+    def execute_job(self, job, queue) -> None:
+        # Test-only (api/faults.py): a fault test kills the worker here, holding a job it took
+        # from its queue that RQ has not marked started yet.
+        faults.pause_point("job-taken")
+        super().execute_job(job, queue)
 
 
 class ForkingWorker(SweepingMixin, Worker):

@@ -1,6 +1,6 @@
 """Shared fixtures. Tests that need Redis get a real server: the one at ``REDIS_URL``,
 else an embedded one started for the session (its URL is exported so worker
-subprocesses find it). Each test gets a flushed database of its own number."""
+subprocesses find it), one per test process. Each test gets a flushed database of its own number."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import os
 
 import pytest
 
-TEST_DB = int(os.environ.get("RULEHOUSE_TEST_DB", "13"))
+#: This process's database: RULEHOUSE_TEST_DB (13) plus the number of its pytest-xdist worker, so
+#: the test processes of `make test` never share one on a REDIS_URL given to them.
+TEST_DB = int(os.environ.get("RULEHOUSE_TEST_DB", "13")) + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:])
 
 
 @pytest.fixture(scope="session")
@@ -28,13 +30,18 @@ def redis_url(tmp_path_factory) -> str:
         server.stop()
 
 
+def suite_db_url(redis_url: str) -> str:
+    """``redis_url`` on this suite's own database number."""
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    return f"{base}/{TEST_DB}"
+
+
 @pytest.fixture
 def redis_db_url(redis_url) -> str:
     """A URL on this suite's own database number, emptied before and after the test."""
     import redis
 
-    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
-    url = f"{base}/{TEST_DB}"
+    url = suite_db_url(redis_url)
     client = redis.Redis.from_url(url)
     client.flushdb()
     yield url
@@ -52,11 +59,14 @@ def workers(redis_db_url):
     pool.stop()
 
 
-@pytest.fixture
-def api_server(redis_db_url):
-    """The API under real gunicorn (deployed settings) on a free port; its base URL. No bot queue."""
+@pytest.fixture(scope="module")
+def api_server(redis_url):
+    """The API under real gunicorn (deployed settings) on a free port; its base URL. No bot queue.
+
+    One server per test module (starting and stopping gunicorn takes seconds): its tests share
+    the test database, so each must use only what it creates (games have random ids)."""
     from tests.processes import ApiServer
 
-    server = ApiServer(redis_db_url, RULEHOUSE_BOT_QUEUE="")
+    server = ApiServer(suite_db_url(redis_url), RULEHOUSE_BOT_QUEUE="")
     yield server.start()
     server.stop()

@@ -59,15 +59,30 @@ class Workers:
         return started
 
     def stop(self) -> None:
+        """Stop them all: a worker still busy after a moment (a long search) is told again, which
+        RQ takes as stop now (it ignores a second signal within a second); the test is over."""
         for process in self.processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
+        _wait_all(self.processes, 2)
         for process in self.processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        _wait_all(self.processes, 15)
+        for process in self.processes:
+            if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def _wait_all(processes: list[subprocess.Popen], seconds: float) -> None:
+    """Wait until every process has exited or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    for process in processes:
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return
 
 
 def free_port() -> int:

@@ -10,11 +10,12 @@ depend only on ``(seed, i)``), one RQ job per chunk. Redis keys, all under the h
                          (in one script with the counters), so a chunk run twice counts once
 - ``sim:{id}:jobs``      hash: chunk index -> id of the RQ job now responsible for it
 - ``sim:{id}:lease:{i}`` a chunk in progress; the worker refreshes it while it plays
+- ``sim:{id}:taken:{job}`` the reaper first saw this chunk job marked queued but in no queue
 
 A worker killed mid-chunk leaves its lease to expire. ``reap`` (run by every worker
 between jobs and by ``status``) re-enqueues each chunk that is neither done nor
-queued nor held by a live lease, so any worker alive later finishes the simulation,
-with exactly the games asked.
+waiting in the queue nor held by a live lease, so any worker alive later finishes the
+simulation, with exactly the games asked.
 """
 
 from __future__ import annotations
@@ -97,6 +98,10 @@ def jobs_key(sim_id: str) -> str:
 
 def lease_key(sim_id: str, index: int) -> str:
     return f"sim:{{{sim_id}}}:lease:{index}"
+
+
+def taken_key(sim_id: str, job_id: str) -> str:
+    return f"sim:{{{sim_id}}}:taken:{job_id}"
 
 
 # Counts a chunk only the first time its tally is recorded; returns the chunks done, or -1.
@@ -308,15 +313,59 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
 
 
 def _chunk_is_lost(job_state: bytes | None, started_at: bytes | None, leased: bool, lease_seconds: int) -> bool:
+    """Whether a chunk job that is not marked ``queued`` (see ``_taken_but_never_started``) was left
+    by a dead worker."""
     if job_state in WAITING_JOB_STATES:
         return False
     if job_state == b"started":
-        if leased or started_at is None:
+        if leased or not started_at:
             return False
         # Between RQ marking the job started and the chunk taking its lease.
         return (datetime.now(UTC) - utcparse(started_at.decode()).replace(tzinfo=UTC)).total_seconds() > lease_seconds
     # Finished, failed, stopped or gone without its tally recorded: its worker died.
     return True
+
+
+#: Of the job ids in ARGV, those not in the list KEYS[1] (one pass over the list).
+_NOT_IN_LIST = """
+local listed = {}
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do listed[id] = true end
+local absent = {}
+for _, id in ipairs(ARGV) do
+  if not listed[id] then absent[#absent + 1] = id end
+end
+return absent
+"""
+
+
+def _taken_but_never_started(redis: Redis, sim_id: str, queued: dict[int, str], lease_seconds: int) -> list[int]:
+    """The chunks among ``queued`` (index -> job id, jobs marked ``queued``) that a worker took
+    from the queue and has not started for ``lease_seconds``: lost.
+
+    A worker listening on several queues (the default) takes a job with LPOP, so a worker
+    that dies (or loses Redis) between taking a chunk and RQ marking it started leaves it
+    marked ``queued`` in no list at all: nothing in RQ ever fails or re-queues it. (A
+    one-queue worker moves it to RQ's intermediate list instead, which RQ cleans up a
+    minute later; absent from the queue, such a chunk is lost here too.) A live worker
+    starts a job it took within milliseconds; the first sighting of a chunk out of the
+    queue sets ``taken_key`` and only a sighting ``lease_seconds`` later (Redis's clock:
+    the key's remaining time) takes it for lost, so a slow start costs at most a second
+    run of the chunk, which counts once.
+    """
+    if not queued:
+        return []
+    absent = {_text(job_id) for job_id in redis.eval(_NOT_IN_LIST, 1, Queue(QUEUE, connection=redis).key,
+                                                       *queued.values())}
+    grace_ms = lease_seconds * 1000
+    kept_ms = max(1000, 3 * grace_ms)  # a later sighting within this time sees the first one
+    taken = [(index, job_id) for index, job_id in queued.items() if job_id in absent]
+    with redis.pipeline(transaction=False) as pipeline:
+        for _, job_id in taken:
+            pipeline.set(taken_key(sim_id, job_id), 1, nx=True, px=kept_ms)
+            pipeline.pttl(taken_key(sim_id, job_id))
+        answers = pipeline.execute()
+    return [index for position, (index, _) in enumerate(taken)
+            if not answers[2 * position] and 0 <= answers[2 * position + 1] <= kept_ms - grace_ms]
 
 
 def reap(redis: Redis, sim_id: str, settings: Settings | None = None) -> int:
@@ -332,21 +381,27 @@ def reap(redis: Redis, sim_id: str, settings: Settings | None = None) -> int:
     if not missing:
         finalize(redis, sim_id, settings)
         return 0
-    job_ids = redis.hmget(jobs_key(sim_id), [str(i) for i in missing])
+    job_ids = [_text(job_id) or "none" for job_id in redis.hmget(jobs_key(sim_id), [str(i) for i in missing])]
     with redis.pipeline(transaction=False) as pipeline:
         for index, job_id in zip(missing, job_ids, strict=True):
-            pipeline.hmget(Job.key_for(_text(job_id) or "none"), ["status", "started_at"])
+            pipeline.hmget(Job.key_for(job_id), ["status", "started_at"])
             pipeline.exists(lease_key(sim_id, index))
             pipeline.hexists(tallies_key(sim_id), index)
         answers = pipeline.execute()
     lost = []
-    for position, index in enumerate(missing):
+    queued = {}
+    for position, (index, job_id) in enumerate(zip(missing, job_ids, strict=True)):
         (job_state, started_at), leased, recorded_since = answers[3 * position: 3 * position + 3]
-        if not recorded_since and _chunk_is_lost(job_state, started_at, bool(leased), settings.lease_seconds):
+        if recorded_since:
+            continue
+        if job_state == b"queued":
+            queued[index] = job_id
+        elif _chunk_is_lost(job_state, started_at, bool(leased), settings.lease_seconds):
             lost.append(index)
+    lost += _taken_but_never_started(redis, sim_id, queued, settings.lease_seconds)
     if lost:
         with redis.pipeline() as pipeline:
-            _enqueue_chunks(redis, sim_id, lost, settings, pipeline)
+            _enqueue_chunks(redis, sim_id, sorted(lost), settings, pipeline)
             pipeline.execute()
     return len(lost)
 

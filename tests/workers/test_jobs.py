@@ -12,6 +12,7 @@ from api.simulations import jobs
 from api.simulations.spec import MAX_CHUNKS, MAX_GAMES, normalize_spec
 from engine.core.errors import InvalidOptions
 from engine.simulate import simulate
+from tests.processes import wait_for
 
 SETTINGS = jobs.Settings(ttl=600, lease_seconds=2, job_timeout=60)
 
@@ -130,6 +131,30 @@ def test_reap_requeues_only_chunks_nobody_holds(redis, toy_race):
     for index in (1, 2, 3, 4):
         run_chunk(redis, sim_id, index)
     assert jobs.status(redis, sim_id)["progress"]["games_done"] == 500
+
+
+def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis, toy_race):
+    sim_id = submit(redis, games=300, chunk_size=100)
+    queue = Queue(jobs.QUEUE, connection=redis)
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    # Workers that then died (or lost Redis) before RQ marked the jobs started: one on several
+    # queues takes a job with LPOP, one on a single queue moves it to RQ's intermediate list.
+    assert redis.lpop(queue.key).decode() == job_ids[0]
+    assert redis.lmove(queue.key, queue.intermediate_queue_key).decode() == job_ids[1]
+    assert {Job.fetch(job_ids[i], connection=redis).get_status() for i in (0, 1)} == {"queued"}
+    # First seen out of the queue: a live worker would start them within milliseconds.
+    assert jobs.reap(redis, sim_id, SETTINGS) == 0
+    assert queued_job_ids(redis) == [job_ids[2]]
+    # Still not started a lease later: lost, and queued again (chunk 2 waits in the queue still).
+    assert wait_for(lambda: jobs.reap(redis, sim_id, SETTINGS), timeout=30) == 2
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    assert now_responsible[2] == job_ids[2]
+    assert {now_responsible[0], now_responsible[1]}.isdisjoint({job_ids[0], job_ids[1]})
+    assert queued_job_ids(redis) == [job_ids[2], now_responsible[0], now_responsible[1]]
+    assert jobs.reap(redis, sim_id, SETTINGS) == 0
+    for index in range(3):
+        run_chunk(redis, sim_id, index)
+    assert jobs.status(redis, sim_id)["progress"]["games_done"] == 300
 
 
 def test_cancel_unqueues_chunks_and_stops_a_running_one(redis, toy_race):

@@ -25,6 +25,31 @@ def test_two_workers_match_the_in_process_run(redis, workers):
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, 1200, 3, ["random"], {}, 5))
 
 
+def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_started(redis, workers, monkeypatch,
+                                                                                    tmp_path):
+    # The first worker takes a chunk from the queue (LPOP: it listens on several queues) and is
+    # held at a test-only pause point (api/faults.py) before RQ marks the job started.
+    marker = tmp_path / "job-taken.pid"
+    monkeypatch.setenv("RULEHOUSE_TEST_PAUSE", f"job-taken:{marker}")
+    (first,) = workers.start(1)
+    monkeypatch.delenv("RULEHOUSE_TEST_PAUSE")
+    games = 400
+    sim_id = jobs.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 3, "chunk_size": 200})
+    wait_for(lambda: marker.exists() and marker.read_text(), timeout=60)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    taken = redis.hget(jobs.jobs_key(sim_id), "0").decode()
+    assert redis.hget(f"rq:job:{taken}", "status") == b"queued"
+    assert taken.encode() not in redis.lrange("rq:queue:simulations", 0, -1)
+
+    workers.start(1)
+    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(jobs.meta_key(sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = jobs.status(redis, sim_id)
+    assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 2, "chunks": 2}
+    assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 3))
+
+
 def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
     (first,) = workers.start(1)
     games, chunk_size = 2400, 600

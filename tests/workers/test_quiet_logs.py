@@ -12,6 +12,7 @@ import threading
 import time
 from datetime import timedelta
 
+import pytest
 import redis as redis_lib
 import requests
 from rq import Queue, Worker
@@ -124,6 +125,30 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
         if redis_server is not None:
             redis_server.stop()
     assert serve.process.returncode == 0, serve.lines
+
+
+def test_a_stop_signal_in_the_middle_of_a_sweep_stops_the_worker_after_it(redis_db_url, monkeypatch):
+    from rq.exceptions import StopRequested
+
+    from api import deadlines
+    from api.worker import QUEUES
+
+    connection = redis_lib.Redis.from_url(redis_db_url)
+    worker = InProcessWorker(list(QUEUES), connection=connection)
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+
+    def signal_arrives(store) -> int:
+        worker.request_stop(signal.SIGTERM, None)  # what RQ's handler does when SIGTERM comes now
+        return 0
+
+    monkeypatch.setattr(deadlines, "sweep", signal_arrives)
+    try:
+        with pytest.raises(StopRequested):
+            worker.run_maintenance_tasks()
+    finally:
+        for number, handler in handlers.items():  # RQ's handling of the stop took over this process's signals
+            signal.signal(number, handler)
+        connection.close()
 
 
 def test_a_worker_without_redis_waits_quietly_and_starts_when_redis_answers(tmp_path):
