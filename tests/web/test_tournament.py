@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
 import requests
 from selenium.webdriver.common.by import By
 
 from tests.web.pages import console_errors, wait_data
-from tests.workers.toy_race import register
+from tests.workers.toy_race import registered
 
 
-def test_a_tournament_page_shows_standings_rounds_and_links_to_each_game(service, browser):
-    register()  # the workers know the toy race; the service in this process too
+@pytest.fixture
+def toy_race():
+    with registered() as ruleset:  # the workers know the toy race; the service in this process too
+        yield ruleset
+
+
+def test_a_tournament_page_shows_standings_rounds_and_links_to_each_game(service, browser, toy_race):
     made = requests.post(f"{service.url}/v1/tournaments", json={
         "ruleset": "toy-race", "format": "round_robin", "table_size": 2, "options": {"goal": 6},
         "entrants": ["bot:random#1", "bot:random#2", "bot:random#3", "bot:random#4"]}, timeout=10)

@@ -18,10 +18,10 @@ def redis(redis_db_url, monkeypatch):
 
 @pytest.fixture
 def toy_race():
-    from tests.workers.toy_race import RULESET, register
+    from tests.workers.toy_race import registered
 
-    register()
-    return RULESET
+    with registered() as ruleset:
+        yield ruleset
 
 
 @pytest.fixture

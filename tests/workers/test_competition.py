@@ -172,6 +172,7 @@ def test_webhooks_tell_of_rounds_ratings_and_the_end_without_tokens(redis_db_url
 
     monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")
     workers.start(WORKERS)
+    workers.start(1, "--queues", "webhooks")  # deliveries have workers of their own
     app = create_app({"REDIS_URL": redis_db_url, "REQUIRE_API_KEYS": True})
     client = app.test_client()
     _, key = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True)).create_app("League")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from marshmallow import fields
@@ -94,7 +96,20 @@ RULESET = ToyRace()
 
 
 def register() -> None:
+    """For a process of its own (a worker, the CLI): the toy race stays registered."""
     all_rulesets()[RULESET.id] = RULESET
+
+
+@contextmanager
+def registered() -> Iterator[Ruleset]:
+    """The toy race in this process's registry for the ``with`` block only, so the tests that run
+    after it in the same process (two test processes take files in any order) see only the real
+    rulesets in ``all_rulesets()``."""
+    register()
+    try:
+        yield RULESET
+    finally:
+        all_rulesets().pop(RULESET.id, None)
 
 
 def cli_main() -> None:
