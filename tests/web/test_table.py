@@ -3,12 +3,11 @@ following it live, its replay, hidden information, and escaping of names."""
 
 from __future__ import annotations
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from api.config import settings
 from api.store import GameStore
-from tests.web.pages import body_data, console_errors, create_in_lobby, enabled_actions, wait, wait_data
+from tests.web.pages import body_data, click_action, console_errors, create_in_lobby, enabled_actions, wait, wait_data
 
 SEATS = [("person", "Ann"), ("bot:heuristic", "Bo"), ("bot:heuristic", "Cy"), ("bot:random", "Di")]
 
@@ -32,11 +31,9 @@ def _play_by_clicking(driver, spectator_window: str, player_window: str) -> tupl
         if body_data(driver, "status") == "finished":
             wait_data(driver, "live", "ended")  # the stream's last line: every event has arrived
             return clicks, spectator_checked
-        before = _version(driver)
-        try:
-            enabled_actions(driver)[0].click()
-        except (StaleElementReferenceException, IndexError):
-            continue  # redrawn by a bot's move between finding the button and clicking it
+        before = click_action(driver)
+        if before is None:
+            continue  # the game ended before the click
         clicks += 1
         wait(driver, lambda d, before=before: _version(d) > before or body_data(d, "status") == "finished",
              message="the click changed nothing")

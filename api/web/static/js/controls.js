@@ -28,6 +28,8 @@ function rangedControl(type, bounds, fixed, send) {
 /** Draws `decisions` (from GET /decisions) into `container`; `send(action, decision)` is called on a choice. */
 export function drawDecisions(container, decisions, ctx, send) {
   clear(container);
+  controlsBusy(container, false); // fresh controls answer a fresh read: never drawn greyed
+
   if (!decisions.length) {
     container.append(el("p", { className: "muted idle" }, "Nothing for you to decide now."));
     return;
@@ -65,4 +67,5 @@ export function drawDecisions(container, decisions, ctx, send) {
 export function controlsBusy(container, busy) {
   for (const control of container.querySelectorAll("button, input")) control.disabled = busy;
   container.classList.toggle("busy", busy);
+  container.dataset.busy = String(busy);
 }

@@ -36,7 +36,7 @@ function seatRow(index, ruleset) {
     ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
     el("option", { value: "open" }, "an open seat (joins by invite)"));
   const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
-    value: index === 0 ? "You" : `Player ${index + 1}` });
+    value: `Player ${index + 1}` }); // never "You": the other players read every name
   kind.addEventListener("change", () => {
     name.disabled = kind.value === "open";
     if (kind.value.startsWith("bot:") && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;

@@ -2,7 +2,7 @@
 import { get } from "./api.js";
 import { boardFor } from "./boards/index.js";
 import { $, clear, el, words } from "./dom.js";
-import { describe, makeContext } from "./words.js";
+import { describe, endReason, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
 
@@ -21,6 +21,13 @@ export function contextFor(game, info) {
   const board = boardFor(game.ruleset);
   return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
     board.currency || "$");
+}
+
+const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished" };
+
+/** A game's status in words. */
+export function statusWords(status) {
+  return STATUS_WORDS[status] ?? words(status);
 }
 
 /** The seats list: name, bot, whose decision it is, the deadline. */
@@ -58,7 +65,7 @@ export function drawResult(panel, container, result, ctx) {
   container.append(
     el("p", { className: "winners" }, result.winners.length
       ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
-      : "Nobody wins", ` (${words(result.reason)}${result.turn_cap_hit ? ", turn cap" : ""}).`),
+      : "Nobody wins", `: ${endReason(result.reason, ctx, result.details || {})}.`),
     el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
       `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
 }

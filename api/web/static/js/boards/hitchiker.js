@@ -2,13 +2,23 @@
 import { el, money, words } from "../dom.js";
 import { facts, ring, seatsAt } from "./ring.js";
 
+/** The cities: a custom board's (the view's `custom_data.board`), else the ruleset's (`data.board`); both are {cities}. */
 function board(view, data) {
   const custom = view && view.custom_data && view.custom_data.board;
-  return (custom && custom.cities) || (data && data.board) || [];
+  const published = data && data.board;
+  const cities = (custom && custom.cities) || (published && published.cities);
+  if (!Array.isArray(cities)) throw new Error("Hitchiker: no board data (neither custom_data.board nor data.board)");
+  return cities;
 }
 
 export function spaceName(view, data) {
-  return (index) => (board(view, data)[index] ? board(view, data)[index].name : `city ${index}`);
+  let cities = [];
+  try {
+    cities = board(view, data);
+  } catch {
+    // no board data yet (a waiting game): log lines name the city by number
+  }
+  return (index) => (cities[index] ? cities[index].name : `city ${index}`);
 }
 
 export function draw(view, ctx, data) {

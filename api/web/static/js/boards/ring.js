@@ -23,11 +23,11 @@ export function ringShape(count) {
   return [rows, columns];
 }
 
-/** Pawns (one per seat on that space), labelled with the seat's initial and number. */
+/** Pawns (one per seat on that space), labelled so that no two seats look alike (`ctx.pawn`). */
 export function pawns(seatsHere, ctx) {
   return el("div", { className: "pawns" }, seatsHere.map((seat) => el("span", {
     className: `pawn seat-${seat % 8}`, title: ctx.who(seat), dataset: { seat },
-  }, String(ctx.who(seat)).slice(0, 1).toUpperCase() || "?")));
+  }, ctx.pawn(seat))));
 }
 
 /**
