@@ -635,6 +635,24 @@ class Evaluation(TypedDict):
     result: "dict[str, Any] | None"
 
 
+class PastView(TypedDict):
+    game_id: "str"
+    version: "int"
+    """The version asked for."""
+    latest_version: "int"
+    """The game's version now."""
+    seat: "int | None"
+    """Whose view this is; null: the spectator's."""
+    status: "Literal['waiting', 'active', 'finished']"
+    """The game's status at that version."""
+    view: "dict[str, Any] | None"
+    """The view at that version, as `GET /v1/games/{id}` gave it then; null while the table waited for players."""
+    waiting_for: "list[int]"
+    """The seats whose decision was pending at that version."""
+    result: "dict[str, Any] | None"
+    """The result, at the version that ended the game and after."""
+
+
 class SimulationRequest(TypedDict):
     ruleset: "str"
     """A ruleset id, e.g. `monopoly-cars2`."""
@@ -888,6 +906,7 @@ __all__ = [
     'IllegalEntry',
     'EvaluatedDecision',
     'Evaluation',
+    'PastView',
     'SimulationRequest',
     'Progress',
     'BotStats',
@@ -932,6 +951,7 @@ OPERATIONS: dict[str, Operation] = {
     'stream_chat': Operation('stream_chat', 'GET', '/v1/games/{game_id}/chat/stream', (200,), True, False),
     'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
     'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
+    'get_view_at': Operation('get_view_at', 'GET', '/v1/games/{game_id}/views/{version}', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
@@ -1291,6 +1311,23 @@ class Operations:
         """
         return self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
+
+    def get_view_at(self, game_id: str, version: str, *, seat: int | None = None) -> PastView:
+        """The view at a past version
+
+        The game as the caller saw it at `version` (0: just created), for replays: a seat token
+        gets its own seat's view (its hand, its secrets of then), the creator token and no token
+        the spectator's. Once the game is finished nothing is secret any more: `seat` picks any
+        seat's view. The service plays the game's log again from its seed up to that version,
+        from a checkpoint every 50 log entries, so stepping through a long game costs little.
+        A past view never changes: the answer may be cached (`Cache-Control: private`).
+
+        seat: A finished game only: whose view (everyone may see every seat's once the game is over). Absent: the token's seat, else the spectator's view.
+
+        GET /v1/games/{game_id}/views/{version}
+        """
+        return self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
+            headers=None, body=None)
 
     def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation
@@ -1792,6 +1829,23 @@ class AsyncOperations:
         """
         return await self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
+
+    async def get_view_at(self, game_id: str, version: str, *, seat: int | None = None) -> PastView:
+        """The view at a past version
+
+        The game as the caller saw it at `version` (0: just created), for replays: a seat token
+        gets its own seat's view (its hand, its secrets of then), the creator token and no token
+        the spectator's. Once the game is finished nothing is secret any more: `seat` picks any
+        seat's view. The service plays the game's log again from its seed up to that version,
+        from a checkpoint every 50 log entries, so stepping through a long game costs little.
+        A past view never changes: the answer may be cached (`Cache-Control: private`).
+
+        seat: A finished game only: whose view (everyone may see every seat's once the game is over). Absent: the token's seat, else the spectator's view.
+
+        GET /v1/games/{game_id}/views/{version}
+        """
+        return await self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
+            headers=None, body=None)
 
     async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation
