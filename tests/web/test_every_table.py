@@ -33,15 +33,24 @@ def open_table(driver, base: str, ruleset: str, seed: int, players: int) -> dict
     return game
 
 
+def _board_parts(driver) -> dict:
+    """What the board shows, read in one go (a live table redraws its board whenever the game moves)."""
+    return driver.execute_script("""
+        const texts = (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent);
+        const pawns = [...document.querySelectorAll('#board .pawn')]
+          .map((pawn) => [pawn.dataset.seat, pawn.textContent]);
+        return {raw: texts('#board .raw-view').length, gangsters: texts('#board .gang-table .gangster-name'),
+                spaces: texts('#board .ring .space > strong'), pawns};""")
+
+
 def assert_board_drawn(driver, ruleset: str, players: int) -> None:
-    assert driver.find_elements(By.CSS_SELECTOR, "#board .raw-view") == [], "the board fell back to the raw view"
+    board = _board_parts(driver)
+    assert board["raw"] == 0, "the board fell back to the raw view"
     if ruleset == "cash-n-guns":
-        names = [g.text for g in driver.find_elements(By.CSS_SELECTOR, "#board .gang-table .gangster-name")]
-        assert names == ["Ann"] + [f"Bot {seat + 1}" for seat in range(1, players)]
+        assert board["gangsters"] == ["Ann"] + [f"Bot {seat + 1}" for seat in range(1, players)]
         return
-    spaces = driver.find_elements(By.CSS_SELECTOR, "#board .ring .space")
-    assert len(spaces) >= 16
-    titles = [space.find_element(By.CSS_SELECTOR, "strong").text for space in spaces]
+    titles = board["spaces"]
+    assert len(titles) >= 16
     assert all(titles) and not any(title.startswith(("city ", "space ")) for title in titles), titles
     if ruleset == "hitchiker":  # the cities of the ruleset's own data, in order
         data = all_rulesets()["hitchiker"].default_data()["board"]["cities"]
@@ -50,9 +59,9 @@ def assert_board_drawn(driver, ruleset: str, players: int) -> None:
 
 def assert_pawns_distinct(driver) -> None:
     """Each seat's pawn has its own label ("Bot 2" and "Bot 3" are B2 and B3, not both B)."""
-    labels = {}
-    for pawn in driver.find_elements(By.CSS_SELECTOR, "#board .pawn"):
-        labels.setdefault(pawn.get_attribute("data-seat"), set()).add(pawn.text)
+    labels: dict[str, set[str]] = {}
+    for seat, text in _board_parts(driver)["pawns"]:
+        labels.setdefault(seat, set()).add(text)
     assert all(len(texts) == 1 for texts in labels.values()), labels
     shown = [next(iter(texts)) for texts in labels.values()]
     assert len(set(shown)) == len(shown), labels
@@ -70,7 +79,7 @@ def test_every_table_draws_its_board_and_plays_by_clicking(service, browser, rul
     driver = browser
     seed, players = GAMES[ruleset]
     with viewport(driver, width):
-        open_table(driver, service.url, ruleset, seed, players)
+        game = open_table(driver, service.url, ruleset, seed, players)
         assert_board_drawn(driver, ruleset, players)
         clicks = 0
         while clicks < CLICKS:
@@ -95,3 +104,39 @@ def test_every_table_draws_its_board_and_plays_by_clicking(service, browser, rul
         log = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
         assert log and not [line for line in log if "city " in line or "space " in line]
         assert console_errors(driver) == []
+        assert_replay_shows_each_step(driver, service.url, game["id"], ruleset, players)
+
+
+def _table_now(driver) -> tuple[int, str, int]:
+    """(version, the board's text, how many log lines have a version up to it), read at one instant."""
+    return tuple(driver.execute_script("""
+        const version = Number(document.body.dataset.version);
+        const lines = [...document.querySelectorAll('#log li')].filter((li) => Number(li.dataset.version) <= version);
+        return [version, document.getElementById('board').innerText, lines.length];"""))
+
+
+def _board_text(driver) -> str:
+    return driver.execute_script("return document.getElementById('board').innerText;")
+
+
+def assert_replay_shows_each_step(driver, base: str, game_id: str, ruleset: str, players: int) -> None:
+    """The replay, opened on a link to a step, shows the board Ann saw then; Back and Next redraw it."""
+    wait(driver, lambda d: body_data(d, "loggedVersion") == body_data(d, "version"))  # the log is complete
+    version, board, step = _table_now(driver)
+    driver.get(f"{base}/replay/{game_id}?step={step}")
+    wait(driver, lambda d: body_data(d, "drawnStep") == str(step) or d.find_element(By.ID, "problem").text)
+    assert driver.find_element(By.ID, "problem").text == ""
+    assert body_data(driver, "drawnVersion") == str(version)
+    assert _board_text(driver) == board
+    assert_board_drawn(driver, ruleset, players)
+    boards = {step: board}
+    for button, expected in (("prev", step - 1), ("prev", step - 2), ("next", step - 1), ("first", 0)):
+        driver.find_element(By.ID, button).click()
+        wait(driver, lambda d, expected=expected: body_data(d, "drawnStep") == str(expected),
+             message=f"{button} to {expected}: step {body_data(driver, 'step')} drawn {body_data(driver, 'drawnStep')} "
+                     f"problem {driver.find_element(By.ID, 'problem').text!r} logs {driver.get_log('browser')}")
+        assert_board_drawn(driver, ruleset, players)
+        boards[expected] = _board_text(driver)
+        assert f"step={expected}" in driver.current_url  # the address links this step
+    assert len(set(boards.values())) >= 2, "every step shows the same board"
+    assert console_errors(driver) == []

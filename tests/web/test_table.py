@@ -77,6 +77,7 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     assert driver.find_element(By.ID, "result-panel").is_displayed()
     assert driver.find_element(By.CSS_SELECTOR, "#result .winners").text
     final_version = _version(driver)
+    final_board = driver.find_element(By.ID, "board").text
     log = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
     assert any(line.startswith("Game over") for line in log)
     assert any("loaded a" in line and "only you" in line for line in log)  # Ann's own secret, marked as such
@@ -101,12 +102,17 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     for step in (1, 2, 3):
         driver.find_element(By.ID, "next").click()
         wait_data(driver, "step", str(step))
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#log li")) == 3
+    assert len([line for line in driver.find_elements(By.CSS_SELECTOR, "#log li") if line.is_displayed()]) == 3
     assert driver.find_element(By.ID, "current").text == log[2]
+    # The board shows the table of that step: early in round 1 nobody has any loot yet.
+    wait_data(driver, "drawnStep", "3")
+    assert {value.text for value in driver.find_elements(By.CSS_SELECTOR, "#board .loot-value")} == {"$0"}
     assert not driver.find_element(By.ID, "result-panel").is_displayed()
     driver.find_element(By.ID, "last").click()
     wait_data(driver, "step", str(steps))
+    wait_data(driver, "drawnStep", str(steps))
     assert driver.find_element(By.ID, "result-panel").is_displayed()
+    assert driver.find_element(By.ID, "board").text == final_board  # the end, as Ann saw it
     assert console_errors(driver) == []
 
     _assert_no_other_seat_secret(service, store, game_id, token)
