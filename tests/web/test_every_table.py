@@ -67,6 +67,61 @@ def assert_pawns_distinct(driver) -> None:
     assert len(set(shown)) == len(shown), labels
 
 
+#: boxes that must not overlap one another (within each group), nor run off the page
+BOX_GROUPS = {
+    "panels": "#main .panel:not([hidden])",
+    "spaces": "#board .ring .space, #board .ring-middle",
+    "gangsters": "#board .gang-table .gangster, #board .gang-table .felt",
+}
+
+
+def _rectangles(driver) -> dict:
+    return driver.execute_script("""
+        const groups = arguments[0];
+        const out = {width: document.documentElement.clientWidth, board: null, groups: {}};
+        const box = (node) => { const r = node.getBoundingClientRect();
+          return {left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY,
+                  width: r.width, id: node.id || node.className}; };
+        for (const [name, selector] of Object.entries(groups)) {
+          out.groups[name] = [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length).map(box);
+        }
+        for (const id of ['board', 'decisions-panel', 'private-panel']) {
+          const node = document.getElementById(id);
+          out[id] = node && !node.hidden && node.getClientRects().length ? box(node) : null;
+        }
+        out.boardScroll = document.getElementById('board').scrollWidth;
+        return out;""", BOX_GROUPS)
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    tolerance = 0.5  # sub-pixel rounding of neighbours that touch
+    return (min(a["right"], b["right"]) - max(a["left"], b["left"]) > tolerance
+            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > tolerance)
+
+
+def assert_phone_layout(driver) -> None:
+    """At a phone's width: no box overlaps another of its group, the panels stay on the page (the
+    board may scroll inside its panel), ring cells stay readable, and the seat's own move and hand
+    come before the board, near the top."""
+    shapes = _rectangles(driver)
+    assert shapes["groups"]["spaces"] or shapes["groups"]["gangsters"], "no board boxes found"
+    for name, boxes in shapes["groups"].items():
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not _overlap(a, b), (name, a, b)
+    for panel in shapes["groups"]["panels"]:
+        assert panel["left"] >= 0 and panel["right"] <= shapes["width"] + 0.5, panel
+    board = shapes["board"]
+    for gangster in shapes["groups"]["gangsters"]:
+        assert board["left"] - 0.5 <= gangster["left"] and gangster["right"] <= board["right"] + 0.5, gangster
+    for space in shapes["groups"]["spaces"]:
+        assert space["width"] >= 60, space  # about 4 rem: a name on two or three lines, never fragments
+    move = shapes["decisions-panel"]
+    assert move is not None and move["top"] < board["top"] and move["top"] < 300, (move, board)
+    if shapes["private-panel"] is not None:
+        assert shapes["private-panel"]["top"] < board["top"]
+
+
 def panel_greyed(driver) -> bool:
     return driver.execute_script("""
         const panel = document.getElementById('decisions');
@@ -81,6 +136,8 @@ def test_every_table_draws_its_board_and_plays_by_clicking(service, browser, rul
     with viewport(driver, width):
         game = open_table(driver, service.url, ruleset, seed, players)
         assert_board_drawn(driver, ruleset, players)
+        if width < 600:
+            assert_phone_layout(driver)
         clicks = 0
         while clicks < CLICKS:
             wait(driver, lambda d: body_data(d, "status") == "finished" or enabled_actions(d),
