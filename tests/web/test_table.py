@@ -3,6 +3,7 @@ following it live, its replay, hidden information, and escaping of names."""
 
 from __future__ import annotations
 
+import requests
 from selenium.webdriver.common.by import By
 
 from api.config import settings
@@ -76,6 +77,7 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     assert 3 <= len(ann_actions) <= clicks
     assert driver.find_element(By.ID, "result-panel").is_displayed()
     assert driver.find_element(By.CSS_SELECTOR, "#result .winners").text
+    _assert_score_explained(driver, service.url, game_id)
     final_version = _version(driver)
     final_board = driver.find_element(By.ID, "board").text
     log = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
@@ -116,6 +118,22 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     assert console_errors(driver) == []
 
     _assert_no_other_seat_secret(service, store, game_id, token)
+
+
+def _assert_score_explained(driver, base: str, game_id: str) -> None:
+    """The result says how each total was counted: loot value plus the diamond bonus, for every seat."""
+    result = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["result"]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#result .score-breakdown li")
+    assert [int(row.get_attribute("data-seat")) for row in rows] == result["ranking"]
+    bonus_to = result["details"]["diamond_bonus_to"]
+    for row in rows:
+        seat, bonus = int(row.get_attribute("data-seat")), int(row.get_attribute("data-bonus"))
+        assert int(row.get_attribute("data-total")) == result["scores"][seat]
+        assert (bonus > 0) == (seat == bonus_to)
+        assert int(row.get_attribute("data-loot-value")) + bonus == result["scores"][seat]
+        assert f"${result['scores'][seat]:,}" in row.text
+        if bonus:
+            assert "diamond bonus" in row.text
 
 
 def _walk(document):

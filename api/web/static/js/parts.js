@@ -58,16 +58,25 @@ export function logLine(entry, ctx, seats) {
   }, describe(event, ctx), event.visible_to ? el("span", { className: "badge" }, "only you") : null);
 }
 
-export function drawResult(panel, container, result, ctx) {
+/** The result, with how it was counted where the ruleset's board says (`explainResult(result, view, ctx)`). */
+export function drawResult(panel, container, result, ctx, game = null) {
   panel.hidden = !result;
   clear(container);
   if (!result) return;
+
   container.append(
     el("p", { className: "winners" }, result.winners.length
       ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
       : "Nobody wins", `: ${endReason(result.reason, ctx, result.details || {})}.`),
     el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
       `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
+  const explain = game && game.view ? boardFor(game.ruleset).explainResult : null;
+  if (!explain) return;
+  try {
+    container.append(explain(result, game.view, ctx));
+  } catch (error) {
+    console.error(error); // the ranking above still says who won and with what
+  }
 }
 
 export function setTitle(game, info) {

@@ -64,7 +64,7 @@ async function show(step) {
     drawSeats($("seats"), game);
     if (past.view) clear($("board")).append(drawBoard(game.ruleset, past.view, ctx, replay.info && replay.info.data));
     else clear($("board")).append(el("p", { className: "muted" }, "The table was waiting for players."));
-    drawResult($("result-panel"), $("result"), past.result, ctx);
+    drawResult($("result-panel"), $("result"), past.result, ctx, game);
     document.body.dataset.drawnStep = String(target);
     document.body.dataset.drawnVersion = String(version);
   } catch (error) {

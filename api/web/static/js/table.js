@@ -63,7 +63,7 @@ function render() {
   show($("decisions-panel"), me.seat !== null);
   if (me.seat !== null) drawDecisions($("decisions"), page.decisions, ctx, act);
   show($("to-bot"), me.seat !== null && game.status === "active");
-  drawResult($("result-panel"), $("result"), game.result, ctx);
+  drawResult($("result-panel"), $("result"), game.result, ctx, game);
   drawLog(ctx);
 }
 

@@ -37,3 +37,16 @@ export function draw(view, ctx) {
         ? `${player.jail_cards.length} get-out card(s)` : ""].filter(Boolean).join(", ")))))));
   return ring(spaces, middle, ctx);
 }
+
+/** How the result was counted: money, then properties; a seat that could not pay is out of the count. */
+export function explainResult(result, view, ctx) {
+  const details = result.details || {};
+  const rows = result.ranking.map((seat) => el("tr", { dataset: { seat } }, el("td", {}, ctx.who(seat)),
+    el("td", { className: "total" }, ctx.money(result.scores[seat])),
+    el("td", {}, String((details.properties || [])[seat] ?? view.players[seat].properties.length)),
+    el("td", {}, seat === details.short_seat ? "could not pay: out of the count" : "")));
+  return el("div", { className: "score-breakdown" }, el("h3", {}, "How it was counted"),
+    el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, ["Player", "Money", "Properties", ""]
+      .map((title) => el("th", {}, title)))), el("tbody", {}, rows)),
+    el("p", { className: "muted" }, "The most money wins; equal money, the most properties."));
+}
