@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from engine.core.registry import all_rulesets
 from tests.web.pages import body_data, click_action, console_errors, enabled_actions, viewport, wait, wait_data
@@ -196,4 +197,8 @@ def assert_replay_shows_each_step(driver, base: str, game_id: str, ruleset: str,
         boards[expected] = _board_text(driver)
         assert f"step={expected}" in driver.current_url  # the address links this step
     assert len(set(boards.values())) >= 2, "every step shows the same board"
+    driver.find_element(By.ID, "scrub").send_keys(Keys.END)  # the slider, by keyboard: to the last step
+    last = driver.find_element(By.ID, "steps").text
+    wait_data(driver, "drawnStep", last)
+    assert_board_drawn(driver, ruleset, players)
     assert console_errors(driver) == []

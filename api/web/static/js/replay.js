@@ -112,7 +112,9 @@ async function start() {
     $("prev").addEventListener("click", () => show(replay.step - 1));
     $("next").addEventListener("click", () => show(replay.step + 1));
     $("last").addEventListener("click", () => show(replay.events.length));
-    $("scrub").addEventListener("input", () => show(Number($("scrub").value)));
+    // Dragging the slider names the step; letting go shows it (one view read, not one per step passed).
+    $("scrub").addEventListener("input", () => { $("step").textContent = $("scrub").value; });
+    $("scrub").addEventListener("change", () => show(Number($("scrub").value)));
     document.addEventListener("keydown", (key) => {
       if (key.target instanceof HTMLInputElement || key.target instanceof HTMLSelectElement) return;
       if (key.key === "ArrowRight") show(replay.step + 1);

@@ -44,7 +44,8 @@ export function draw(view, ctx, data) {
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
       ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
       ["Phase", words(view.phase)],
-      ["Bank", money(view.bank)],
+      // The bank is a signed ledger (docs/rules/hitchiker.md): below zero, it has paid out more than it took in.
+      ["Bank", view.bank < 0 ? `${money(-view.bank)} paid out` : money(view.bank)],
       ["Bad Ride cards left", String(view.bad_ride_cards_left)],
     ]),
     el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cash"),
