@@ -32,8 +32,12 @@ export function draw(view, ctx) {
       markerHeight: "5", orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z" }))));
   view.players.forEach((player, seat) => {
     if (!player.alive || player.target === null || player.target === undefined) return;
-    const [x1, y1] = centres[seat];
-    const [x2, y2] = centres[player.target];
+    const [fromX, fromY] = centres[seat];
+    const [toX, toY] = centres[player.target];
+    // Each arrow a little to its right, so that two gangsters aiming at each other show two arrows.
+    const length = Math.hypot(toX - fromX, toY - fromY) || 1;
+    const [shiftX, shiftY] = [(-(toY - fromY) / length) * 1.5, ((toX - fromX) / length) * 1.5];
+    const [x1, y1, x2, y2] = [fromX + shiftX, fromY + shiftY, toX + shiftX, toY + shiftY];
     arrows.append(svg("line", { x1, y1, x2: x1 + (x2 - x1) * 0.8, y2: y1 + (y2 - y1) * 0.8,
       className: `aim seat-${seat % 8}`, "marker-end": "url(#arrowhead)", dataset: { from: seat, to: player.target } }));
   });
