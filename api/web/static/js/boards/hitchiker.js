@@ -1,6 +1,6 @@
 // Hitchiker: the cities from the ruleset's board data, hometowns, the casino and the deal on the table.
 import { el, money, words } from "../dom.js";
-import { facts, ring, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt } from "./ring.js";
 
 /** The cities: a custom board's (the view's `custom_data.board`), else the ruleset's (`data.board`); both are {cities}. */
 function board(view, data) {
@@ -55,4 +55,13 @@ export function draw(view, ctx, data) {
       el("td", {}, player.in_pot_hole ? "in a pot hole" : ""))))),
     casino, deal);
   return ring(spaces, middle, ctx);
+}
+
+/** How the result was counted: savings + travelling cash (docs/rules/hitchiker.md, "Winning"). */
+export function explainResult(result, view, ctx) {
+  return scoreTable(result, ["Player", "Savings + cash", "Savings", "Travelling cash"], (seat) => [ctx.who(seat),
+    money(result.scores[seat]), money(view.players[seat].savings), money(view.players[seat].cash)],
+  result.reason === "turn_cap"
+    ? "At the turn limit the highest savings + travelling cash wins; equal totals share the win."
+    : "$250,000 of savings, or $50,000,000 of travelling cash, wins at once.");
 }

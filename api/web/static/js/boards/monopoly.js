@@ -1,6 +1,6 @@
 // Monopoly: Cars 2: the board from the view's own board data, owners, pawns, the spinner.
 import { el, words } from "../dom.js";
-import { facts, ring, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt } from "./ring.js";
 
 /** Monopoly money: M1, M5... */
 export const currency = "M";
@@ -41,12 +41,8 @@ export function draw(view, ctx) {
 /** How the result was counted: money, then properties; a seat that could not pay is out of the count. */
 export function explainResult(result, view, ctx) {
   const details = result.details || {};
-  const rows = result.ranking.map((seat) => el("tr", { dataset: { seat } }, el("td", {}, ctx.who(seat)),
-    el("td", { className: "total" }, ctx.money(result.scores[seat])),
-    el("td", {}, String((details.properties || [])[seat] ?? view.players[seat].properties.length)),
-    el("td", {}, seat === details.short_seat ? "could not pay: out of the count" : "")));
-  return el("div", { className: "score-breakdown" }, el("h3", {}, "How it was counted"),
-    el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, ["Player", "Money", "Properties", ""]
-      .map((title) => el("th", {}, title)))), el("tbody", {}, rows)),
-    el("p", { className: "muted" }, "The most money wins; equal money, the most properties."));
+  return scoreTable(result, ["Player", "Money", "Properties", ""], (seat) => [ctx.who(seat), ctx.money(result.scores[seat]),
+    String((details.properties || [])[seat] ?? view.players[seat].properties.length),
+    seat === details.short_seat ? "could not pay: out of the count" : ""],
+  "The most money wins; equal money, the most properties.");
 }

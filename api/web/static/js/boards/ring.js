@@ -70,3 +70,12 @@ export function facts(rows) {
   return el("dl", { className: "facts" }, rows.filter(Boolean).flatMap(([term, value]) => [el("dt", {}, term),
     el("dd", {}, value)]));
 }
+
+/** "How it was counted": a table (header cells, then per seat of the ranking its cells, the total bold) and a note. */
+export function scoreTable(result, headers, cellsOf, note) {
+  return el("div", { className: "score-breakdown" }, el("h3", {}, "How it was counted"),
+    el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, headers.map((title) => el("th", {}, title)))),
+      el("tbody", {}, result.ranking.map((seat) => el("tr", { dataset: { seat, total: result.scores[seat] } },
+        cellsOf(seat).map((cell, index) => el("td", { className: index === 1 ? "total" : "" }, cell)))))),
+    el("p", { className: "muted" }, note));
+}
