@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -21,10 +22,13 @@ blp = Blueprint("views", __name__, url_prefix="/v1/games",
 MAX_VERSION = 10 * MAX_LOG_ENTRIES
 
 
-class ViewQuerySchema(Schema):
-    seat = fields.Integer(load_default=None, strict=False, validate=validate.Range(min=0, max=MAX_SEAT), metadata={
-        "description": "A finished game only: whose view (everyone may see every seat's once the game is over). "
-                       "Absent: the token's seat, else the spectator's view."})
+VERSION_PATH = {"in": "path", "name": "version", "required": True,
+                "description": "The version: 0 (just created) up to the game's own.",
+                "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}}
+SEAT_QUERY = {"in": "query", "name": "seat", "required": False,
+              "description": "A finished game only: whose view (once the game is over every seat's may be "
+                             "seen). Absent: the token's seat, else the spectator's view.",
+              "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}}
 
 
 class PastViewSchema(Schema):
@@ -44,23 +48,25 @@ class PastViewSchema(Schema):
         "description": "The result, at the version that ended the game and after."})
 
 
-def _version(text: str) -> int:
-    if not text.isdigit() or int(text) > MAX_VERSION:
-        raise validation_problem({"version": [f"a version number 0 .. {MAX_VERSION}"]}, prefix="/path")
+def _number(text: str | None, name: str, highest: int, where: str) -> int | None:
+    """A whole number 0 .. ``highest`` from the path or query (None when absent); else 422 naming it."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or int(text) > highest:
+        raise validation_problem({name: [f"a whole number 0 .. {highest}"]}, prefix=where)
     return int(text)
 
 
 @blp.route("/<game_id>/views/<version>")
 class PastView(MethodView):
-    @blp.doc(operationId="get_view_at", security=[{"bearerAuth": []}, {}])
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.doc(operationId="get_view_at", security=[{"bearerAuth": []}, {}], parameters=[VERSION_PATH, SEAT_QUERY])
     @blp.response(200, PastViewSchema)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(403, "`seat` is another seat's and the game is not finished."))
     @blp.alt_response(**problem_response(404, "No such game, or it has no such version yet."))
     @blp.alt_response(**problem_response(410, "The game was created under an older rules version."))
     @blp.alt_response(**problem_response(422, "`version` or `seat` is not a number in range."))
-    def get(self, query: dict, game_id: str, version: str):
+    def get(self, game_id: str, version: str):
         """The view at a past version
 
         The game as the caller saw it at `version` (0: just created), for replays: a seat token
@@ -70,7 +76,8 @@ class PastView(MethodView):
         from a checkpoint every 50 log entries, so stepping through a long game costs little.
         A past view never changes: the answer may be cached (`Cache-Control: private`).
         """
-        at = _version(version)
+        at = _number(version, "version", MAX_VERSION, "/path")
+        asked_seat = _number(request.args.get("seat"), "seat", MAX_SEAT, "/query")
         game = load_game(game_id, bearer_token())
         _, own_seat = caller_seat(game)
         ruleset = get_ruleset(game.ruleset)
@@ -78,13 +85,13 @@ class PastView(MethodView):
         if at > game.version:
             raise ApiProblem("not-found", f"game {game_id} has no version {at} yet: it is at version {game.version}")
         seat = own_seat
-        if query["seat"] is not None:
-            if query["seat"] >= len(game.seats):
+        if asked_seat is not None:
+            if asked_seat >= len(game.seats):
                 raise validation_problem({"seat": [f"this game has seats 0 .. {len(game.seats) - 1}"]},
                                          prefix="/query")
-            if game.status != FINISHED and query["seat"] != own_seat:
+            if game.status != FINISHED and asked_seat != own_seat:
                 raise ApiProblem("forbidden", "a running game shows a seat's view to that seat's token only")
-            seat = query["seat"]
+            seat = asked_seat
         state = timelines.state_at(store(), ruleset, game, at)
         if state is None:
             body = {"status": "waiting", "view": None, "waiting_for": [], "result": None}

@@ -1312,7 +1312,7 @@ class Operations:
         return self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
 
-    def get_view_at(self, game_id: str, version: str, *, seat: int | None = None) -> PastView:
+    def get_view_at(self, game_id: str, version: int, *, seat: int | None = None) -> PastView:
         """The view at a past version
 
         The game as the caller saw it at `version` (0: just created), for replays: a seat token
@@ -1322,7 +1322,8 @@ class Operations:
         from a checkpoint every 50 log entries, so stepping through a long game costs little.
         A past view never changes: the answer may be cached (`Cache-Control: private`).
 
-        seat: A finished game only: whose view (everyone may see every seat's once the game is over). Absent: the token's seat, else the spectator's view.
+        version: The version: 0 (just created) up to the game's own.
+        seat: A finished game only: whose view (once the game is over every seat's may be seen). Absent: the token's seat, else the spectator's view.
 
         GET /v1/games/{game_id}/views/{version}
         """
@@ -1830,7 +1831,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
 
-    async def get_view_at(self, game_id: str, version: str, *, seat: int | None = None) -> PastView:
+    async def get_view_at(self, game_id: str, version: int, *, seat: int | None = None) -> PastView:
         """The view at a past version
 
         The game as the caller saw it at `version` (0: just created), for replays: a seat token
@@ -1840,7 +1841,8 @@ class AsyncOperations:
         from a checkpoint every 50 log entries, so stepping through a long game costs little.
         A past view never changes: the answer may be cached (`Cache-Control: private`).
 
-        seat: A finished game only: whose view (everyone may see every seat's once the game is over). Absent: the token's seat, else the spectator's view.
+        version: The version: 0 (just created) up to the game's own.
+        seat: A finished game only: whose view (once the game is over every seat's may be seen). Absent: the token's seat, else the spectator's view.
 
         GET /v1/games/{game_id}/views/{version}
         """
