@@ -103,3 +103,27 @@ def test_stepping_replays_at_most_a_checkpoints_worth_of_entries(client, monkeyp
         played.clear()
         _view_at(client, game["id"], version)
         assert len(played) < timeline.CHECKPOINT_EVERY
+
+
+def test_a_player_joining_mid_game_is_in_the_past_views_from_the_join_on(client):
+    game = create_game(client, "hitchiker", [{"name": "Ann"}, {"name": "Bea"}], seed=5)
+    tokens = [seat["token"] for seat in game["seats"]]
+    seen = {0: client.get(f"/v1/games/{game['id']}").get_json()}
+    for step in range(6):
+        if step == 2:
+            joined = client.post(f"/v1/games/{game['id']}/join", json={"name": "Cy", "invite": game["invite"]})
+            tokens.append(joined.get_json()["token"])
+            now = client.get(f"/v1/games/{game['id']}").get_json()
+            seen[now["version"]] = now
+        for token in tokens:
+            for decision in client.get(f"/v1/games/{game['id']}/decisions", headers=auth(token)).get_json()[
+                    "decisions"]:
+                reply = client.post(f"/v1/games/{game['id']}/actions", json=decision["default"],
+                                    headers={**auth(token), "If-Match": f'"d:{decision["id"]}"'})
+                assert reply.status_code == 200, reply.get_json()
+                now = client.get(f"/v1/games/{game['id']}").get_json()
+                seen[now["version"]] = now
+    players = {version: len(then["view"]["players"]) for version, then in seen.items()}
+    assert set(players.values()) == {2, 3}
+    for version, then in sorted(seen.items(), reverse=True):
+        assert _view_at(client, game["id"], version)["view"] == then["view"], version
