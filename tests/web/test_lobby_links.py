@@ -13,7 +13,7 @@ SEATS = [("person", "Ann"), ("person", "Bo"), ("bot:heuristic", "Cy")]
 def _in_view(driver, element_id: str) -> bool:
     return driver.execute_script("""
         const r = document.getElementById(arguments[0]).getBoundingClientRect();
-        return r.top >= 0 && r.top < innerHeight && r.bottom > 0;""", element_id)
+        return r.top > -1 && r.top < innerHeight && r.bottom > 0;""", element_id)  # -1: sub-pixel scrolling
 
 
 def _links(driver) -> dict[str, str]:
@@ -46,3 +46,21 @@ def test_the_links_show_at_once_and_stay_in_the_browser(service, browser):
     driver.get(first["1"])
     wait(driver, lambda d: d.find_element(By.ID, "game-role").text == "playing as Bo")
     assert "token" not in driver.current_url
+
+
+def _page_width(driver) -> tuple[int, int]:
+    return tuple(driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"))
+
+
+def test_the_lobby_fits_a_phone(service, browser):
+    """At 390 px nothing in the lobby runs off the screen, the new game's links included."""
+    driver = browser
+    with viewport(driver, 390, 844):
+        create_in_lobby(driver, service.url, "cash-n-guns", [("person", "Ann")] + [("bot:heuristic", "Bo")] * 3)
+        assert _in_view(driver, "created-panel")
+        wide, screen = _page_width(driver)
+        assert wide <= screen, (wide, screen)
+        panels = driver.execute_script("""return [...document.querySelectorAll('#main .panel:not([hidden])')]
+            .map((panel) => panel.getBoundingClientRect().right);""")
+        assert panels and max(panels) <= screen + 0.5
