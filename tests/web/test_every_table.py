@@ -101,9 +101,19 @@ def _overlap(a: dict, b: dict) -> bool:
 
 
 def assert_phone_layout(driver) -> None:
-    """At a phone's width: no box overlaps another of its group, the panels stay on the page (the
-    board may scroll inside its panel), ring cells stay readable, and the seat's own move and hand
-    come before the board, near the top."""
+    """At a phone's width: the boxes fit (``assert_boxes_fit``), and the seat's own move and hand come
+    before the board, near the top."""
+    shapes = assert_boxes_fit(driver)
+    board = shapes["board"]
+    move = shapes["decisions-panel"]
+    assert move is not None and move["top"] < board["top"] and move["top"] < 300, (move, board)
+    if shapes["private-panel"] is not None:
+        assert shapes["private-panel"]["top"] < board["top"]
+
+
+def assert_boxes_fit(driver) -> dict:
+    """No box overlaps another of its group, the panels stay on the page (the board may scroll inside
+    its panel), and ring cells stay readable."""
     shapes = _rectangles(driver)
     assert shapes["groups"]["spaces"] or shapes["groups"]["gangsters"], "no board boxes found"
     for name, boxes in shapes["groups"].items():
@@ -117,10 +127,7 @@ def assert_phone_layout(driver) -> None:
         assert board["left"] - 0.5 <= gangster["left"] and gangster["right"] <= board["right"] + 0.5, gangster
     for space in shapes["groups"]["spaces"]:
         assert space["width"] >= 60, space  # about 4 rem: a name on two or three lines, never fragments
-    move = shapes["decisions-panel"]
-    assert move is not None and move["top"] < board["top"] and move["top"] < 300, (move, board)
-    if shapes["private-panel"] is not None:
-        assert shapes["private-panel"]["top"] < board["top"]
+    return shapes
 
 
 def panel_greyed(driver) -> bool:
@@ -187,6 +194,8 @@ def assert_replay_shows_each_step(driver, base: str, game_id: str, ruleset: str,
     assert body_data(driver, "drawnVersion") == str(version)
     assert _board_text(driver) == board
     assert_board_drawn(driver, ruleset, players)
+    if driver.execute_script("return innerWidth;") < 600:
+        assert_boxes_fit(driver)
     boards = {step: board}
     for button, expected in (("prev", step - 1), ("prev", step - 2), ("next", step - 1), ("first", 0)):
         driver.find_element(By.ID, button).click()
