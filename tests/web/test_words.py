@@ -86,3 +86,16 @@ def test_events_of_played_games_read_as_sentences(service, browser):
            if text.startswith("FAILED") or UNREADABLE.search(text) or not text.endswith((".", "!"))]
     assert len(results) > 300
     assert not bad, json.dumps(bad[:10], indent=1)
+
+
+def test_every_decision_kind_met_in_play_has_a_heading():
+    """The move panel heads each pending decision with a phrase ("Stand or lie down?"), not its kind."""
+    table = _block(WORDS_JS.read_text(), "const DECISION_TITLES")
+    titled = {name for pair in re.findall(r'^  ([a-z_]+): "|, ([a-z_]+): "', table, re.M) for name in pair if name}
+    assert {"courage", "escape_pit"} <= titled  # the pattern reads the table
+    kinds: set[tuple[str, str]] = set()
+    for ruleset_id, ruleset in sorted(all_rulesets().items()):
+        for seed in range(4):
+            play_random(ruleset, ruleset.max_players, seed, joins=0.02,
+                        on_step=lambda state, decisions, rid=ruleset_id: kinds.update((rid, d.kind) for d in decisions))
+    assert {kind for _, kind in kinds} - titled == set()

@@ -1,6 +1,6 @@
 // The viewer's pending decisions as controls offering exactly the legal actions.
 import { clear, el, words } from "./dom.js";
-import { actionLabel } from "./words.js";
+import { actionLabel, decisionTitle } from "./words.js";
 
 function fixedPart(action, ranged) {
   return Object.fromEntries(Object.entries(action).filter(([key]) => !ranged.includes(key)));
@@ -37,7 +37,7 @@ export function drawDecisions(container, decisions, ctx, send) {
   for (const decision of decisions) {
     const ranges = decision.ranges || {};
     const box = el("div", { className: "decision", dataset: { kind: decision.kind } },
-      el("h3", {}, words(decision.kind)),
+      el("h3", {}, decisionTitle(decision.kind)),
       // A secret choice has no published default: a timed-out seat gets one of its options at random.
       el("p", { className: "muted" }, decision.default
         ? `If time runs out: ${actionLabel(decision.default, ctx)}.`

@@ -247,6 +247,22 @@ export function describe(event, ctx) {
   }
 }
 
+const DECISION_TITLES = {
+  choose_bullet: "Load your gun", aim: "Take aim", privilege: "Godfather: make someone aim elsewhere?",
+  retarget: "Aim elsewhere", courage: "Stand or lie down?", take_loot: "Take your pick of the loot",
+  clip_discard: "Swap a card for the Bang!", turn: "Your turn", roll: "Your roll", jail: "In prison",
+  chance_move: "Chance: how far?", chance_property: "Chance: take a property", pick_hometown: "Pick your hometown",
+  buy_hometown: "Buy this Hometown?", deposit: "Bank some money?", sell: "Sell your contraband?",
+  black_market: "The black market", deal_choice: "Take the deal?", deal_roll: "Roll for the deal", bet: "Place your bet",
+  play_hand: "Play your hand", go_home: "Go home?", anti_fender_bender: "Play the Anti-Fender-Bender?",
+  send_to_pit: "Send them to a pit?", escape_pit: "Roll to get out of the pit",
+};
+
+/** The heading of a pending decision. */
+export function decisionTitle(kind) {
+  return DECISION_TITLES[kind] ?? words(kind).replace(/^./, (first) => first.toUpperCase());
+}
+
 /** The label of a button that sends this action. */
 export function actionLabel(action, ctx) {
   const { type } = action;
