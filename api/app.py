@@ -40,6 +40,7 @@ from api.seats.routes import blp as seats_blp
 from api.store import GameStore
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
+from api.views.routes import blp as views_blp
 from api.web.routes import blp as web_blp
 
 log = logging.getLogger(__name__)
@@ -163,8 +164,9 @@ def create_app(config: dict | None = None) -> Flask:
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
     api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
-    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, chat_blp, records_blp, *_optional_blueprints(),
-                      players_blp, ratings_blp, tournaments_blp, apps_blp, webhooks_blp, system_blp):
+    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, chat_blp, records_blp, views_blp,
+                      *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp, apps_blp, webhooks_blp,
+                      system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:

@@ -600,6 +600,13 @@ class GameStore:
         return [(fields["k"], int(fields["v"]), json.loads(fields["d"]))
                 for _, fields in self.redis.xrange(events_key(game_id))]
 
+    def log_after(self, game_id: str, after: str) -> tuple[list[tuple[str, int, dict]], str]:
+        """The ``log`` entries after cursor ``after`` (exclusive; ``0``: from the start) and the cursor of
+        the last one (``after`` when there is none): a reader that keeps the log reads only what is new."""
+        entries, _ = self._entries_after(events_key(game_id), after, 1_000_000)
+        log = [(fields["k"], int(fields["v"]), json.loads(fields["d"])) for _, fields in entries]
+        return log, (entries[-1][0] if entries else after)
+
     def record_fields(self, game_id: str) -> dict[str, str]:
         """The ``RECORD_FIELDS`` the game has (absent ones left out)."""
         values = self.redis.hmget(game_key(game_id), RECORD_FIELDS)

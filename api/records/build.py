@@ -21,30 +21,7 @@ def full_record(store: GameStore, game: GameRecord) -> dict:
     """Everything: seed, salt, a fork's start, every action and every event (``visible_to`` kept)."""
     ruleset = get_ruleset(game.ruleset)
     fields = store.record_fields(game.id)
-    setup_events: list[dict] = []
-    log: list[dict] = []
-    action: dict | None = None  # the log entry of the action whose events are being read
-    entries = store.log(game.id)
-    # A game created with open seats is set up when it starts (api/seats): its setup events come
-    # at that version, and the seat changes before it filled the table, not the game.
-    setup_version = next((version for kind, version, data in entries
-                          if kind == "e" and data["type"] == TABLE_STARTED), 0)
-    for kind, version, data in entries:
-        if kind == "a":
-            action = action_entry(version, data["seat"], data["action"], [])
-            log.append(action)
-        elif version < setup_version:
-            continue
-        elif data["type"].startswith(SEAT_CHANGE_PREFIX):
-            log.append(seat_change_entry(version, data))
-        elif version == setup_version:
-            if data["type"] not in (GAME_CREATED, TABLE_STARTED):
-                setup_events.append(data)
-        elif action is not None and action["version"] == version:
-            if data["type"] == TIMED_OUT and data.get("seat") == action["seat"]:
-                action["timed_out"] = True
-            else:
-                action["events"].append(data)
+    setup_events, log = record_log(store.log(game.id))
     result = ruleset.result(load_state(ruleset, game))
     start = fields.get("start")
     return make_record(
@@ -67,3 +44,35 @@ def record_for(store: GameStore, game: GameRecord, seat: int | None) -> dict:
     if game.status == FINISHED:
         return record
     return redact(record, get_ruleset(game.ruleset), seat)
+
+
+def record_log(entries: list[tuple[str, int, dict]]) -> tuple[list[dict], list[dict]]:
+    """A game's stored log (``GameStore.log``) as a record's ``setup_events`` and ``log`` entries."""
+    setup_events: list[dict] = []
+    log: list[dict] = []
+    action: dict | None = None  # the log entry of the action whose events are being read
+    # A game created with open seats is set up when it starts (api/seats): its setup events come
+    # at that version, and the seat changes before it filled the table, not the game.
+    setup_version = table_started_version(entries)
+    for kind, version, data in entries:
+        if kind == "a":
+            action = action_entry(version, data["seat"], data["action"], [])
+            log.append(action)
+        elif version < setup_version:
+            continue
+        elif data["type"].startswith(SEAT_CHANGE_PREFIX):
+            log.append(seat_change_entry(version, data))
+        elif version == setup_version:
+            if data["type"] not in (GAME_CREATED, TABLE_STARTED):
+                setup_events.append(data)
+        elif action is not None and action["version"] == version:
+            if data["type"] == TIMED_OUT and data.get("seat") == action["seat"]:
+                action["timed_out"] = True
+            else:
+                action["events"].append(data)
+    return setup_events, log
+
+
+def table_started_version(entries: list[tuple[str, int, dict]]) -> int:
+    """The version at which the game was set up: 0, or a game created with open seats when it started."""
+    return next((version for kind, version, data in entries if kind == "e" and data["type"] == TABLE_STARTED), 0)

@@ -9,6 +9,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.event_types import event_types
 from api.http import json_response, ruleset_at_path
 from api.jsonschema import json_schema
 from api.problems import ApiProblem, problem_response
@@ -44,6 +45,8 @@ def describe(ruleset_id: str) -> dict:
         "options_schema": json_schema(ruleset.options_schema),
         "action_schemas": {name: json_schema(schema) for name, schema in sorted(ruleset.action_schemas.items())},
         "data": ruleset.default_data(),
+        "event_types": event_types(ruleset),
+        "end_reasons": list(ruleset.end_reasons),
     }
 
 

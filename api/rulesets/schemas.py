@@ -33,3 +33,8 @@ class RulesetSchema(RulesetSummarySchema):
         "description": "The published data a game starts from (board, decks, charts...), keyed by the "
                        "option that overrides it and in the format that option accepts: edit a copy and "
                        "send it as `options` to play a house rule (see the rules document)."})
+    event_types = fields.List(fields.String(), required=True, metadata={
+        "description": "Every event `type` a game of this ruleset can show in its events and stream: the "
+                       "service's own (`game_created`, `timed_out`, seat changes) and the ruleset's."})
+    end_reasons = fields.List(fields.String(), required=True, metadata={
+        "description": "Every `result.reason` a game of this ruleset can end with."})

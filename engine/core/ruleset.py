@@ -107,6 +107,11 @@ class Ruleset(ABC):
     #: changed in the rules doc: a game, its events and simulation results carry the version
     #: they were played under, and the service refuses to go on with a game of another one.
     rules_version: ClassVar[int] = 1
+    #: Every event type this ruleset's setup, play and seat changes can emit (clients put each in
+    #: words; tests/engine/test_event_types.py holds the code and played games to this list)
+    event_types: ClassVar[tuple[str, ...]] = ()
+    #: Every ``Result.reason`` a game of this ruleset can end with
+    end_reasons: ClassVar[tuple[str, ...]] = ()
 
     # -- what a game implements ------------------------------------------------
 

@@ -194,6 +194,10 @@ class Ruleset(TypedDict):
     """action type -> JSON Schema of its body."""
     data: "dict[str, Any]"
     """The published data a game starts from (board, decks, charts...), keyed by the option that overrides it and in the format that option accepts: edit a copy and send it as `options` to play a house rule (see the rules document)."""
+    event_types: "list[str]"
+    """Every event `type` a game of this ruleset can show in its events and stream: the service's own (`game_created`, `timed_out`, seat changes) and the ruleset's."""
+    end_reasons: "list[str]"
+    """Every `result.reason` a game of this ruleset can end with."""
 
 
 class SeatRequest(TypedDict):
@@ -646,6 +650,24 @@ class Evaluation(TypedDict):
     events: "list[list[dict[str, Any]]]"
     """Per applied log entry, the events the seat may see."""
     result: "dict[str, Any] | None"
+
+
+class PastView(TypedDict):
+    game_id: "str"
+    version: "int"
+    """The version asked for."""
+    latest_version: "int"
+    """The game's version now."""
+    seat: "int | None"
+    """Whose view this is; null: the spectator's."""
+    status: "Literal['waiting', 'active', 'finished']"
+    """The game's status at that version."""
+    view: "dict[str, Any] | None"
+    """The view at that version, as `GET /v1/games/{id}` gave it then; null while the table waited for players."""
+    waiting_for: "list[int]"
+    """The seats whose decision was pending at that version."""
+    result: "dict[str, Any] | None"
+    """The result, at the version that ended the game and after."""
 
 
 class SimulationRequest(TypedDict):
@@ -1298,6 +1320,7 @@ __all__ = [
     'IllegalEntry',
     'EvaluatedDecision',
     'Evaluation',
+    'PastView',
     'SimulationRequest',
     'Progress',
     'BotStats',
@@ -1373,6 +1396,7 @@ OPERATIONS: dict[str, Operation] = {
     'stream_chat': Operation('stream_chat', 'GET', '/v1/games/{game_id}/chat/stream', (200,), True, False),
     'get_record': Operation('get_record', 'GET', '/v1/games/{game_id}/record', (200,), False, False),
     'evaluate': Operation('evaluate', 'POST', '/v1/rulesets/{ruleset_id}/evaluate', (200,), False, False),
+    'get_view_at': Operation('get_view_at', 'GET', '/v1/games/{game_id}/views/{version}', (200,), False, False),
     'create_simulation': Operation('create_simulation', 'POST', '/v1/simulations', (202,), False, False),
     'get_simulation': Operation('get_simulation', 'GET', '/v1/simulations/{sim_id}', (200,), False, False),
     'cancel_simulation': Operation('cancel_simulation', 'DELETE', '/v1/simulations/{sim_id}', (200,), False, False),
@@ -1743,6 +1767,24 @@ class Operations:
         """
         return self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
+
+    def get_view_at(self, game_id: str, version: int, *, seat: int | None = None) -> PastView:
+        """The view at a past version
+
+        The game as the caller saw it at `version` (0: just created), for replays: a seat token
+        gets its own seat's view (its hand, its secrets of then), the creator token and no token
+        the spectator's. Once the game is finished nothing is secret any more: `seat` picks any
+        seat's view. The service plays the game's log again from its seed up to that version,
+        from a checkpoint every 50 log entries, so stepping through a long game costs little.
+        A past view never changes: the answer may be cached (`Cache-Control: private`).
+
+        version: The version: 0 (just created) up to the game's own.
+        seat: A finished game only: whose view (once the game is over every seat's may be seen). Absent: the token's seat, else the spectator's view.
+
+        GET /v1/games/{game_id}/views/{version}
+        """
+        return self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
+            headers=None, body=None)
 
     def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation
@@ -2379,6 +2421,24 @@ class AsyncOperations:
         """
         return await self._call(OPERATIONS['evaluate'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=given({'record': record, 'seat': seat}))
+
+    async def get_view_at(self, game_id: str, version: int, *, seat: int | None = None) -> PastView:
+        """The view at a past version
+
+        The game as the caller saw it at `version` (0: just created), for replays: a seat token
+        gets its own seat's view (its hand, its secrets of then), the creator token and no token
+        the spectator's. Once the game is finished nothing is secret any more: `seat` picks any
+        seat's view. The service plays the game's log again from its seed up to that version,
+        from a checkpoint every 50 log entries, so stepping through a long game costs little.
+        A past view never changes: the answer may be cached (`Cache-Control: private`).
+
+        version: The version: 0 (just created) up to the game's own.
+        seat: A finished game only: whose view (once the game is over every seat's may be seen). Absent: the token's seat, else the spectator's view.
+
+        GET /v1/games/{game_id}/views/{version}
+        """
+        return await self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
+            headers=None, body=None)
 
     async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
         """Start a simulation

@@ -56,7 +56,7 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
 
     values = {"game_id": listed["id"], "ruleset_id": "monopoly-cars2", "sim_id": "sim_0000000000",
               "webhook_id": "wh_0000000000", "seat": "1", "player_id": "ann", "tournament_id": "tn_0000000000",
-              "exp_id": experiment["id"]}
+              "exp_id": experiment["id"], "version": "0"}
     read = 0
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/v1/") or "GET" not in rule.methods:

@@ -58,6 +58,11 @@ def test_two_sdk_seats_play_a_whole_game(client):
     assert final["role"] == "spectator" and final["seat"] is None
     assert set(final["result"]["winners"]) <= {0, 1} and final["result"]["winners"]
     assert seats[1].get_game(game["id"])["role"] == "seat"
+    # Its past, step by step (checked against the spec like every answer here).
+    start = client.get_view_at(game["id"], 0)
+    assert (start["version"], start["status"], start["seat"], start["result"]) == (0, "active", None, None)
+    end = client.get_view_at(game["id"], final["version"], seat=1)
+    assert end["view"] == seats[1].get_game(game["id"])["view"] and end["result"] == final["result"]
     assert seats[0].get_decisions(game["id"])["decisions"] == []
 
 

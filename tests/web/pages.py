@@ -41,6 +41,25 @@ def enabled_actions(driver) -> list:
             if button.is_enabled()]
 
 
+def click_action(driver, choose=lambda buttons: buttons[0], timeout: float = TIMEOUT) -> int | None:
+    """Clicks one enabled action button (``choose`` picks it from the list) as a person would, and returns
+    the page's version read just before the click (None: the game ended first). The page redraws its
+    buttons whenever the game moves (a bot's move, a stream line), so a button found may be gone by the
+    click: it then finds them again."""
+
+    def clicked(d):
+        if body_data(d, "status") == "finished":
+            return (None,)
+        buttons = enabled_actions(d)
+        if not buttons:
+            return None
+        version = int(body_data(d, "version") or -1)
+        choose(buttons).click()  # StaleElementReferenceException: redrawn meanwhile, ``wait`` tries again
+        return (version,)
+
+    return wait(driver, clicked, timeout, "no action button could be clicked")[0]
+
+
 def console_errors(driver) -> list[dict]:
     """Script errors and CSP violations (failed requests are the API's answers, checked by the pages)."""
     return [entry for entry in driver.get_log("browser")
@@ -76,3 +95,19 @@ def create_in_lobby(driver, base: str, ruleset: str, seats: list[tuple[str, str]
     created = wait(driver, lambda d: d.find_element(By.ID, "created-panel").is_displayed()
                    and d.find_element(By.ID, "created-id").text)
     return created
+
+
+class viewport:  # a context manager, named as one uses it: `with viewport(driver, 390):`
+    """The page laid out at ``width`` CSS pixels (a phone: ``mobile``, with touch-size defaults) until exit."""
+
+    def __init__(self, driver, width: int, height: int = 900, mobile: bool | None = None) -> None:
+        self.driver = driver
+        self.metrics = {"width": width, "height": height, "deviceScaleFactor": 1,
+                        "mobile": width < 600 if mobile is None else mobile}
+
+    def __enter__(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", self.metrics)
+        return self.driver
+
+    def __exit__(self, *exc) -> None:
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

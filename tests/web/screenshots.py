@@ -1,10 +1,11 @@
-"""Screenshots of each game's table (and the lobby and a simulation) for the docs.
+"""Screenshots of each game's table (and a replay, the lobby and a simulation) for the docs.
 
     .venv/bin/python -m tests.web.screenshots docs/img
 
 Starts an embedded Redis, a worker and the service, creates one game per ruleset with a person
-in seat 0 and bots elsewhere, plays the person's first moves (their decisions' defaults) through
-the API (each decision's first option) so that each picture shows a game under way, then photographs seat 0's table.
+in seat 0 and bots elsewhere, plays the person's first moves through the API (each decision's
+first option) so that each picture shows a game under way, then photographs seat 0's table at a
+laptop's width and a phone's (``-phone.png``), one replay, the lobby (both widths) and a simulation.
 """
 
 from __future__ import annotations
@@ -46,11 +47,16 @@ def play_first_options(base: str, game_id: str, token: str, moves: int) -> None:
         played += answer.status_code == 200
 
 
+#: a laptop's width and a phone's (CSS pixels)
+WIDTHS = {"": 1500, "-phone": 390}
+
+
 def full_page(driver, path: Path, width: int = 1500) -> None:
-    """The whole page, not just the window."""
+    """The whole page, not just the window, laid out at ``width`` (below 600: as a phone)."""
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     height = driver.execute_script("return document.documentElement.scrollHeight;")
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": height})
     driver.save_screenshot(str(path))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     print("wrote", path)
@@ -68,6 +74,7 @@ def main(out: Path) -> None:
     service = Service(create_app({"REDIS_URL": redis_server.url, "STREAM_KEEPALIVE_SECONDS": 0.5})).start()
     driver = chromium(1500, 1100)
     base = service.url
+    replays: list[str] = []
     try:
         for ruleset, (players, moves, seed) in GAMES.items():
             bots = ["heuristic", "random"]
@@ -82,10 +89,17 @@ def main(out: Path) -> None:
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#decisions button.action")
                  or body_data(d, "status") == "finished")
             wait(driver, lambda d: body_data(d, "loggedVersion") == body_data(d, "version"))  # the whole log is in
-            full_page(driver, out / f"table-{ruleset}.png")
+            for suffix, width in WIDTHS.items():
+                full_page(driver, out / f"table-{ruleset}{suffix}.png", width)
+            replays.append(game["id"])
+        # A replay, a few steps in, linked by its address.
+        driver.get(f"{base}/replay/{replays[1]}?step=12")
+        wait_data(driver, "drawnStep", "12")
+        full_page(driver, out / "replay.png")
         driver.get(f"{base}/")
         wait_data(driver, "ready", "true")
-        full_page(driver, out / "lobby.png")
+        for suffix, width in WIDTHS.items():
+            full_page(driver, out / f"lobby{suffix}.png", width)
         driver.get(f"{base}/simulate")
         wait_data(driver, "ready", "true")
         select(driver, "sim-ruleset", "monopoly-cars2")

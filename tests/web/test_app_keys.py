@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from api.apps.keys import PUBLISHABLE, AppKeys
 from api.config import settings
 from api.store import GameStore
-from tests.web.pages import body_data, console_errors, enabled_actions, fill, wait, wait_data
+from tests.web.pages import body_data, click_action, console_errors, enabled_actions, fill, wait, wait_data
 
 
 def test_a_table_plays_with_a_publishable_key_entered_in_the_lobby(make_service, browser, redis_db_url):
@@ -25,8 +25,7 @@ def test_a_table_plays_with_a_publishable_key_entered_in_the_lobby(make_service,
     wait_data(driver, "ready", "true")
     driver.get(f"{service.url}/table/{game['id']}#seat=0&token={game['seats'][0]['token']}")
     wait(driver, lambda d: body_data(d, "live") == "true" and enabled_actions(d))
-    before = int(body_data(driver, "version"))
-    enabled_actions(driver)[0].click()
+    before = click_action(driver)  # finds the button again if a redraw replaced it (no stale element)
     wait(driver, lambda d: int(body_data(d, "version")) > before)
     calls = [key for path, key in service.recorder.api_keys if path.startswith(f"/v1/games/{game['id']}")]
     assert len(calls) >= 4 and set(calls) == {browser_key}  # the stream, reads and the move

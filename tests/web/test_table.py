@@ -3,12 +3,12 @@ following it live, its replay, hidden information, and escaping of names."""
 
 from __future__ import annotations
 
-from selenium.common.exceptions import StaleElementReferenceException
+import requests
 from selenium.webdriver.common.by import By
 
 from api.config import settings
 from api.store import GameStore
-from tests.web.pages import body_data, console_errors, create_in_lobby, enabled_actions, wait, wait_data
+from tests.web.pages import body_data, click_action, console_errors, create_in_lobby, enabled_actions, wait, wait_data
 
 SEATS = [("person", "Ann"), ("bot:heuristic", "Bo"), ("bot:heuristic", "Cy"), ("bot:random", "Di")]
 
@@ -32,11 +32,9 @@ def _play_by_clicking(driver, spectator_window: str, player_window: str) -> tupl
         if body_data(driver, "status") == "finished":
             wait_data(driver, "live", "ended")  # the stream's last line: every event has arrived
             return clicks, spectator_checked
-        before = _version(driver)
-        try:
-            enabled_actions(driver)[0].click()
-        except (StaleElementReferenceException, IndexError):
-            continue  # redrawn by a bot's move between finding the button and clicking it
+        before = click_action(driver)
+        if before is None:
+            continue  # the game ended before the click
         clicks += 1
         wait(driver, lambda d, before=before: _version(d) > before or body_data(d, "status") == "finished",
              message="the click changed nothing")
@@ -79,7 +77,9 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     assert 3 <= len(ann_actions) <= clicks
     assert driver.find_element(By.ID, "result-panel").is_displayed()
     assert driver.find_element(By.CSS_SELECTOR, "#result .winners").text
+    _assert_score_explained(driver, service.url, game_id)
     final_version = _version(driver)
+    final_board = driver.find_element(By.ID, "board").text
     log = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
     assert any(line.startswith("Game over") for line in log)
     assert any("loaded a" in line and "only you" in line for line in log)  # Ann's own secret, marked as such
@@ -104,15 +104,36 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     for step in (1, 2, 3):
         driver.find_element(By.ID, "next").click()
         wait_data(driver, "step", str(step))
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#log li")) == 3
+    assert len([line for line in driver.find_elements(By.CSS_SELECTOR, "#log li") if line.is_displayed()]) == 3
     assert driver.find_element(By.ID, "current").text == log[2]
+    # The board shows the table of that step: early in round 1 nobody has any loot yet.
+    wait_data(driver, "drawnStep", "3")
+    assert {value.text for value in driver.find_elements(By.CSS_SELECTOR, "#board .loot-value")} == {"$0"}
     assert not driver.find_element(By.ID, "result-panel").is_displayed()
     driver.find_element(By.ID, "last").click()
     wait_data(driver, "step", str(steps))
+    wait_data(driver, "drawnStep", str(steps))
     assert driver.find_element(By.ID, "result-panel").is_displayed()
+    assert driver.find_element(By.ID, "board").text == final_board  # the end, as Ann saw it
     assert console_errors(driver) == []
 
     _assert_no_other_seat_secret(service, store, game_id, token)
+
+
+def _assert_score_explained(driver, base: str, game_id: str) -> None:
+    """The result says how each total was counted: loot value plus the diamond bonus, for every seat."""
+    result = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["result"]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#result .score-breakdown li")
+    assert [int(row.get_attribute("data-seat")) for row in rows] == result["ranking"]
+    bonus_to = result["details"]["diamond_bonus_to"]
+    for row in rows:
+        seat, bonus = int(row.get_attribute("data-seat")), int(row.get_attribute("data-bonus"))
+        assert int(row.get_attribute("data-total")) == result["scores"][seat]
+        assert (bonus > 0) == (seat == bonus_to)
+        assert int(row.get_attribute("data-loot-value")) + bonus == result["scores"][seat]
+        assert f"${result['scores'][seat]:,}" in row.text
+        if bonus:
+            assert "diamond bonus" in row.text
 
 
 def _walk(document):

@@ -173,6 +173,14 @@ class CashNGuns(Ruleset):
     title = "Cash 'n Guns (2nd edition)"
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    event_types = (
+        "round_started", "bullet_card", "bullet_chosen", "aim_secret", "aimed", "aims_revealed",
+        "privilege_passed", "privilege_used", "retargeted", "courage_secret", "courage_decided",
+        "courage_revealed", "bullets_revealed", "shot", "wounded", "killed", "loot_taken", "healed",
+        "clip_lost", "reloaded", "clip_discard_secret", "clip_discarded", "godfather_token_taken",
+        "loot_lost", "round_ended", "game_over",
+    )
+    end_reasons = (LAST_STANDING, ALL_DEAD, ROUNDS_PLAYED, TURN_CAP)
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: a whole game is under 200 actions: the search plays it out
     rollout_bot = "heuristic"

@@ -87,6 +87,20 @@ class HitchikerRuleset(Ruleset):
     #: 2: the rules fixes of issue 11; 3: a Hometown on offer to the active seat cannot be picked by a
     #: joining player, and the default turn cap (see "Rules versions" in the rules doc)
     rules_version = 3
+    event_types = (
+        "turn_order_rolled", "hometown_picked", "game_started", "player_joined", "joined_homeless",
+        "rolled", "still_in_pot_hole", "escaped_pot_hole", "moving", "passed_hometown", "landed",
+        "collected", "paid", "went_broke", "bussed_home", "deposited", "declined",
+        "hometown_priced", "hometown_bought", "rent_roll", "no_hometown", "shark_roll", "in_pot_hole",
+        "contraband_found", "contraband_sold", "contraband_lost", "customs_cleared", "busted",
+        "bad_ride_reshuffled", "bad_ride", "rolled_for_bill", "savings_lost", "savings_withdrawn",
+        "black_market_skipped", "deal_opened", "deal_rolled", "deal_declined", "contraband_bought",
+        "contraband_free", "ripped_off", "casino_opened", "casino_round_skipped", "casino_round_dealt",
+        "hand_withdrawn", "bet_placed", "card_dealt", "blackjack", "hand_bust", "doubled_down", "split",
+        "house_played", "hand_settled", "casino_closed", "died", "reincarnated_homeless", "game_won",
+        "turn_cap_reached",
+    )
+    end_reasons = ("savings", "travelling_cash", "both", "turn_cap")
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: games run for hundreds of actions; a hand of blackjack or a deposit shows in 40
     rollout_bot = "heuristic"

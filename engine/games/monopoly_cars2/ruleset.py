@@ -18,6 +18,9 @@ from engine.games.monopoly_cars2 import rules
 from engine.games.monopoly_cars2.board import PROPERTY
 from engine.games.monopoly_cars2.bots import HeuristicBot
 from engine.games.monopoly_cars2.state import (
+    CANNOT_BUY,
+    CANNOT_PAY_BANK,
+    CANNOT_PAY_RENT,
     CHOOSE_MOVE,
     CHOOSE_PROPERTY,
     JAIL,
@@ -103,6 +106,12 @@ class MonopolyCars2(Ruleset):
     actions_public = True  # no hidden or simultaneous choices
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    event_types = (
+        "opening_spin", "first_player", "turn", "spun", "moved", "race_again", "sent_to_prison", "left_prison",
+        "bought", "cannot_buy", "chariot", "paid_rent", "paid_bank", "collected", "chance", "chance_pile_empty",
+        "took_free_property", "game_over",
+    )
+    end_reasons = (CANNOT_BUY, CANNOT_PAY_RENT, CANNOT_PAY_BANK, TURN_CAP)
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: a game is a few dozen actions: the search plays it out
     rollout_bot = "heuristic"

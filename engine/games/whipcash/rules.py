@@ -96,6 +96,12 @@ class WhipcashRuleset(Ruleset):
     actions_public = True  # no hidden or simultaneous choices
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
     rules_version = 2
+    event_types = (
+        "turn_order", "turn", "rolled", "stayed_in_pit", "escaped_pit", "moved", "entered_freeway", "in_pit",
+        "whipcash", "sent_to_pit", "rolled_for_cash", "anti_fender_bender", "paid", "pro_bankrupted",
+        "player_bankrupted", "game_over",
+    )
+    end_reasons = ("last_player_standing", "turn_cap")
     #: the search's evaluation hints (engine/bots/search.py): roll out with the heuristic;
     #: a few rounds: far enough to see a move's landing and what follows
     rollout_bot = "heuristic"

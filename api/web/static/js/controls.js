@@ -1,6 +1,6 @@
 // The viewer's pending decisions as controls offering exactly the legal actions.
 import { clear, el, words } from "./dom.js";
-import { actionLabel } from "./words.js";
+import { actionLabel, decisionTitle } from "./words.js";
 
 function fixedPart(action, ranged) {
   return Object.fromEntries(Object.entries(action).filter(([key]) => !ranged.includes(key)));
@@ -28,6 +28,8 @@ function rangedControl(type, bounds, fixed, send) {
 /** Draws `decisions` (from GET /decisions) into `container`; `send(action, decision)` is called on a choice. */
 export function drawDecisions(container, decisions, ctx, send) {
   clear(container);
+  controlsBusy(container, false); // fresh controls answer a fresh read: never drawn greyed
+
   if (!decisions.length) {
     container.append(el("p", { className: "muted idle" }, "Nothing for you to decide now."));
     return;
@@ -35,7 +37,7 @@ export function drawDecisions(container, decisions, ctx, send) {
   for (const decision of decisions) {
     const ranges = decision.ranges || {};
     const box = el("div", { className: "decision", dataset: { kind: decision.kind } },
-      el("h3", {}, words(decision.kind)),
+      el("h3", {}, decisionTitle(decision.kind)),
       // A secret choice has no published default: a timed-out seat gets one of its options at random.
       el("p", { className: "muted" }, decision.default
         ? `If time runs out: ${actionLabel(decision.default, ctx)}.`
@@ -65,4 +67,5 @@ export function drawDecisions(container, decisions, ctx, send) {
 export function controlsBusy(container, busy) {
   for (const control of container.querySelectorAll("button, input")) control.disabled = busy;
   container.classList.toggle("busy", busy);
+  container.dataset.busy = String(busy);
 }

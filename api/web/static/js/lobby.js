@@ -36,7 +36,7 @@ function seatRow(index, ruleset) {
     ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
     el("option", { value: "open" }, "an open seat (joins by invite)"));
   const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
-    value: index === 0 ? "You" : `Player ${index + 1}` });
+    value: `Player ${index + 1}` }); // never "You": the other players read every name
   kind.addEventListener("change", () => {
     name.disabled = kind.value === "open";
     if (kind.value.startsWith("bot:") && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
@@ -71,20 +71,24 @@ function seatsFromForm() {
   });
 }
 
-function drawCreated(game) {
+/**
+ * Shows the links of a game created in this browser, from what this browser keeps of it (`tokens`):
+ * a play link per seat it holds a token for, the link to send that seat's player, the invites.
+ */
+function drawLinks(gameId) {
+  const game = tokens.game(gameId);
+  if (!game) return;
   show($("created-panel"));
-  $("created-id").textContent = game.id;
+  $("created-id").textContent = gameId;
   const list = clear($("created-seats"));
-  for (const seat of game.seats) {
-    if (!seat.token) continue;
-    const here = tableLink(game.id, seat.seat);
-    const shared = `${location.origin}/table/${encodeURIComponent(game.id)}#seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`;
-    list.append(el("li", { dataset: { seat: seat.seat } },
-      el("a", { href: here, className: "play-link" }, `Play as ${seat.name}`), " · link for that player: ",
-      el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
+  for (const [seat, entry] of Object.entries(game.seats || {})) {
+    const shared = `${location.origin}/table/${encodeURIComponent(gameId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
+    list.append(el("li", { dataset: { seat } },
+      el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
+      " · link for that player: ", el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
   }
   const invites = clear($("created-invites"));
-  const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(game.id)}&invite=${encodeURIComponent(secret)}`;
+  const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(gameId)}&invite=${encodeURIComponent(secret)}`;
   for (const invite of game.invites || []) {
     invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
       el("input", { readOnly: true, value: inviteLink(invite.invite), className: "share", size: 40 })));
@@ -93,7 +97,12 @@ function drawCreated(game) {
     invites.append(el("li", {}, "Invite to join mid-game: ",
       el("input", { readOnly: true, value: inviteLink(game.invite), className: "share", size: 40 })));
   }
-  $("created-spectate").href = tableLink(game.id, null);
+  $("created-spectate").href = tableLink(gameId, null);
+  // Seen at once, wherever the page was scrolled: the links are what the creator needs next.
+  $("created-panel").scrollIntoView({ block: "start", behavior: "instant" });
+  const first = $("created-seats").querySelector("a.play-link");
+  if (first) first.focus({ preventScroll: true });
+  document.body.dataset.shown = gameId;
 }
 
 async function create(submitted) {
@@ -109,9 +118,12 @@ async function create(submitted) {
     const game = await post("/v1/games", body);
     const seats = {};
     for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
-    tokens.save(game.id, { ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats });
-    drawCreated(game);
+    tokens.save(game.id, {
+      ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats,
+      invites: game.invites || [], invite: game.invite || null,
+    });
     drawMine();
+    drawLinks(game.id);
   } catch (error) {
     showProblem(error);
   }
@@ -126,6 +138,8 @@ function drawMine() {
         `play as ${entry.name || `seat ${seat}`}`), " "]),
       el("a", { href: tableLink(gameId, null) }, "watch"), " ",
       el("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "replay"), " ",
+      game.creator_token || Object.keys(game.seats || {}).length ? [el("button", {
+        type: "button", className: "link show-links", on: { click: () => drawLinks(gameId) } }, "links"), " "] : null,
       el("button", { type: "button", className: "link", on: { click: () => { tokens.forget(gameId); drawMine(); } } }, "forget")));
   }
   if (!games.length) list.append(el("li", { className: "muted" }, "None yet."));

@@ -2,7 +2,7 @@
 import { get } from "./api.js";
 import { boardFor } from "./boards/index.js";
 import { $, clear, el, words } from "./dom.js";
-import { describe, makeContext } from "./words.js";
+import { describe, endReason, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
 
@@ -21,6 +21,13 @@ export function contextFor(game, info) {
   const board = boardFor(game.ruleset);
   return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
     board.currency || "$");
+}
+
+const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished" };
+
+/** A game's status in words. */
+export function statusWords(status) {
+  return STATUS_WORDS[status] ?? words(status);
 }
 
 /** The seats list: name, bot, whose decision it is, the deadline. */
@@ -51,16 +58,25 @@ export function logLine(entry, ctx, seats) {
   }, describe(event, ctx), event.visible_to ? el("span", { className: "badge" }, "only you") : null);
 }
 
-export function drawResult(panel, container, result, ctx) {
+/** The result, with how it was counted where the ruleset's board says (`explainResult(result, view, ctx)`). */
+export function drawResult(panel, container, result, ctx, game = null) {
   panel.hidden = !result;
   clear(container);
   if (!result) return;
+
   container.append(
     el("p", { className: "winners" }, result.winners.length
       ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
-      : "Nobody wins", ` (${words(result.reason)}${result.turn_cap_hit ? ", turn cap" : ""}).`),
+      : "Nobody wins", `: ${endReason(result.reason, ctx, result.details || {})}.`),
     el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
       `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
+  const explain = game && game.view ? boardFor(game.ruleset).explainResult : null;
+  if (!explain) return;
+  try {
+    container.append(explain(result, game.view, ctx));
+  } catch (error) {
+    console.error(error); // the ranking above still says who won and with what
+  }
 }
 
 export function setTitle(game, info) {

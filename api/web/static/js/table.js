@@ -4,7 +4,7 @@ import { boardFor, drawBoard } from "./boards/index.js";
 import { mountChat } from "./chat.js";
 import { controlsBusy, drawDecisions } from "./controls.js";
 import { $, clear, show, showProblem } from "./dom.js";
-import { contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle } from "./parts.js";
+import { contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle, statusWords } from "./parts.js";
 
 const gameId = gameIdFromPath();
 const page = { game: null, info: null, decisions: [], seen: new Set(), entries: [], deadlineTimer: null };
@@ -42,7 +42,7 @@ function render() {
   setTitle(game, info);
   $("game-role").textContent = me.seat === null ? "spectator" : `playing as ${ctx.who(me.seat)}`;
   $("game-version").textContent = String(game.version);
-  $("game-status").textContent = game.status;
+  $("game-status").textContent = statusWords(game.status);
   document.body.dataset.version = String(game.version);
   document.body.dataset.status = game.status;
   drawSeats($("seats"), game, { viewerSeat: me.seat, deadline: deadlineText(game.deadline) });
@@ -63,7 +63,7 @@ function render() {
   show($("decisions-panel"), me.seat !== null);
   if (me.seat !== null) drawDecisions($("decisions"), page.decisions, ctx, act);
   show($("to-bot"), me.seat !== null && game.status === "active");
-  drawResult($("result-panel"), $("result"), game.result, ctx);
+  drawResult($("result-panel"), $("result"), game.result, ctx, game);
   drawLog(ctx);
 }
 
@@ -144,6 +144,8 @@ async function act(action, decision) {
     if (!(error instanceof Problem && error.status === 412)) showProblem(error);
   }
   await refresh();
+  // The refresh redrew the controls; if the game did not move (a refused action), they are live again.
+  controlsBusy(container, false);
 }
 
 /** A seat-changing request (start, hand a seat to a bot): its answer shows through the stream. */

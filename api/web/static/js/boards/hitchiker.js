@@ -1,14 +1,24 @@
 // Hitchiker: the cities from the ruleset's board data, hometowns, the casino and the deal on the table.
 import { el, money, words } from "../dom.js";
-import { facts, ring, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt } from "./ring.js";
 
+/** The cities: a custom board's (the view's `custom_data.board`), else the ruleset's (`data.board`); both are {cities}. */
 function board(view, data) {
   const custom = view && view.custom_data && view.custom_data.board;
-  return (custom && custom.cities) || (data && data.board) || [];
+  const published = data && data.board;
+  const cities = (custom && custom.cities) || (published && published.cities);
+  if (!Array.isArray(cities)) throw new Error("Hitchiker: no board data (neither custom_data.board nor data.board)");
+  return cities;
 }
 
 export function spaceName(view, data) {
-  return (index) => (board(view, data)[index] ? board(view, data)[index].name : `city ${index}`);
+  let cities = [];
+  try {
+    cities = board(view, data);
+  } catch {
+    // no board data yet (a waiting game): log lines name the city by number
+  }
+  return (index) => (cities[index] ? cities[index].name : `city ${index}`);
 }
 
 export function draw(view, ctx, data) {
@@ -34,7 +44,8 @@ export function draw(view, ctx, data) {
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
       ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
       ["Phase", words(view.phase)],
-      ["Bank", money(view.bank)],
+      // The bank is a signed ledger (docs/rules/hitchiker.md): below zero, it has paid out more than it took in.
+      ["Bank", view.bank < 0 ? `${money(-view.bank)} paid out` : money(view.bank)],
       ["Bad Ride cards left", String(view.bad_ride_cards_left)],
     ]),
     el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cash"),
@@ -44,4 +55,13 @@ export function draw(view, ctx, data) {
       el("td", {}, player.in_pot_hole ? "in a pot hole" : ""))))),
     casino, deal);
   return ring(spaces, middle, ctx);
+}
+
+/** How the result was counted: savings + travelling cash (docs/rules/hitchiker.md, "Winning"). */
+export function explainResult(result, view, ctx) {
+  return scoreTable(result, ["Player", "Savings + cash", "Savings", "Travelling cash"], (seat) => [ctx.who(seat),
+    money(result.scores[seat]), money(view.players[seat].savings), money(view.players[seat].cash)],
+  result.reason === "turn_cap"
+    ? "At the turn limit the highest savings + travelling cash wins; equal totals share the win."
+    : "$250,000 of savings, or $50,000,000 of travelling cash, wins at once.");
 }

@@ -1,6 +1,6 @@
 // Monopoly: Cars 2: the board from the view's own board data, owners, pawns, the spinner.
 import { el, words } from "../dom.js";
-import { facts, ring, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt } from "./ring.js";
 
 /** Monopoly money: M1, M5... */
 export const currency = "M";
@@ -36,4 +36,13 @@ export function draw(view, ctx) {
       el("td", {}, [player.in_prison ? "in prison" : "", player.jail_cards && player.jail_cards.length
         ? `${player.jail_cards.length} get-out card(s)` : ""].filter(Boolean).join(", ")))))));
   return ring(spaces, middle, ctx);
+}
+
+/** How the result was counted: money, then properties; a seat that could not pay is out of the count. */
+export function explainResult(result, view, ctx) {
+  const details = result.details || {};
+  return scoreTable(result, ["Player", "Money", "Properties", ""], (seat) => [ctx.who(seat), ctx.money(result.scores[seat]),
+    String((details.properties || [])[seat] ?? view.players[seat].properties.length),
+    seat === details.short_seat ? "could not pay: out of the count" : ""],
+  "The most money wins; equal money, the most properties.");
 }

@@ -23,11 +23,11 @@ export function ringShape(count) {
   return [rows, columns];
 }
 
-/** Pawns (one per seat on that space), labelled with the seat's initial and number. */
+/** Pawns (one per seat on that space), labelled so that no two seats look alike (`ctx.pawn`). */
 export function pawns(seatsHere, ctx) {
   return el("div", { className: "pawns" }, seatsHere.map((seat) => el("span", {
     className: `pawn seat-${seat % 8}`, title: ctx.who(seat), dataset: { seat },
-  }, String(ctx.who(seat)).slice(0, 1).toUpperCase() || "?")));
+  }, ctx.pawn(seat))));
 }
 
 /**
@@ -37,7 +37,7 @@ export function pawns(seatsHere, ctx) {
 export function ring(spaces, middle, ctx) {
   const [rows, columns] = ringShape(spaces.length);
   const grid = el("div", { className: "ring", style: {
-    gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
+    gridTemplateColumns: `repeat(${columns}, minmax(4.2rem, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
   } });
   spaces.forEach((space, index) => {
     const [row, column] = ringCell(index, rows, columns);
@@ -69,4 +69,13 @@ export function seatsAt(players, positionOf = (player) => player.position) {
 export function facts(rows) {
   return el("dl", { className: "facts" }, rows.filter(Boolean).flatMap(([term, value]) => [el("dt", {}, term),
     el("dd", {}, value)]));
+}
+
+/** "How it was counted": a table (header cells, then per seat of the ranking its cells, the total bold) and a note. */
+export function scoreTable(result, headers, cellsOf, note) {
+  return el("div", { className: "score-breakdown" }, el("h3", {}, "How it was counted"),
+    el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, headers.map((title) => el("th", {}, title)))),
+      el("tbody", {}, result.ranking.map((seat) => el("tr", { dataset: { seat, total: result.scores[seat] } },
+        cellsOf(seat).map((cell, index) => el("td", { className: index === 1 ? "total" : "" }, cell)))))),
+    el("p", { className: "muted" }, note));
 }

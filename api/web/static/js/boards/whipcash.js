@@ -1,6 +1,6 @@
 // Whipca$h: the loop and the Blind Justice Freeway from the view's board, the Pros and the bank.
 import { el, money, words } from "../dom.js";
-import { facts, pawns, ring, seatsAt } from "./ring.js";
+import { facts, pawns, ring, scoreTable, seatsAt } from "./ring.js";
 
 export function spaceName(view) {
   return (index) => {
@@ -52,4 +52,11 @@ export function draw(view, ctx) {
       el("td", {}, [player.alive ? "" : "bankrupt", player.anti_fender_bender ? "Anti-Fender-Bender" : ""]
         .filter(Boolean).join(", ")))))));
   return ring(spaces, middle, ctx);
+}
+
+/** How the result was counted: the cash of those still in; the bankrupt after them, the last to go first. */
+export function explainResult(result, view, ctx) {
+  return scoreTable(result, ["Player", "Cash", ""], (seat) => [ctx.who(seat), money(result.scores[seat]),
+    view.players[seat].alive ? "" : "bankrupt"],
+  "The most cash among the players still in wins; equal cash shares the win.");
 }
