@@ -110,7 +110,7 @@ class SweepingMixin:
 
         A worker on several queues (the default) takes a job with LPOP and no intermediate
         list, so nothing here sees such a job; the simulation reaper finds a chunk taken that
-        way by itself (``jobs._taken_but_never_started``)."""
+        way by itself (``api.chunks.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:

@@ -6,6 +6,7 @@ import os
 import signal
 
 from api.simulations import jobs
+from api.store import bot_current_key
 from engine.simulate import simulate
 from tests.processes import wait_for
 
@@ -71,3 +72,31 @@ def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
     assert state["result"]["games"] == games
     assert sum(state["result"]["turns"]["histogram"].values()) == games
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 9))
+
+
+def test_a_bot_game_goes_on_after_a_worker_is_killed_holding_its_move_never_started(app, redis, workers, monkeypatch,
+                                                                                    tmp_path):
+    # As above, with a bot move: the job stays marked queued, in no queue (the worker took it with LPOP).
+    marker = tmp_path / "job-taken.pid"
+    monkeypatch.setenv("RULEHOUSE_TEST_PAUSE", f"job-taken:{marker}")
+    (first,) = workers.start(1)
+    monkeypatch.delenv("RULEHOUSE_TEST_PAUSE")
+    client = app.test_client()
+    created = client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seed": 8, "seats": [
+        {"name": f"bot{seat}", "bot": "random"} for seat in range(2)]})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    wait_for(lambda: marker.exists() and marker.read_text(), timeout=60)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    store = app.extensions["rulehouse.store"]
+    taken = store.redis.get(bot_current_key(game_id))
+    assert redis.hget(f"rq:job:{taken}", "status") == b"queued"
+    assert taken.encode() not in redis.lrange("rq:queue:bots", 0, -1)
+    assert store.load(game_id).version == 0
+
+    workers.start(1)
+    # Straight from the store: a read through the API could queue the move itself; here the worker's sweep must.
+    wait_for(lambda: store.status(game_id)[0] == "finished", timeout=90, interval=0.2)
+    log = store.action_log(game_id)
+    assert len(log) == store.load(game_id).version  # each move once
