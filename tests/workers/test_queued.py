@@ -7,6 +7,7 @@ import signal
 
 import pytest
 
+from api.experiments import jobs as experiments
 from api.hints.jobs import hint_job_id
 from api.simulations import jobs
 from api.store import bot_current_key
@@ -141,3 +142,18 @@ def test_a_hint_taken_but_never_started_is_queued_again_by_the_next_ask(app, red
     reply = wait_for(lambda: (r := client.get(url + "?wait=2", headers=auth(token))).status_code == 200 and r,
                      timeout=60, interval=0.5)
     assert reply.get_json()["status"] == "ready"
+
+
+def test_a_new_worker_finishes_an_experiment_after_one_is_killed_holding_a_chunk_it_never_started(redis, workers,
+                                                                                                   held_worker):
+    exp_id = experiments.submit(redis, {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10]},
+                                        "games": 200, "seed": 3, "chunk_size": 100})
+    held_worker()
+    assert_taken_but_never_started(redis, redis.hget(experiments.jobs_key(exp_id), "0").decode(), "simulations")
+
+    workers.start(1)
+    # Watch the raw hash: ``experiments.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(experiments.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = experiments.status(redis, exp_id)
+    assert state["progress"]["chunks_done"] == 2
+    assert [v["games"] for v in state["result"]["variants"]] == [200, 200]
