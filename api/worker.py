@@ -103,14 +103,16 @@ class SweepingMixin:
 
     def recover_jobs_taken_but_never_started(self) -> None:
         """A worker on one queue takes a job by moving it to RQ's intermediate list; if it dies
-        (or Redis goes away) before starting it, the job waits there, still marked queued, so the
-        bot self-healing does not see it as lost. RQ fails it (and so retries a bot move) in its
-        registry maintenance, every 10 minutes; doing it in every sweep brings that to about a
-        minute (RQ waits a minute after first seeing the job there). Found by bench/faults.py.
+        (or Redis goes away) before starting it, the job waits there, still marked queued. RQ
+        fails it (and so retries a bot move) in its registry maintenance, every 10 minutes; doing
+        it in every sweep brings that to about a minute (RQ waits a minute after first seeing the
+        job there). Found by bench/faults.py.
 
-        A worker on several queues (the default) takes a job with LPOP and no intermediate
-        list, so nothing here sees such a job; the simulation reaper finds a chunk taken that
-        way by itself (``jobs._taken_but_never_started``)."""
+        The work itself does not wait for this: such a job is in no queue, and so is one that a
+        worker on several queues (the default) took with LPOP, with no intermediate list, which
+        nothing here sees. The bot sweep and a hint's next ask queue such a bot move or hint
+        again under a new id (``bot_seats.job_alive``), the simulation and experiment reapers
+        such a chunk (``api.chunks.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:

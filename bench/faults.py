@@ -5,9 +5,8 @@
 Games with a scripted human and `random` bots on real workers, and a simulation; Redis is
 SIGKILLed and restarted from its append-only file (``appendfsync always``) mid-play. Each run
 prints PASS or the failure (a game that stopped moving says what its bot job is doing). Not
-in the suite: whether a bot job is caught in flight depends on timing, and a job that a
-worker had started when it died waits for the hardening branch's bot-move recovery sweep
-(docs/operations.md, "Faults").
+in the suite: whether a bot job is caught in flight depends on timing. A bot job a worker had
+taken or started when it died is queued again by the bot-move sweep (docs/operations.md, "Faults").
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ Redis keys, under the hash tag ``{<id>}``:
 - ``exp:{id}:plan``      hash: chunk index -> the variants it plays
 - ``exp:{id}:jobs``      hash: chunk index -> the RQ job now responsible for it
 - ``exp:{id}:lease:{i}`` a chunk in progress, refreshed by its worker
+- ``exp:{id}:taken:{job}`` the reaper first saw this chunk job marked queued but in no queue
 - ``exp:{id}:workers``   hash: chunk index -> the worker process that recorded it (host:pid),
                          so the results show how a study spread over the workers
 """
@@ -27,15 +28,15 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 from redis import Redis, WatchError
 from rq import Queue, get_current_job
-from rq.job import Job
 
 from api.apps import notify
+from api.chunks import ChunkKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.experiments.spec import chunk_bounds, normalize_spec
 from api.observability import metrics
-from api.simulations import jobs as simulations
 from api.simulations.jobs import ACTIVE, QUEUE, Cancelled, ChunkRun, Settings
 from engine.core.registry import get_ruleset
 from engine.experiments.design import Variant
@@ -74,19 +75,18 @@ def lease_key(exp_id: str, index: int) -> str:
     return f"exp:{{{exp_id}}}:lease:{index}"
 
 
+def taken_key(exp_id: str, job_id: str) -> str:
+    return f"exp:{{{exp_id}}}:taken:{job_id}"
+
+
+def chunk_keys(exp_id: str) -> ChunkKeys:
+    return ChunkKeys(jobs=jobs_key(exp_id), tallies=tallies_key(exp_id), lease=partial(lease_key, exp_id),
+                     taken=partial(taken_key, exp_id))
+
+
 def job_prefix(exp_id: str) -> str:
     return f"exp-{exp_id}-"
 
-
-_RECORD_CHUNK = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return -1 end
-redis.call('HINCRBY', KEYS[2], 'games_done', ARGV[3])
-return redis.call('HINCRBY', KEYS[2], 'chunks_done', 1)
-"""
-
-
-def _text(value) -> str | None:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def _meta(redis: Redis, exp_id: str) -> dict:
@@ -100,14 +100,11 @@ def owner(redis: Redis, exp_id: str) -> str | None:
     found, app = redis.hmget(meta_key(exp_id), ["status", "app"])
     if found is None:
         raise ExperimentNotFound(exp_id)
-    return _text(app)
+    return text(app)
 
 
 def _transition(redis: Redis, exp_id: str, allowed: tuple[str, ...], **fields) -> bool:
-    args = [",".join(allowed)]
-    for name, value in fields.items():
-        args += [name, value]
-    return bool(redis.eval(simulations._TRANSITION, 1, meta_key(exp_id), *args))
+    return set_if_status(redis, meta_key(exp_id), allowed, **fields)
 
 
 def _queue_chunks(redis: Redis, exp_id: str, indexes: list[int], playing: list[int], settings: Settings,
@@ -166,13 +163,13 @@ class ExperimentChunkRun(ChunkRun):
         self.lease = lease_key(exp_id, index)
 
     def still_wanted(self) -> bool:
-        return _text(self.redis.hget(meta_key(self.sim_id), "status")) in ACTIVE
+        return text(self.redis.hget(meta_key(self.sim_id), "status")) in ACTIVE
 
     def run(self) -> int:
         exp_id = self.sim_id
         raw_spec, status = self.redis.hmget(meta_key(exp_id), ["spec", "status"])
         raw_plan = self.redis.hget(plan_key(exp_id), self.index)
-        if (raw_spec is None or raw_plan is None or _text(status) not in ACTIVE
+        if (raw_spec is None or raw_plan is None or text(status) not in ACTIVE
                 or self.redis.hexists(tallies_key(exp_id), self.index)):
             return 0
         spec, playing = json.loads(raw_spec), json.loads(raw_plan)
@@ -188,8 +185,8 @@ class ExperimentChunkRun(ChunkRun):
             except Cancelled:
                 return 0
             games = sum(t.tally.games for t in tallies.values())
-            done = self.redis.eval(_RECORD_CHUNK, 2, tallies_key(exp_id), meta_key(exp_id), self.index,
-                                   json.dumps({str(v): t.to_dict() for v, t in tallies.items()}), games)
+            done = record_once(self.redis, chunk_keys(exp_id), meta_key(exp_id), self.index,
+                               json.dumps({str(v): t.to_dict() for v, t in tallies.items()}), games)
             if done != -1:
                 with self.redis.pipeline() as pipeline:
                     pipeline.hset(workers_key(exp_id), self.index, f"{socket.gethostname()}:{os.getpid()}")
@@ -248,7 +245,7 @@ def advance(redis: Redis, exp_id: str, settings: Settings | None = None) -> None
             pipeline.watch(key)
             raw_spec, status, done, queued, round_, raw_stopped = pipeline.hmget(
                 key, ["spec", "status", "chunks_done", "chunks_queued", "round", "stopped"])
-            if raw_spec is None or _text(status) not in ACTIVE or int(done) < int(queued):
+            if raw_spec is None or text(status) not in ACTIVE or int(done) < int(queued):
                 return
             spec, stopped = json.loads(raw_spec), json.loads(raw_stopped)
             tallies, _ = merged_tallies(redis, exp_id, spec)
@@ -302,7 +299,7 @@ def finalize(redis: Redis, exp_id: str, settings: Settings | None = None) -> Non
     settings = settings or Settings.from_env()
     key = meta_key(exp_id)
     raw_spec, status, raw_stopped = redis.hmget(key, ["spec", "status", "stopped"])
-    if raw_spec is None or _text(status) not in ACTIVE:
+    if raw_spec is None or text(status) not in ACTIVE:
         return
     spec = json.loads(raw_spec)
     result = results(redis, exp_id, spec, json.loads(raw_stopped))
@@ -322,7 +319,7 @@ def reap(redis: Redis, exp_id: str, settings: Settings | None = None) -> int:
     """Queue again the chunks that no live worker holds (a killed worker's); how many."""
     settings = settings or Settings.from_env()
     raw_spec, status, queued = redis.hmget(meta_key(exp_id), ["spec", "status", "chunks_queued"])
-    if raw_spec is None or _text(status) not in ACTIVE:
+    if raw_spec is None or text(status) not in ACTIVE:
         redis.zrem(ACTIVE_KEY, exp_id)
         return 0
     done = {int(i) for i in redis.hkeys(tallies_key(exp_id))}
@@ -330,24 +327,18 @@ def reap(redis: Redis, exp_id: str, settings: Settings | None = None) -> int:
     if not missing:
         advance(redis, exp_id, settings)
         return 0
-    job_ids = redis.hmget(jobs_key(exp_id), [str(i) for i in missing])
-    plans = redis.hmget(plan_key(exp_id), [str(i) for i in missing])
-    with redis.pipeline(transaction=False) as pipeline:
-        for index, job_id in zip(missing, job_ids, strict=True):
-            pipeline.hmget(Job.key_for(_text(job_id) or "none"), ["status", "started_at"])
-            pipeline.exists(lease_key(exp_id, index))
-            pipeline.hexists(tallies_key(exp_id), index)
-        answers = pipeline.execute()
-    lost: dict[str, list[int]] = {}
-    for position, index in enumerate(missing):
-        (job_state, started_at), leased, recorded = answers[3 * position: 3 * position + 3]
-        if not recorded and simulations._chunk_is_lost(job_state, started_at, bool(leased), settings.lease_seconds):
-            lost.setdefault(_text(plans[position]), []).append(index)
-    for plan, indexes in lost.items():
+    queue_key = Queue(QUEUE, connection=redis).key
+    lost = lost_chunks(redis, chunk_keys(exp_id), missing, queue_key, settings.lease_seconds)
+    if not lost:
+        return 0
+    by_plan: dict[str, list[int]] = {}  # a chunk is queued again playing the variants it played
+    for index, plan in zip(lost, redis.hmget(plan_key(exp_id), [str(i) for i in lost]), strict=True):
+        by_plan.setdefault(text(plan), []).append(index)
+    for plan, indexes in by_plan.items():
         with redis.pipeline() as pipeline:
             _queue_chunks(redis, exp_id, indexes, json.loads(plan), settings, pipeline)
             pipeline.execute()
-    return sum(len(indexes) for indexes in lost.values())
+    return len(lost)
 
 
 REAP_LOCK_KEY = "exps:reaping"
@@ -357,17 +348,12 @@ def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float
     """``reap`` every active experiment; one caller at a time, at most every ``min_interval`` s."""
     if not redis.set(REAP_LOCK_KEY, os.getpid(), nx=True, px=int(min_interval * 1000)):
         return 0
-    return sum(reap(redis, _text(exp_id), settings) for exp_id in redis.zrange(ACTIVE_KEY, 0, -1))
+    return sum(reap(redis, text(exp_id), settings) for exp_id in redis.zrange(ACTIVE_KEY, 0, -1))
 
 
 def _unqueue(redis: Redis, exp_id: str, settings: Settings) -> int:
-    removed = redis.eval(simulations._UNQUEUE, 1, Queue(QUEUE, connection=redis).key, job_prefix(exp_id))
-    with redis.pipeline() as pipeline:
-        for job_id in redis.hvals(jobs_key(exp_id)):
-            pipeline.expire(Job.key_for(_text(job_id)), settings.ttl)
-        pipeline.zrem(ACTIVE_KEY, exp_id)
-        pipeline.execute()
-    return removed
+    return unqueue_chunks(redis, Queue(QUEUE, connection=redis).key, job_prefix(exp_id), chunk_keys(exp_id),
+                          ACTIVE_KEY, exp_id, settings.ttl)
 
 
 def cancel(redis: Redis, exp_id: str, settings: Settings | None = None) -> dict:
@@ -427,11 +413,11 @@ def status(redis: Redis, exp_id: str) -> dict:
             "chunks_queued": int(meta["chunks_queued"]),
             "variants": [{"name": v["name"], "games": r["games"], "stopped": stopped.get(str(i))}
                          for i, (v, r) in enumerate(zip(spec["variants"], result["variants"], strict=True))],
-            "workers": dict(Counter(_text(w) for w in redis.hvals(workers_key(exp_id)))),
+            "workers": dict(Counter(text(w) for w in redis.hvals(workers_key(exp_id)))),
         },
-        "created_at": simulations._iso(created_at),
-        "started_at": simulations._iso(float(meta["started_at"])) if "started_at" in meta else None,
-        "finished_at": simulations._iso(finished_at),
+        "created_at": iso_time(created_at),
+        "started_at": iso_time(float(meta["started_at"])) if "started_at" in meta else None,
+        "finished_at": iso_time(finished_at),
         "elapsed": round((finished_at or time.time()) - created_at, 3),
         "cpu_seconds": round(float(meta["cpu_seconds"]), 3) if "cpu_seconds" in meta else None,
         "result": result,

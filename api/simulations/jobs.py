@@ -26,14 +26,13 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from functools import partial
 
 from redis import Redis, RedisError
 from rq import Queue, get_current_job
-from rq.job import Job
-from rq.utils import utcparse
 
 from api.apps import notify
+from api.chunks import ChunkKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.observability import metrics
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.simulate import Tally, play_chunk, summarize
@@ -42,8 +41,6 @@ QUEUE = "simulations"
 ACTIVE_KEY = "sims:active"
 ACTIVE = ("queued", "running")
 TERMINAL = ("finished", "failed", "cancelled")
-#: RQ job states in which a chunk will still run without help.
-WAITING_JOB_STATES = {b"queued", b"deferred", b"scheduled"}
 
 
 def _env_seconds(name: str, default: int) -> int:
@@ -104,44 +101,21 @@ def taken_key(sim_id: str, job_id: str) -> str:
     return f"sim:{{{sim_id}}}:taken:{job_id}"
 
 
-# Counts a chunk only the first time its tally is recorded; returns the chunks done, or -1.
-_RECORD_CHUNK = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return -1 end
-redis.call('HINCRBY', KEYS[2], 'games_done', ARGV[3])
-return redis.call('HINCRBY', KEYS[2], 'chunks_done', 1)
-"""
-
-# Sets fields only while the status is one of ARGV[1] (comma-separated); 1 if it did.
-_TRANSITION = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 0 end
-for allowed in string.gmatch(ARGV[1], '[^,]+') do
-  if status == allowed then
-    redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-    return 1
-  end
-end
-return 0
-"""
-
-
 def owner(redis: Redis, sim_id: str) -> str | None:
     """The id of the app that asked for the simulation; ``SimulationNotFound`` if there is none."""
     found, app = redis.hmget(meta_key(sim_id), ["status", "app"])
     if found is None:
         raise SimulationNotFound(sim_id)
-    return _text(app)
+    return text(app)
 
 
 def _transition(redis: Redis, sim_id: str, allowed: tuple[str, ...], **fields) -> bool:
-    args = [",".join(allowed)]
-    for name, value in fields.items():
-        args += [name, value]
-    return bool(redis.eval(_TRANSITION, 1, meta_key(sim_id), *args))
+    return set_if_status(redis, meta_key(sim_id), allowed, **fields)
 
 
-def _text(value: bytes | str | None) -> str | None:
-    return value.decode() if isinstance(value, bytes) else value
+def chunk_keys(sim_id: str) -> ChunkKeys:
+    return ChunkKeys(jobs=jobs_key(sim_id), tallies=tallies_key(sim_id), lease=partial(lease_key, sim_id),
+                     taken=partial(taken_key, sim_id))
 
 
 def _chunk_job(sim_id: str, index: int, settings: Settings) -> tuple[str, object]:
@@ -217,12 +191,12 @@ class ChunkRun:
         self.game = -1
 
     def still_wanted(self) -> bool:
-        status = _text(self.redis.hget(meta_key(self.sim_id), "status"))
+        status = text(self.redis.hget(meta_key(self.sim_id), "status"))
         return status in ACTIVE
 
     def run(self) -> int:
         raw_spec, status = self.redis.hmget(meta_key(self.sim_id), ["spec", "status"])
-        if raw_spec is None or _text(status) not in ACTIVE or self.redis.hexists(tallies_key(self.sim_id), self.index):
+        if raw_spec is None or text(status) not in ACTIVE or self.redis.hexists(tallies_key(self.sim_id), self.index):
             return 0
         spec = json.loads(raw_spec)
         self.redis.set(self.lease, os.getpid(), ex=self.settings.lease_seconds)
@@ -274,10 +248,8 @@ class ChunkRun:
             self.last_beat = now
 
     def record(self, spec: dict, tally: Tally) -> None:
-        chunks_done = self.redis.eval(
-            _RECORD_CHUNK, 2, tallies_key(self.sim_id), meta_key(self.sim_id),
-            self.index, json.dumps(tally.to_dict()), tally.games,
-        )
+        chunks_done = record_once(self.redis, chunk_keys(self.sim_id), meta_key(self.sim_id), self.index,
+                                  json.dumps(tally.to_dict()), tally.games)
         self.redis.expire(tallies_key(self.sim_id), self.settings.ttl)
         if chunks_done == spec["chunks"]:
             finalize(self.redis, self.sim_id, self.settings)
@@ -288,7 +260,7 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
     settings = settings or Settings.from_env()
     key = meta_key(sim_id)
     raw_spec, status = redis.hmget(key, ["spec", "status"])
-    if raw_spec is None or _text(status) not in ACTIVE:
+    if raw_spec is None or text(status) not in ACTIVE:
         return
     spec = json.loads(raw_spec)
     tallies = redis.hgetall(tallies_key(sim_id))
@@ -312,67 +284,11 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
         notify.simulation_finished(owner(redis, sim_id), sim_id, "finished")
 
 
-def _chunk_is_lost(job_state: bytes | None, started_at: bytes | None, leased: bool, lease_seconds: int) -> bool:
-    """Whether a chunk job that is not marked ``queued`` (see ``_taken_but_never_started``) was left
-    by a dead worker."""
-    if job_state in WAITING_JOB_STATES:
-        return False
-    if job_state == b"started":
-        if leased or not started_at:
-            return False
-        # Between RQ marking the job started and the chunk taking its lease.
-        return (datetime.now(UTC) - utcparse(started_at.decode()).replace(tzinfo=UTC)).total_seconds() > lease_seconds
-    # Finished, failed, stopped or gone without its tally recorded: its worker died.
-    return True
-
-
-#: Of the job ids in ARGV, those not in the list KEYS[1] (one pass over the list).
-_NOT_IN_LIST = """
-local listed = {}
-for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do listed[id] = true end
-local absent = {}
-for _, id in ipairs(ARGV) do
-  if not listed[id] then absent[#absent + 1] = id end
-end
-return absent
-"""
-
-
-def _taken_but_never_started(redis: Redis, sim_id: str, queued: dict[int, str], lease_seconds: int) -> list[int]:
-    """The chunks among ``queued`` (index -> job id, jobs marked ``queued``) that a worker took
-    from the queue and has not started for ``lease_seconds``: lost.
-
-    A worker listening on several queues (the default) takes a job with LPOP, so a worker
-    that dies (or loses Redis) between taking a chunk and RQ marking it started leaves it
-    marked ``queued`` in no list at all: nothing in RQ ever fails or re-queues it. (A
-    one-queue worker moves it to RQ's intermediate list instead, which RQ cleans up a
-    minute later; absent from the queue, such a chunk is lost here too.) A live worker
-    starts a job it took within milliseconds; the first sighting of a chunk out of the
-    queue sets ``taken_key`` and only a sighting ``lease_seconds`` later (Redis's clock:
-    the key's remaining time) takes it for lost, so a slow start costs at most a second
-    run of the chunk, which counts once.
-    """
-    if not queued:
-        return []
-    absent = {_text(job_id) for job_id in redis.eval(_NOT_IN_LIST, 1, Queue(QUEUE, connection=redis).key,
-                                                       *queued.values())}
-    grace_ms = lease_seconds * 1000
-    kept_ms = max(1000, 3 * grace_ms)  # a later sighting within this time sees the first one
-    taken = [(index, job_id) for index, job_id in queued.items() if job_id in absent]
-    with redis.pipeline(transaction=False) as pipeline:
-        for _, job_id in taken:
-            pipeline.set(taken_key(sim_id, job_id), 1, nx=True, px=kept_ms)
-            pipeline.pttl(taken_key(sim_id, job_id))
-        answers = pipeline.execute()
-    return [index for position, (index, _) in enumerate(taken)
-            if not answers[2 * position] and 0 <= answers[2 * position + 1] <= kept_ms - grace_ms]
-
-
 def reap(redis: Redis, sim_id: str, settings: Settings | None = None) -> int:
     """Re-enqueue the chunks of an active simulation that no live worker holds; how many."""
     settings = settings or Settings.from_env()
     raw_spec, status = redis.hmget(meta_key(sim_id), ["spec", "status"])
-    if raw_spec is None or _text(status) not in ACTIVE:
+    if raw_spec is None or text(status) not in ACTIVE:
         redis.zrem(ACTIVE_KEY, sim_id)
         return 0
     spec = json.loads(raw_spec)
@@ -381,27 +297,10 @@ def reap(redis: Redis, sim_id: str, settings: Settings | None = None) -> int:
     if not missing:
         finalize(redis, sim_id, settings)
         return 0
-    job_ids = [_text(job_id) or "none" for job_id in redis.hmget(jobs_key(sim_id), [str(i) for i in missing])]
-    with redis.pipeline(transaction=False) as pipeline:
-        for index, job_id in zip(missing, job_ids, strict=True):
-            pipeline.hmget(Job.key_for(job_id), ["status", "started_at"])
-            pipeline.exists(lease_key(sim_id, index))
-            pipeline.hexists(tallies_key(sim_id), index)
-        answers = pipeline.execute()
-    lost = []
-    queued = {}
-    for position, (index, job_id) in enumerate(zip(missing, job_ids, strict=True)):
-        (job_state, started_at), leased, recorded_since = answers[3 * position: 3 * position + 3]
-        if recorded_since:
-            continue
-        if job_state == b"queued":
-            queued[index] = job_id
-        elif _chunk_is_lost(job_state, started_at, bool(leased), settings.lease_seconds):
-            lost.append(index)
-    lost += _taken_but_never_started(redis, sim_id, queued, settings.lease_seconds)
+    lost = lost_chunks(redis, chunk_keys(sim_id), missing, Queue(QUEUE, connection=redis).key, settings.lease_seconds)
     if lost:
         with redis.pipeline() as pipeline:
-            _enqueue_chunks(redis, sim_id, sorted(lost), settings, pipeline)
+            _enqueue_chunks(redis, sim_id, lost, settings, pipeline)
             pipeline.execute()
     return len(lost)
 
@@ -414,38 +313,13 @@ def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float
     if not redis.set(REAP_LOCK_KEY, os.getpid(), nx=True, px=int(min_interval * 1000)):
         return 0
     settings = settings or Settings.from_env()
-    return sum(reap(redis, _text(sim_id), settings) for sim_id in redis.zrange(ACTIVE_KEY, 0, -1))
-
-
-#: Rebuild the queue without the ids that start with ARGV[1], in one pass and in order
-#: (one LREM per chunk would cost the queue's length for each of up to 10,000 chunks).
-_UNQUEUE = """
-local ids = redis.call('LRANGE', KEYS[1], 0, -1)
-local keep, removed = {}, 0
-for _, id in ipairs(ids) do
-  if string.sub(id, 1, #ARGV[1]) == ARGV[1] then removed = removed + 1 else keep[#keep + 1] = id end
-end
-if removed > 0 then
-  redis.call('DEL', KEYS[1])
-  for first = 1, #keep, 5000 do
-    redis.call('RPUSH', KEYS[1], unpack(keep, first, math.min(first + 4999, #keep)))
-  end
-end
-return removed
-"""
+    return sum(reap(redis, text(sim_id), settings) for sim_id in redis.zrange(ACTIVE_KEY, 0, -1))
 
 
 def _unqueue_chunks(redis: Redis, sim_id: str, settings: Settings) -> int:
     """Take all of an ended simulation's waiting chunks out of the queue; how many were waiting."""
-    queue = Queue(QUEUE, connection=redis)
-    removed = redis.eval(_UNQUEUE, 1, queue.key, f"sim-{sim_id}-")
-    with redis.pipeline() as pipeline:
-        for job_id in redis.hvals(jobs_key(sim_id)):
-            # Not deleted: a worker may be running it right now.
-            pipeline.expire(Job.key_for(_text(job_id)), settings.ttl)
-        pipeline.zrem(ACTIVE_KEY, sim_id)
-        pipeline.execute()
-    return removed
+    return unqueue_chunks(redis, Queue(QUEUE, connection=redis).key, f"sim-{sim_id}-", chunk_keys(sim_id), ACTIVE_KEY,
+                          sim_id, settings.ttl)
 
 
 def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
@@ -491,17 +365,12 @@ def status(redis: Redis, sim_id: str) -> dict:
             "chunks_done": int(meta["chunks_done"]),
             "chunks": spec["chunks"],
         },
-        "created_at": _iso(created_at),
-        "started_at": _iso(started_at),
-        "finished_at": _iso(finished_at),
+        "created_at": iso_time(created_at),
+        "started_at": iso_time(started_at),
+        "finished_at": iso_time(finished_at),
         "elapsed": round((finished_at or time.time()) - created_at, 3),
         "cpu_seconds": round(float(meta["cpu_seconds"]), 3) if "cpu_seconds" in meta else None,
         "result": json.loads(meta["result"]) if "result" in meta else None,
         "error": meta.get("error"),
     }
 
-
-def _iso(timestamp: float | None) -> str | None:
-    if timestamp is None:
-        return None
-    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -189,3 +189,32 @@ def test_the_cli_runs_an_experiment_on_a_remote_service_with_the_same_results(re
     assert mine == theirs
     assert refused.returncode == 2 and "/sweep/starting_money/0" in refused.stderr
     assert refused.stderr.count("\n") == 1, refused.stderr
+
+
+def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis):
+    settings = simulations.Settings(ttl=600, lease_seconds=2, job_timeout=60)
+    body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10]}, "games": 90, "seed": 4,
+            "chunk_size": 30}
+    exp_id = jobs.submit(redis, body, settings)
+    queue = Queue(jobs.QUEUE, connection=redis)
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(exp_id)).items()}
+    # Workers that then died before RQ marked the jobs started: one on several queues takes a job
+    # with LPOP, one on a single queue moves it to RQ's intermediate list.
+    assert redis.lpop(queue.key).decode() == job_ids[0]
+    assert redis.lmove(queue.key, queue.intermediate_queue_key).decode() == job_ids[1]
+    # First seen out of the queue: a live worker would start them within milliseconds.
+    assert jobs.reap(redis, exp_id, settings) == 0
+    assert queue.get_job_ids() == [job_ids[2]]
+    # Still not started a lease later: lost, and queued again with the variants they played.
+    assert wait_for(lambda: jobs.reap(redis, exp_id, settings), timeout=30) == 2
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(exp_id)).items()}
+    assert now_responsible[2] == job_ids[2]
+    assert {now_responsible[0], now_responsible[1]}.isdisjoint({job_ids[0], job_ids[1]})
+    assert queue.get_job_ids() == [job_ids[2], now_responsible[0], now_responsible[1]]
+    assert json.loads(redis.hget(jobs.plan_key(exp_id), 0)) == [0, 1]
+    assert jobs.reap(redis, exp_id, settings) == 0
+    for index in range(3):
+        jobs.ExperimentChunkRun(redis, exp_id, index, settings).run()
+    state = jobs.status(redis, exp_id)
+    assert state["status"] == "finished"
+    assert [v["games"] for v in state["result"]["variants"]] == [90, 90]

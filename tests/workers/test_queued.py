@@ -5,8 +5,14 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
+
+from api.experiments import jobs as experiments
+from api.hints.jobs import hint_job_id
 from api.simulations import jobs
+from api.store import bot_current_key
 from engine.simulate import simulate
+from tests.api.helpers import auth
 from tests.processes import wait_for
 
 RULESET = "monopoly-cars2"
@@ -71,3 +77,83 @@ def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
     assert state["result"]["games"] == games
     assert sum(state["result"]["turns"]["histogram"].values()) == games
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 9))
+
+
+
+@pytest.fixture
+def held_worker(workers, monkeypatch, tmp_path):
+    """A worker on the default queues that will be held at the pause point ``job-taken`` with the
+    first job it takes (by LPOP, not yet started); call ``kill()`` to SIGKILL it there."""
+    marker = tmp_path / "job-taken.pid"
+    monkeypatch.setenv("RULEHOUSE_TEST_PAUSE", f"job-taken:{marker}")
+    (worker,) = workers.start(1)
+    monkeypatch.delenv("RULEHOUSE_TEST_PAUSE")
+
+    def kill() -> None:
+        wait_for(lambda: marker.exists() and marker.read_text(), timeout=60)
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+    return kill
+
+
+def assert_taken_but_never_started(redis, job_id: str, queue: str) -> None:
+    assert redis.hget(f"rq:job:{job_id}", "status") == b"queued"
+    # In neither the queue nor RQ's intermediate list (where a worker on one queue would have put it).
+    for listed in (f"rq:queue:{queue}", f"rq:queue:{queue}:intermediate"):
+        assert job_id.encode() not in redis.lrange(listed, 0, -1)
+
+
+@pytest.mark.parametrize(("body", "queue"), [
+    ({"ruleset": RULESET, "seed": 8, "seats": [{"bot": "random"}, {"bot": "random"}]}, "bots"),
+    ({"ruleset": "whipcash", "seed": 3, "seats": [{"bot": "mcts-1"}, {"bot": "mcts-1"}], "options": {"turn_cap": 3}},
+     "search"),
+], ids=["bot", "searching-bot"])
+def test_a_bot_game_goes_on_after_a_worker_is_killed_holding_its_move_never_started(app, redis, workers, held_worker,
+                                                                                    body, queue):
+    client = app.test_client()
+    created = client.post("/v1/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    held_worker()
+    store = app.extensions["rulehouse.store"]
+    taken = store.redis.get(bot_current_key(game_id))
+    assert_taken_but_never_started(redis, taken, queue)
+    assert store.load(game_id).version == 0
+
+    workers.start(1)
+    # Straight from the store: a read through the API could queue the move itself; the worker's sweep must.
+    wait_for(lambda: store.load(game_id).version >= 2, timeout=60, interval=0.2)
+    assert len(store.action_log(game_id)) == store.load(game_id).version  # each move once
+
+
+def test_a_hint_taken_but_never_started_is_queued_again_by_the_next_ask(app, redis, workers, held_worker):
+    client = app.test_client()
+    game = client.post("/v1/games", json={"ruleset": "whipcash", "seed": 7, "hints": True,
+                                          "seats": [{"name": "Ann"}, {"name": "Bob"}]}).get_json()
+    seat = client.get(f"/v1/games/{game['id']}/decisions").get_json()["waiting_for"][0]
+    token = next(entry["token"] for entry in game["seats"] if entry["seat"] == seat)
+    url = f"/v1/games/{game['id']}/hint"
+    assert client.get(url, headers=auth(token)).status_code == 202
+    held_worker()
+    assert_taken_but_never_started(redis, hint_job_id(game["id"], seat, 0), "search")
+
+    workers.start(1)
+    reply = wait_for(lambda: (r := client.get(url + "?wait=2", headers=auth(token))).status_code == 200 and r,
+                     timeout=60, interval=0.5)
+    assert reply.get_json()["status"] == "ready"
+
+
+def test_a_new_worker_finishes_an_experiment_after_one_is_killed_holding_a_chunk_it_never_started(redis, workers,
+                                                                                                   held_worker):
+    exp_id = experiments.submit(redis, {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10]},
+                                        "games": 200, "seed": 3, "chunk_size": 100})
+    held_worker()
+    assert_taken_but_never_started(redis, redis.hget(experiments.jobs_key(exp_id), "0").decode(), "simulations")
+
+    workers.start(1)
+    # Watch the raw hash: ``experiments.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(experiments.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = experiments.status(redis, exp_id)
+    assert state["progress"]["chunks_done"] == 2
+    assert [v["games"] for v in state["result"]["variants"]] == [200, 200]
