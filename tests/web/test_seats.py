@@ -7,6 +7,11 @@ from selenium.webdriver.common.by import By
 from tests.web.pages import body_data, console_errors, create_in_lobby, enabled_actions, fill, wait, wait_data
 
 
+def seat_names(driver) -> list[str]:
+    """The names on the table's seats, as drawn now (the page redraws them as the game changes)."""
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seat-name")]
+
+
 def test_a_listed_game_with_an_open_seat_is_joined_from_the_lobby(service, browser):
     driver = browser
     driver.get(f"{service.url}/")
@@ -19,7 +24,7 @@ def test_a_listed_game_with_an_open_seat_is_joined_from_the_lobby(service, brows
     driver.find_element(By.CSS_SELECTOR, "#created-seats a.play-link").click()
     wait(driver, lambda d: body_data(d, "status") == "waiting")
     assert driver.find_element(By.ID, "waiting-panel").is_displayed()
-    assert [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seat-name")] == ["Ann", "(open seat)"]
+    wait(driver, lambda d: seat_names(d) == ["Ann", "(open seat)"], message=f"seats: {seat_names(driver)}")
 
     # Bea finds it in the lobby's waiting list and joins (a listed game needs no invite).
     driver.switch_to.new_window("window")
@@ -34,10 +39,10 @@ def test_a_listed_game_with_an_open_seat_is_joined_from_the_lobby(service, brows
     bea = driver.current_window_handle
     driver.switch_to.window(driver.window_handles[0])
     wait(driver, lambda d: body_data(d, "status") == "active")  # Ann's table saw her join, live
-    names = wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#seats .seat-name")])
-    assert names == ["Ann", "Bea"]
+    wait(driver, lambda d: seat_names(d) == ["Ann", "Bea"], message=f"seats: {seat_names(driver)}")
     wait(driver, lambda d: enabled_actions(d))  # Ann spins first
-    assert any("Bea" in line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li"))
+    wait(driver, lambda d: any("Bea" in line.text for line in d.find_elements(By.CSS_SELECTOR, "#log li")),
+         message="the log names Bea")
     driver.switch_to.window(bea)
     driver.close()
     driver.switch_to.window(driver.window_handles[0])
