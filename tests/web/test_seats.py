@@ -24,7 +24,7 @@ def test_a_listed_game_with_an_open_seat_is_joined_from_the_lobby(service, brows
     driver.find_element(By.CSS_SELECTOR, "#created-seats a.play-link").click()
     wait(driver, lambda d: body_data(d, "status") == "waiting")
     assert driver.find_element(By.ID, "waiting-panel").is_displayed()
-    wait(driver, lambda d: seat_names(d) == ["Ann", "(open seat)"], message=f"seats: {seat_names(driver)}")
+    wait(driver, lambda d: seat_names(d) == ["Ann", "(open seat)"], message="the seats as expected")
 
     # Bea finds it in the lobby's waiting list and joins (a listed game needs no invite).
     driver.switch_to.new_window("window")
@@ -39,7 +39,7 @@ def test_a_listed_game_with_an_open_seat_is_joined_from_the_lobby(service, brows
     bea = driver.current_window_handle
     driver.switch_to.window(driver.window_handles[0])
     wait(driver, lambda d: body_data(d, "status") == "active")  # Ann's table saw her join, live
-    wait(driver, lambda d: seat_names(d) == ["Ann", "Bea"], message=f"seats: {seat_names(driver)}")
+    wait(driver, lambda d: seat_names(d) == ["Ann", "Bea"], message="the seats as expected")
     wait(driver, lambda d: enabled_actions(d))  # Ann spins first
     wait(driver, lambda d: any("Bea" in line.text for line in d.find_elements(By.CSS_SELECTOR, "#log li")),
          message="the log names Bea")
