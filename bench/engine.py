@@ -9,7 +9,8 @@ noise shows:
 - rollouts: whole random games played as ``engine.simulate.play_game`` plays them; an action
   is one ``ruleset.apply(state, seat, action, check=False)`` of that loop, pending included
   (actions/s leaves each game's setup out; games/s, a simulation's pace, counts it);
-- ``copy``, ``resample_hidden`` and ``view``: the median cost of one call over states sampled
+- ``copy``, ``resample_hidden``, ``view`` and ``value`` (the value model's chances for every seat
+  from one world, ``engine.values``, features included): the median cost of one call over states sampled
   all along many games (each state timed over several calls), for the seat to act;
 - one move of the default search bot (``mcts``): the median over sampled states whose decision
   offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
+from engine.values.model import load_model
 
 PLAYERS = 4
 #: sample a state every this many actions
@@ -93,11 +95,13 @@ def median_micros(samples: list[tuple[object, int]], call) -> float:
 
 
 def calls(ruleset: Ruleset) -> list:
-    """The timed calls, each as ``call(state, seat)``: copy, resample_hidden, view."""
+    """The timed calls, each as ``call(state, seat)``: copy, resample_hidden, view, value."""
     rng = Rng(4)
+    model = load_model(ruleset)
     return [lambda state, seat: ruleset.copy(state),
             lambda state, seat: ruleset.resample_hidden(state, seat, rng),
-            ruleset.view]
+            ruleset.view,
+            lambda state, seat: model.predict(state)]
 
 
 def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int) -> float:
@@ -143,7 +147,7 @@ def main() -> None:
     print()
     print(f"one call, µs: median over states sampled every {SAMPLE_EVERY} actions of {sample_games} random games")
     print(f"{'ruleset':16} {'states':>6} {'copy 1':>8} {'copy 2':>8} {'resample 1':>10} {'resample 2':>10}"
-          f" {'view 1':>8} {'view 2':>8}")
+          f" {'view 1':>8} {'view 2':>8} {'value 1':>8} {'value 2':>8}")
     for ruleset_id in chosen:
         ruleset = rulesets[ruleset_id]
         samples = sample_states(ruleset, player_count(ruleset), sample_games, 3)
@@ -151,7 +155,7 @@ def main() -> None:
         for call in calls(ruleset):
             figures += [median_micros(samples, call) for _ in range(2)]
         print(f"{ruleset_id:16} {len(samples):>6} {figures[0]:>8.1f} {figures[1]:>8.1f} {figures[2]:>10.1f}"
-              f" {figures[3]:>10.1f} {figures[4]:>8.1f} {figures[5]:>8.1f}")
+              f" {figures[3]:>10.1f} {figures[4]:>8.1f} {figures[5]:>8.1f} {figures[6]:>8.1f} {figures[7]:>8.1f}")
 
     if args.no_search:
         return
