@@ -194,7 +194,7 @@ class Games(MethodView):
                        tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
                        marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
-                       hints=body["hints"], chat=body["chat"])
+                       hints=body["hints"], chat=body["chat"], win_chances=body["win_chances"])
         ownership.claim("games", game_id)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
@@ -209,7 +209,7 @@ class Games(MethodView):
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
             "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
-            "hints": body["hints"], "chat": body["chat"],
+            "hints": body["hints"], "chat": body["chat"], "win_chances": body["win_chances"],
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
