@@ -43,7 +43,7 @@ class WinChances(MethodView):
     #: read by api.observability.requests: when a seat asks is its secret until the game moves on
     private_timing = True
 
-    @blp.doc(security=[{"bearerAuth": []}, {}])
+    @blp.doc(security=[{"bearerAuth": []}, {}], operationId="get_win_chances")
     @blp.arguments(WinChancesQuerySchema, location="query")
     @blp.response(200, WinChancesSchema)
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
