@@ -1,6 +1,6 @@
 """Engine speed, for every registered ruleset: what a search bot spends its time on.
 
-    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...] [--no-search]
+    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...] [--no-search] [--search-bot mcts-1 ...]
 
 Four players (the nearest allowed count), random bots, one process, CPU time
 (``time.process_time``). Every figure is measured twice in the same run so the machine's
@@ -12,8 +12,8 @@ noise shows:
 - ``copy``, ``resample_hidden``, ``view`` and ``value`` (the value model's chances for every seat
   from one world, ``engine.values``, features included): the median cost of one call over states sampled
   all along many games (each state timed over several calls), for the seat to act;
-- one move of the default search bot (``mcts``): the median over sampled states whose decision
-  offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
+- one move of the default search bot (``mcts``, or each ``--search-bot``): the median over sampled
+  states whose decision offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
 """
 
 from __future__ import annotations
@@ -104,9 +104,10 @@ def calls(ruleset: Ruleset) -> list:
             lambda state, seat: model.predict(state)]
 
 
-def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int) -> float:
-    """The median CPU time, in ms, of one ``mcts`` move at ``moves`` states spread over ``samples``."""
-    bot = ruleset.bot("mcts")
+def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int,
+                  bot_name: str = "mcts") -> float:
+    """The median CPU time, in ms, of one move of ``bot_name`` at ``moves`` states spread over ``samples``."""
+    bot = ruleset.bot(bot_name)
     choices = [(state, decision) for state, _ in samples
                for decision in ruleset.pending(state)[:1] if len(decision.options) > 1 or decision.ranges]
     step = max(1, len(choices) // moves)
@@ -124,6 +125,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, help="rollout games per run (default 200, quick 20)")
     parser.add_argument("--ruleset", action="append")
     parser.add_argument("--no-search", action="store_true", help="skip timing the search bot")
+    parser.add_argument("--search-bot", action="append", help="time this search bot (default: mcts); repeatable")
     args = parser.parse_args()
     games = args.games or (20 if args.quick else 200)
     sample_games = 5 if args.quick else 30
@@ -159,14 +161,16 @@ def main() -> None:
 
     if args.no_search:
         return
+    search_bots = args.search_bot or ["mcts"]
     print()
-    print(f"one move of the default search bot (mcts), ms: median over {search_moves} states with a choice")
-    print(f"{'ruleset':16} {'run 1 ms':>9} {'run 2 ms':>9}")
+    print(f"one move of a search bot, ms: median over {search_moves} states with a choice")
+    print(f"{'ruleset':16} {'bot':8} {'run 1 ms':>9} {'run 2 ms':>9}")
     for ruleset_id in chosen:
         ruleset = rulesets[ruleset_id]
         samples = sample_states(ruleset, player_count(ruleset), sample_games, 5)
-        runs = [search_millis(ruleset, samples, search_moves, seed) for seed in (1, 2)]
-        print(f"{ruleset_id:16} {runs[0]:>9.1f} {runs[1]:>9.1f}")
+        for bot_name in search_bots:
+            runs = [search_millis(ruleset, samples, search_moves, seed, bot_name) for seed in (1, 2)]
+            print(f"{ruleset_id:16} {bot_name:8} {runs[0]:>9.1f} {runs[1]:>9.1f}")
 
 
 if __name__ == "__main__":
