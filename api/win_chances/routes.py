@@ -107,7 +107,7 @@ def _ask(record: GameRecord, query: dict):
     body = _body(record, seat, "seat", chances, query["worlds"], ruleset)
     outcome, before = store().ask_win_chances(record.id, seat, record.version, json.dumps(body, separators=(",", ":")))
     if outcome != "queued" and charged:
-        ownership.refund_hint(record.app, query["worlds"] * WORK_PER_WORLD)
+        _refund(record, query["worlds"])
     if outcome == "missing":
         raise ApiProblem("not-found", f"no game {record.id!r}")
     if outcome == "stale":
@@ -118,8 +118,14 @@ def _ask(record: GameRecord, query: dict):
 
 
 def _charge(record: GameRecord, worlds: int) -> bool:
-    """The one place win chances are charged: as a hint's search work (``WORK_PER_WORLD`` a world)."""
+    """The one place win chances are charged: as a hint's search work (``WORK_PER_WORLD`` a world), to the
+    game's app; True when something was counted."""
     return ownership.admit_hint(record.app, worlds * WORK_PER_WORLD)
+
+
+def _refund(record: GameRecord, worlds: int) -> None:
+    """Take back what ``_charge`` counted, when another request had counted this seat and version first."""
+    ownership.refund_hint(record.app, worlds * WORK_PER_WORLD)
 
 
 def _rng(record: GameRecord, seat: int | None) -> Rng:
