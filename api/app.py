@@ -42,6 +42,7 @@ from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp
 from api.web.routes import blp as web_blp
+from api.win_chances.routes import blp as win_chances_blp
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +165,9 @@ def create_app(config: dict | None = None) -> Flask:
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
     api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
-    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, chat_blp, records_blp, views_blp,
-                      *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp, apps_blp, webhooks_blp,
-                      system_blp):
+    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, win_chances_blp, chat_blp, records_blp,
+                      views_blp, *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp, apps_blp,
+                      webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:

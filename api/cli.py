@@ -237,6 +237,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_values(args: argparse.Namespace) -> int:
+    try:
+        ruleset = get_ruleset(args.ruleset)
+    except UnknownRuleset as unknown:
+        print(f"rulehouse: {unknown.message}", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("numpy") is None:
+        print("rulehouse: train-values needs numpy: pip install 'rulehouse[train]'", file=sys.stderr)
+        return 1
+    from engine.values.model import model_path
+    from engine.values.train import ModelRefused, train
+
+    try:
+        data = train(ruleset.id, args.games, args.seed, args.bot)
+    except ModelRefused as refused:
+        print(f"rulehouse: the model does not beat both baselines, not written: {refused}", file=sys.stderr)
+        return 1
+    except InvalidOptions as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else model_path(ruleset)
+    out.write_text(json.dumps(data, indent=1) + "\n")
+    print_value_scores(data)
+    print(f"model written to {out}")
+    return 0
+
+
+def print_value_scores(data: dict) -> None:
+    trained = data["trained_on"]
+    print(f"{data['ruleset']} rules version {data['rules_version']}: {trained['games']} games (seed {trained['seed']}, "
+          f"{trained['bot']} bots), {trained['held_out_games']} held out ({trained['held_out_positions']} positions)")
+    print(f"{'players':>8} {'positions':>9}  {'model ll':>8} {'brier':>6}  {'equal ll':>8} {'brier':>6}"
+          f"  {'stand. ll':>9} {'brier':>6}")
+    held_out = data["held_out"]
+    for label, group in [("all", held_out["overall"]), *held_out["by_players"].items()]:
+        figures = "  ".join(f"{group[name]['log_loss']:>8.4f} {group[name]['brier']:>6.4f}"
+                            for name in ("model", "equal", "standings"))
+        print(f"{label:>8} {group['positions']:>9}  {figures}")
+    print("calibration (predicted -> observed, by decile): " + ", ".join(
+        f"{row['predicted']:.2f}->{row['observed']:.2f}" for row in held_out["calibration"] if row["count"]))
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     from api.worker import run_worker
 
@@ -500,6 +542,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--plot", metavar="FILE.png", help="also draw win rates with 95%% CIs and game lengths")
     sim.set_defaults(func=cmd_simulate)
 
+    values = sub.add_parser("train-values", help="train a ruleset's value model (win chances) on simulated games")
+    values.add_argument("ruleset")
+    values.add_argument("--games", type=_bounded_games, default=4000, help="games to simulate (a quarter held out)")
+    values.add_argument("--seed", type=int, default=0)
+    values.add_argument("--bot", help="the bot of every seat (default: the ruleset's rollout bot)")
+    values.add_argument("--out", help="write the model here (default: the game's data/values.json)")
+    values.set_defaults(func=cmd_train_values)
+
     serve = sub.add_parser("serve", help="run the HTTP API and the workers (embedded Redis if REDIS_URL is unset)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -551,6 +601,13 @@ def cmd_apps(args: argparse.Namespace) -> int:
     from api.apps.cli import run
 
     return run(args, resolve_redis_url(args.redis_url))
+
+
+def _bounded_games(text: str) -> int:
+    games = int(text)
+    if not 8 <= games <= 1_000_000:
+        raise argparse.ArgumentTypeError("between 8 and 1000000 games")
+    return games
 
 
 def _http_url(text: str) -> str:

@@ -5,8 +5,9 @@ seats, seed, options, timestamps, the optional decision_timeout, the owning app,
 ``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
 api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
 ``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
-chat: on), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the tournament whose table
-it is; docs/competition.md), one ``t:<sha256>`` field per token naming its seat and one
+chat: on), ``win_chances`` (``spectators`` when spectators may ask for a live game's win chances; absent:
+seats only, api/win_chances), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the
+tournament whose table it is; docs/competition.md), one ``t:<sha256>`` field per token naming its seat and one
 ``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
 (``k=a``: the action log used for replays, never shown to clients) or an engine event
 (``k=e``, with its visibility).
@@ -165,7 +166,7 @@ FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
-           "hints_at", "hints_pending", "chat", "rated", "tournament")
+           "hints_at", "hints_pending", "chat", "rated", "tournament", "win_chances")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -226,6 +227,11 @@ def hint_key(game_id: str, seat: int, version: int) -> str:
     return f"game:{{{game_id}}}:hint:{seat}:{version}"
 
 
+def win_chances_key(game_id: str, seat: int, version: int) -> str:
+    """A seat's win chances at a version (api/win_chances): counted like a hint by ``ASK_HINT_SCRIPT``."""
+    return f"game:{{{game_id}}}:chances:{seat}:{version}"
+
+
 def bot_searches(ruleset_id: str, bot: str | None) -> bool:
     """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
     the search queue."""
@@ -272,6 +278,8 @@ class GameRecord:
     rated: bool = False
     #: the tournament whose table the game is (api/competition), or None
     tournament: str | None = None
+    #: who may ask for a live game's win chances (api/win_chances): "seats" (where hints are on) or "spectators" too
+    win_chances: str = "seats"
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
 
@@ -387,7 +395,8 @@ class GameStore:
                decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
                now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
                listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False,
-               chat: bool = True, rated: bool = False, tournament: str | None = None) -> list[str]:
+               chat: bool = True, rated: bool = False, tournament: str | None = None,
+               win_chances: str = "seats") -> list[str]:
         """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
         to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
         ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
@@ -413,6 +422,8 @@ class GameStore:
             mapping["rated"] = "1"
         if tournament is not None:
             mapping["tournament"] = tournament
+        if win_chances != "seats":
+            mapping["win_chances"] = win_chances
         retention = retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
         mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
@@ -482,6 +493,17 @@ class GameStore:
         reply = self._ask_hint(keys=[game_key(game_id), hint_key(game_id, seat, version)],
                                args=[seat, version, self.game_ttl * 1000, job_id])
         return reply[0], (reply[1] if len(reply) > 1 else None)
+
+    def ask_win_chances(self, game_id: str, seat: int, version: int, chances: str) -> tuple[str, str | None]:
+        """Count ``seat``'s win chances at ``version`` like a hint (``ASK_HINT_SCRIPT``) and keep ``chances``
+        (their JSON) as the answer of that seat and version: (outcome, the answer kept before, if any)."""
+        reply = self._ask_hint(keys=[game_key(game_id), win_chances_key(game_id, seat, version)],
+                               args=[seat, version, self.game_ttl * 1000, chances])
+        return reply[0], (reply[1] if len(reply) > 1 else None)
+
+    def kept_win_chances(self, game_id: str, seat: int, version: int) -> str | None:
+        """The JSON of ``seat``'s win chances at ``version`` if it asked for them already, else None."""
+        return self.redis.get(win_chances_key(game_id, seat, version))
 
     def hint(self, game_id: str, seat: int, version: int) -> str | None:
         """The hint's stored value: its JSON once computed, the computing job's id before, None if never asked."""
@@ -627,14 +649,15 @@ class GameStore:
 
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
-     options, listed, rules_version, hints, hints_at, hints_pending, chat, rated, tournament) = values[: len(_FIELDS)]
+     options, listed, rules_version, hints, hints_at, hints_pending, chat, rated, tournament,
+     win_chances) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
         decision_timeout=None if timeout is None else int(timeout), app=app, seed_commitment=commitment,
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
-        chat=chat != "0", rated=rated == "1", tournament=tournament,
+        chat=chat != "0", rated=rated == "1", tournament=tournament, win_chances=win_chances or "seats",
     )
     if hints is not None:
         record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))

@@ -1,6 +1,6 @@
 """Engine speed, for every registered ruleset: what a search bot spends its time on.
 
-    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...] [--no-search]
+    .venv/bin/python bench/engine.py [--quick] [--games N] [--ruleset ID ...] [--no-search] [--search-bot mcts-1 ...]
 
 Four players (the nearest allowed count), random bots, one process, CPU time
 (``time.process_time``). Every figure is measured twice in the same run so the machine's
@@ -9,10 +9,11 @@ noise shows:
 - rollouts: whole random games played as ``engine.simulate.play_game`` plays them; an action
   is one ``ruleset.apply(state, seat, action, check=False)`` of that loop, pending included
   (actions/s leaves each game's setup out; games/s, a simulation's pace, counts it);
-- ``copy``, ``resample_hidden`` and ``view``: the median cost of one call over states sampled
+- ``copy``, ``resample_hidden``, ``view`` and ``value`` (the value model's chances for every seat
+  from one world, ``engine.values``, features included): the median cost of one call over states sampled
   all along many games (each state timed over several calls), for the seat to act;
-- one move of the default search bot (``mcts``): the median over sampled states whose decision
-  offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
+- one move of the default search bot (``mcts``, or each ``--search-bot``): the median over sampled
+  states whose decision offers a choice (a search's iterations are its resample, copy-free tree walk and rollout).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine.core.registry import all_rulesets
 from engine.core.rng import Rng, derive_seed
 from engine.core.ruleset import Ruleset
+from engine.values.model import load_model
 
 PLAYERS = 4
 #: sample a state every this many actions
@@ -93,16 +95,19 @@ def median_micros(samples: list[tuple[object, int]], call) -> float:
 
 
 def calls(ruleset: Ruleset) -> list:
-    """The timed calls, each as ``call(state, seat)``: copy, resample_hidden, view."""
+    """The timed calls, each as ``call(state, seat)``: copy, resample_hidden, view, value."""
     rng = Rng(4)
+    model = load_model(ruleset)
     return [lambda state, seat: ruleset.copy(state),
             lambda state, seat: ruleset.resample_hidden(state, seat, rng),
-            ruleset.view]
+            ruleset.view,
+            lambda state, seat: model.predict(state)]
 
 
-def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int) -> float:
-    """The median CPU time, in ms, of one ``mcts`` move at ``moves`` states spread over ``samples``."""
-    bot = ruleset.bot("mcts")
+def search_millis(ruleset: Ruleset, samples: list[tuple[object, int]], moves: int, seed: int,
+                  bot_name: str = "mcts") -> float:
+    """The median CPU time, in ms, of one move of ``bot_name`` at ``moves`` states spread over ``samples``."""
+    bot = ruleset.bot(bot_name)
     choices = [(state, decision) for state, _ in samples
                for decision in ruleset.pending(state)[:1] if len(decision.options) > 1 or decision.ranges]
     step = max(1, len(choices) // moves)
@@ -120,6 +125,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, help="rollout games per run (default 200, quick 20)")
     parser.add_argument("--ruleset", action="append")
     parser.add_argument("--no-search", action="store_true", help="skip timing the search bot")
+    parser.add_argument("--search-bot", action="append", help="time this search bot (default: mcts); repeatable")
     args = parser.parse_args()
     games = args.games or (20 if args.quick else 200)
     sample_games = 5 if args.quick else 30
@@ -143,7 +149,7 @@ def main() -> None:
     print()
     print(f"one call, µs: median over states sampled every {SAMPLE_EVERY} actions of {sample_games} random games")
     print(f"{'ruleset':16} {'states':>6} {'copy 1':>8} {'copy 2':>8} {'resample 1':>10} {'resample 2':>10}"
-          f" {'view 1':>8} {'view 2':>8}")
+          f" {'view 1':>8} {'view 2':>8} {'value 1':>8} {'value 2':>8}")
     for ruleset_id in chosen:
         ruleset = rulesets[ruleset_id]
         samples = sample_states(ruleset, player_count(ruleset), sample_games, 3)
@@ -151,18 +157,20 @@ def main() -> None:
         for call in calls(ruleset):
             figures += [median_micros(samples, call) for _ in range(2)]
         print(f"{ruleset_id:16} {len(samples):>6} {figures[0]:>8.1f} {figures[1]:>8.1f} {figures[2]:>10.1f}"
-              f" {figures[3]:>10.1f} {figures[4]:>8.1f} {figures[5]:>8.1f}")
+              f" {figures[3]:>10.1f} {figures[4]:>8.1f} {figures[5]:>8.1f} {figures[6]:>8.1f} {figures[7]:>8.1f}")
 
     if args.no_search:
         return
+    search_bots = args.search_bot or ["mcts"]
     print()
-    print(f"one move of the default search bot (mcts), ms: median over {search_moves} states with a choice")
-    print(f"{'ruleset':16} {'run 1 ms':>9} {'run 2 ms':>9}")
+    print(f"one move of a search bot, ms: median over {search_moves} states with a choice")
+    print(f"{'ruleset':16} {'bot':8} {'run 1 ms':>9} {'run 2 ms':>9}")
     for ruleset_id in chosen:
         ruleset = rulesets[ruleset_id]
         samples = sample_states(ruleset, player_count(ruleset), sample_games, 5)
-        runs = [search_millis(ruleset, samples, search_moves, seed) for seed in (1, 2)]
-        print(f"{ruleset_id:16} {runs[0]:>9.1f} {runs[1]:>9.1f}")
+        for bot_name in search_bots:
+            runs = [search_millis(ruleset, samples, search_moves, seed, bot_name) for seed in (1, 2)]
+            print(f"{ruleset_id:16} {bot_name:8} {runs[0]:>9.1f} {runs[1]:>9.1f}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ def rated_game_problems(data: dict) -> dict:
         problems["rated"] = ["a fork is never rated"]
     if data.get("hints"):
         problems["hints"] = ["a rated game is played without hints"]
+    if data.get("win_chances", "seats") != "seats":
+        problems["win_chances"] = ["a rated game is played without live win chances"]
     seats: dict = {}
     seen: dict[str, int] = {}
     for number, seat in enumerate(data.get("seats") or []):

@@ -197,7 +197,8 @@ class Games(MethodView):
                        tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
                        retention=ownership.game_retention(), now=now, provenance=new.provenance,
                        marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
-                       hints=body["hints"], chat=body["chat"], rated=body["rated"])
+                       hints=body["hints"], chat=body["chat"], rated=body["rated"],
+                       win_chances=body["win_chances"])
         ownership.claim("games", game_id)
         game_created(store(), ownership.current_app_id(), game_id, seats, body["rated"], now)
         if status == WAITING and body["listed"]:
@@ -213,7 +214,7 @@ class Games(MethodView):
             "creator_token": creator_token, "decision_timeout": timeout,
             "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
             "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
-            "hints": body["hints"], "chat": body["chat"], "rated": body["rated"],
+            "hints": body["hints"], "chat": body["chat"], "rated": body["rated"], "win_chances": body["win_chances"],
         }
         location = url_for("games.Game", game_id=game_id)
         return json_response(created, 201, version=0, role="c", headers={"Location": location})

@@ -56,6 +56,11 @@ class CreateGameSchema(Schema):
         "description": "Let each seated player ask a search bot for a hint on their own decision "
                        "(`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its "
                        "record. Off by default (the hint endpoint answers 403 `hints_disabled`)."})
+    win_chances = fields.String(load_default="seats", validate=validate.OneOf(["seats", "spectators"]), metadata={
+        "description": "Who may ask for a live game's win chances (`GET /v1/games/{id}/win-chances`): `seats` "
+                       "(the default: a seat, from its own view, where hints are on; each ask counts as a hint) or "
+                       "`spectators` too (from the spectator view). A finished game's chances are open to all."})
+
     rated = StrictBoolean(load_default=False, metadata={
         "description": "Rate the players when the game finishes (docs/competition.md): every seat a named "
                        "`player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a "
@@ -157,6 +162,8 @@ class CreatedGameSchema(Schema):
                        "it takes an open seat before the start and a new seat after it."})
     listed = fields.Boolean(required=True)
     hints = hints_field()
+    win_chances = fields.String(required=True, validate=validate.OneOf(["seats", "spectators"]), metadata={
+        "description": "Who may ask for the live game's win chances (`seats`, or `spectators` too)."})
     chat = fields.Boolean(required=True, metadata={
         "description": "Whether the table chat was on at creation (`GET /v1/games/{id}/chat` says it now)."})
     decision_timeout = decision_timeout_field()

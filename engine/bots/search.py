@@ -15,7 +15,9 @@ A move is searched over sampled worlds (determinized ISMCTS, after Cowling, Powl
   their own view of the world, so nobody picks a simultaneous choice knowing the others' choices
   of the same step. Chance is the world's RNG: the tree is open loop over dice and decks.
 - Rollouts play ``Ruleset.rollout_bot`` for every seat, stop after ``Ruleset.search_horizon``
-  actions and are scored by ``Ruleset.standings`` (a share of the lead), or by who won.
+  actions and are scored by ``Ruleset.standings`` (a share of the lead), or by who won. A ruleset
+  that sets ``Ruleset.value_horizon`` stops them after that many actions instead and scores them by
+  its value model's chances (``engine.values``; a world is a full state, so the model reads it all).
 - Conservative: the rollout bot's own move is kept unless another candidate is better by
   ``CONFIDENCE`` standard errors of the paired difference, so a small budget never plays worse
   than the heuristic it searches with by chasing noise.
@@ -34,6 +36,7 @@ from typing import ClassVar
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
 from engine.core.ruleset import Bot
+from engine.values.model import load_model, result_shares
 
 #: Sampled worlds per move, by level; each world plays every candidate move once.
 LEVEL_WORLDS = {1: 16, 2: 32, 3: 64, 4: 128, 5: 256}
@@ -104,10 +107,24 @@ class SearchBot(Bot):
 
     level: ClassVar[int] = DEFAULT_LEVEL
     searches = True
+    #: Rollout length and scoring: ``None`` takes the ruleset's (``value_horizon`` and the value model
+    #: where it sets one, else ``search_horizon`` and ``standings``); experiments (bench/value_search.py)
+    #: set them to compare.
+    horizon: ClassVar[int | None] = None
+    use_values: ClassVar[bool | None] = None
+    #: Worlds a move, when not the level's.
+    world_count: ClassVar[int | None] = None
 
     @classmethod
     def worlds(cls) -> int:
-        return LEVEL_WORLDS[cls.level]
+        return cls.world_count or LEVEL_WORLDS[cls.level]
+
+    def __init__(self, ruleset) -> None:
+        super().__init__(ruleset)
+        use_values = self.use_values if self.use_values is not None else ruleset.value_horizon is not None
+        self._model = load_model(ruleset) if use_values else None
+        default = ruleset.value_horizon if use_values and ruleset.value_horizon is not None else ruleset.search_horizon
+        self._horizon = min(MAX_ROLLOUT_ACTIONS, self.horizon if self.horizon is not None else default)
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")
@@ -166,7 +183,7 @@ class SearchBot(Bot):
         played[0] += 1
         path = []
         growing = True
-        for _ in range(ruleset.search_horizon):
+        for _ in range(self._horizon):
             pending = ruleset.pending(world)
             if not pending:
                 break
@@ -215,8 +232,9 @@ class SearchBot(Bot):
         result = ruleset.result(world)
         seats = world.players
         if result is not None:
-            winners = result.winners or list(range(seats))
-            return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+            return result_shares(result, seats)
+        if self._model is not None:
+            return self._model.predict(world)
         standings = ruleset.standings(world)
         lowest = min(standings) if standings else 0
         lead = [value - lowest for value in standings] if standings else []

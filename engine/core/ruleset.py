@@ -314,6 +314,10 @@ class Ruleset(ABC):
     #: A search's rollout stops after this many actions (at most 400) and scores the game by
     #: ``standings``: short enough that one decision's effect shows above the noise of the rest.
     search_horizon: ClassVar[int] = 200
+    #: With a value model (``engine.values``): a search's rollout stops after this many actions instead
+    #: and is scored by the model's chances, so the same budget buys more worlds. ``None``: the search
+    #: keeps ``search_horizon`` and ``standings`` (the model did not help in this game's ladder).
+    value_horizon: ClassVar[int | None] = None
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the

@@ -237,6 +237,8 @@ class CreateGame(TypedDict):
     """The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`)."""
     hints: NotRequired["bool"]
     """Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`)."""
+    win_chances: NotRequired["Literal['seats', 'spectators']"]
+    """Who may ask for a live game's win chances (`GET /v1/games/{id}/win-chances`): `seats` (the default: a seat, from its own view, where hints are on; each ask counts as a hint) or `spectators` too (from the spectator view). A finished game's chances are open to all."""
     rated: NotRequired["bool"]
     """Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork."""
 
@@ -278,6 +280,8 @@ class CreatedGame(TypedDict):
     listed: "bool"
     hints: "bool"
     """Whether the seats may ask for hints."""
+    win_chances: "Literal['seats', 'spectators']"
+    """Who may ask for the live game's win chances (`seats`, or `spectators` too)."""
     chat: "bool"
     """Whether the table chat was on at creation (`GET /v1/games/{id}/chat` says it now)."""
     decision_timeout: "int | None"
@@ -479,6 +483,22 @@ class Hint(TypedDict):
     """The suggested action (when `ready`)."""
     options: NotRequired["list[HintOption]"]
     """Every candidate the search weighed, with its value and visits (when `ready`)."""
+
+
+class WinChances(TypedDict):
+    game_id: "str"
+    version: "int"
+    """The game version the chances are for."""
+    seat: "int | None"
+    """The seat whose view they are judged from; null for the spectator view or a finished game."""
+    basis: "Literal['seat', 'spectator', 'result']"
+    """`seat`: from that seat's view; `spectator`: from the spectator view; `result`: the game is over and the chances are each winner's share of the win."""
+    chances: "list[float]"
+    """Every seat's chance of winning, 0 .. 1, in seat order; they sum to 1 (a shared win counts 1/k for each of its k winners)."""
+    worlds: "int"
+    """Worlds averaged over (0 for a result)."""
+    rules_version: "int"
+    """The rules version the game and the model are of (a model is never used for another)."""
 
 
 class ChatMessage(TypedDict):
@@ -1305,6 +1325,7 @@ __all__ = [
     'LobbyPage',
     'HintOption',
     'Hint',
+    'WinChances',
     'ChatMessage',
     'ChatBounds',
     'ChatPage',
@@ -1390,6 +1411,7 @@ OPERATIONS: dict[str, Operation] = {
     'leave_seat': Operation('leave_seat', 'POST', '/v1/games/{game_id}/seats/{seat}/leave', (200,), False, False),
     'seat_to_bot': Operation('seat_to_bot', 'POST', '/v1/games/{game_id}/seats/{seat}/bot', (200,), False, False),
     'get_hint': Operation('get_hint', 'GET', '/v1/games/{game_id}/hint', (200, 202), False, False),
+    'get_win_chances': Operation('get_win_chances', 'GET', '/v1/games/{game_id}/win-chances', (200,), False, False),
     'get_chat': Operation('get_chat', 'GET', '/v1/games/{game_id}/chat', (200,), False, False),
     'post_chat_message': Operation('post_chat_message', 'POST', '/v1/games/{game_id}/chat', (201,), False, False),
     'set_chat': Operation('set_chat', 'POST', '/v1/games/{game_id}/chat/settings', (200,), False, False),
@@ -1486,7 +1508,7 @@ class Operations:
         return self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, rated: bool | None = None) -> CreatedGame:
+    def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, win_chances: Literal['seats', 'spectators'] | None = None, rated: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -1510,12 +1532,13 @@ class Operations:
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
+        win_chances: Who may ask for a live game's win chances (`GET /v1/games/{id}/win-chances`): `seats` (the default: a seat, from its own view, where hints are on; each ask counts as a hint) or `spectators` too (from the spectator view). A finished game's chances are open to all.
         rated: Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork.
 
         POST /v1/games
         """
         return self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'rated': rated}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'win_chances': win_chances, 'rated': rated}))
 
     def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -1675,6 +1698,26 @@ class Operations:
         GET /v1/games/{game_id}/hint
         """
         return self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
+
+    def get_win_chances(self, game_id: str, *, worlds: int | None = None, seat: int | None = None) -> WinChances:
+        """Every seat's chance of winning
+
+        Judged by the ruleset's value model (docs/analysis.md) from the caller's view: the
+        cards it cannot see are re-dealt in `worlds` worlds and the model averaged over them, so
+        two positions the caller cannot tell apart get the same answer. A seat token asks from its
+        seat's view, in games created with `hints: true`; each ask counts once per seat and version
+        in `hint_counts`, like a hint, and the search work (10 engine actions per world) counts
+        against the game's app's search quota. No token or the creator token asks from the spectator
+        view, only if the game was created with `win_chances: "spectators"`. Once the game is over
+        anyone may ask: the chances are the result (each winner's share of the win).
+
+        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A seat's chances at a version are computed once: later asks of that version answer the same, whatever `worlds`.
+        seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
+
+        GET /v1/games/{game_id}/win-chances
+        """
+        return self._call(OPERATIONS['get_win_chances'], path={'game_id': game_id}, query={'worlds': worlds, 'seat': seat},
             headers=None, body=None)
 
     def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:
@@ -2140,7 +2183,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['list_games'], path=None, query={'status': status, 'ruleset': ruleset, 'limit': limit, 'cursor': cursor},
             headers=None, body=None)
 
-    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, rated: bool | None = None) -> CreatedGame:
+    async def create_game(self, ruleset: str | None = None, seats: list[SeatRequest] | None = None, *, fork: ForkRequest | None = None, options: dict[str, Any] | None = None, seed: int | None = None, decision_timeout: int | None = None, listed: bool | None = None, chat: bool | None = None, hints: bool | None = None, win_chances: Literal['seats', 'spectators'] | None = None, rated: bool | None = None) -> CreatedGame:
         """Create a game
 
         Answers with the game id, its version (0) and one secret bearer token per named
@@ -2164,12 +2207,13 @@ class AsyncOperations:
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
+        win_chances: Who may ask for a live game's win chances (`GET /v1/games/{id}/win-chances`): `seats` (the default: a seat, from its own view, where hints are on; each ask counts as a hint) or `spectators` too (from the spectator view). A finished game's chances are open to all.
         rated: Rate the players when the game finishes (docs/competition.md): every seat a named `player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a fork.
 
         POST /v1/games
         """
         return await self._call(OPERATIONS['create_game'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'rated': rated}))
+            headers=None, body=given({'ruleset': ruleset, 'seats': seats, 'fork': fork, 'options': options, 'seed': seed, 'decision_timeout': decision_timeout, 'listed': listed, 'chat': chat, 'hints': hints, 'win_chances': win_chances, 'rated': rated}))
 
     async def get_game(self, game_id: str) -> Game:
         """Read a game
@@ -2329,6 +2373,26 @@ class AsyncOperations:
         GET /v1/games/{game_id}/hint
         """
         return await self._call(OPERATIONS['get_hint'], path={'game_id': game_id}, query={'wait': wait, 'seat': seat},
+            headers=None, body=None)
+
+    async def get_win_chances(self, game_id: str, *, worlds: int | None = None, seat: int | None = None) -> WinChances:
+        """Every seat's chance of winning
+
+        Judged by the ruleset's value model (docs/analysis.md) from the caller's view: the
+        cards it cannot see are re-dealt in `worlds` worlds and the model averaged over them, so
+        two positions the caller cannot tell apart get the same answer. A seat token asks from its
+        seat's view, in games created with `hints: true`; each ask counts once per seat and version
+        in `hint_counts`, like a hint, and the search work (10 engine actions per world) counts
+        against the game's app's search quota. No token or the creator token asks from the spectator
+        view, only if the game was created with `win_chances: "spectators"`. Once the game is over
+        anyone may ask: the chances are the result (each winner's share of the win).
+
+        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A seat's chances at a version are computed once: later asks of that version answer the same, whatever `worlds`.
+        seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
+
+        GET /v1/games/{game_id}/win-chances
+        """
+        return await self._call(OPERATIONS['get_win_chances'], path={'game_id': game_id}, query={'worlds': worlds, 'seat': seat},
             headers=None, body=None)
 
     async def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:

@@ -129,6 +129,7 @@ def test_a_bot_is_a_player_too_and_each_bot_seat_of_a_rated_game_is_its_own_play
     ({"seats": [{"player": "ann"}, {"open": True}]}, "/seats/1/open"),
     ({"seats": [{"player": "ann"}, {"player": "ann"}]}, "/seats/1/player"),
     ({"seats": [{"player": "ann"}, {"player": "bob"}], "hints": True}, "/hints"),
+    ({"seats": [{"player": "ann"}, {"player": "bob"}], "win_chances": "spectators"}, "/win_chances"),
     ({"seats": [{"player": "ann"}, {"player": "bot:random"}]}, "/seats/1/player"),
     ({"seats": [{"player": "ann"}, {"player": "b b"}]}, "/seats/1/player"),
     ({"seats": [{"player": "ann"}, {"bot": "random", "player": "bot:heuristic"}]}, "/seats/1/player"),

@@ -164,3 +164,25 @@ def test_a_wide_choice_is_cut_to_a_bounded_number_of_candidates_keeping_the_defa
     assert len(kept) == MAX_CANDIDATES and {"type": "pick", "n": 33} in kept
     assert candidate_actions(decision, default={"type": "pick", "n": 2}) == options[:MAX_CANDIDATES]
 
+
+def value_search(horizon: int):
+    """A search whose rollouts stop after ``horizon`` actions and are scored by the value model."""
+    from engine.bots.search import SearchBot
+
+    return type("ValueSearch", (SearchBot,), {"world_count": 8, "horizon": horizon, "use_values": True})
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_search_scored_by_the_value_model_is_legal_deterministic_and_reads_the_model(ruleset_id):
+    from engine.values.model import load_model
+
+    ruleset = get_ruleset(ruleset_id)
+    bot = value_search(3)(ruleset)
+    (state, decision), *_ = choice_states(ruleset_id, 1)
+    first = bot.analyse(state, decision, Rng(1))
+    assert decision.allows(first["action"]) and bot.analyse(state, decision, Rng(1)) == first
+    # A rollout cut off at once is scored by the model's chance for the seat in that world.
+    world = ruleset.copy(state)
+    assert bot._rewards(world) == load_model(ruleset).predict(world)
+    # No ruleset turns it on by default yet: the default search keeps its horizon and standings.
+    assert ruleset.value_horizon is None and ruleset.bot("mcts")._model is None
