@@ -1,0 +1,90 @@
+"""Game analysis: how fast a finished game is analysed (engine.analysis), per ruleset.
+
+    .venv/bin/python bench/analysis.py [--games N] [--players P]
+
+Plays N games of heuristic bots per ruleset (P players, default 4, within each ruleset's range;
+seeds 0..N-1), writes each as a complete record and times ``analyse`` on it: log entries analysed per
+second, the slowest whole game, the samples (candidate option x chance sample) it applied and its
+work in engine actions against its bound. Then the same for one long Hitchiker game (seats that never
+save, ``bench/longest_games.py``'s ``lengthening`` choice, to turn 400 with 6 players). The figures
+depend on the machine's load: docs/analysis.md quotes them with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.analysis.game import analyse, work_bound
+from engine.core.registry import all_rulesets, get_ruleset
+from engine.core.rng import Rng, derive_seed
+from engine.records import action_entry, make_record
+
+
+def record_of(ruleset_id: str, players: int, seed: int, choose=None, options: dict | None = None) -> dict:
+    """A complete record of one game: heuristic bots, or ``choose(decision)`` for every seat."""
+    ruleset = get_ruleset(ruleset_id)
+    state = ruleset.new_game(players, options, seed)
+    bots = [ruleset.bot("heuristic") for _ in range(players)]
+    rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(players)]
+    log = []
+    while pending := ruleset.pending(state):
+        decision = pending[0]
+        action = choose(decision) if choose else bots[decision.seat].choose(state, decision, rngs[decision.seat])
+        events = [event.to_dict() for event in ruleset.apply(state, decision.seat, action)]
+        log.append(action_entry(len(log) + 1, decision.seat, action, events))
+    return json.loads(json.dumps(make_record(ruleset, players=players, options=options or {}, seed=seed, log=log,
+                                             setup_events=None, result=ruleset.result(state).to_dict(),
+                                             version=len(log))))
+
+
+def timed(record: dict) -> tuple[float, dict]:
+    began = time.perf_counter()
+    analysis = analyse(record)
+    return time.perf_counter() - began, analysis
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'ruleset':16} {'games':>5} {'entries':>8} {'entries/s':>10} {'slowest game':>13} {'its entries':>11} "
+          f"{'samples':>8} {'work/bound':>10}")
+    for ruleset_id, ruleset in all_rulesets().items():
+        players = max(ruleset.min_players, min(ruleset.max_players, args.players))
+        records = [record_of(ruleset_id, players, seed) for seed in range(args.games)]
+        runs = [(*timed(record), record) for record in records]
+        seconds = sum(run[0] for run in runs)
+        entries = sum(len(record["log"]) for record in records)
+        slowest, analysis, record = max(runs, key=lambda run: run[0])
+        print(f"{ruleset_id:16} {len(records):>5} {entries:>8} {entries / seconds:>10,.0f} {slowest:>12.2f}s "
+              f"{len(record['log']):>11} {analysis['samples']:>8} "
+              f"{analysis['work'] / work_bound(len(record['log'])):>10.3f}")
+    longest = load_longest()
+    record = record_of("hitchiker", 6, 11, longest.lengthening_choice, {"turn_cap": 400})
+    seconds, analysis = timed(record)
+    print(f"long hitchiker game: {len(record['log'])} entries in {seconds:.2f} s "
+          f"({len(record['log']) / seconds:,.0f} entries/s), {analysis['samples']} samples, "
+          f"at most {analysis['most_samples_per_entry']} for one entry, work {analysis['work']:,} "
+          f"of a bound of {work_bound(len(record['log'])):,}")
+
+
+def load_longest():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_longest_games",
+                                                  os.path.join(os.path.dirname(__file__), "longest_games.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __name__ == "__main__":
+    main()
