@@ -461,6 +461,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Analyse a finished game's record (docs/analysis.md, "Game analysis"): 0 with the analysis, 2
+    when the record cannot be analysed (unreadable, malformed, diverging, unfinished), saying why."""
+    from engine.analysis.game import analyse
+    from engine.analysis.report import describe
+
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
+        data = json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+        return 2
+    try:
+        analysis = analyse(data)
+    except RecordError as error:
+        print(f"cannot analyse: {error.message} ({error.reason})", file=sys.stderr)
+        for field, problem in error.fields.items():
+            print(f"  {field}: {problem}", file=sys.stderr)
+        return 2
+    print(json.dumps(analysis) if args.json else "\n".join(describe(analysis)))
+    return 0
+
+
 def cmd_health(args: argparse.Namespace) -> int:
     """Exit 0 when ``url`` answers 200 within the timeout (container health checks: the image has no curl)."""
     import urllib.error
@@ -549,6 +572,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(func=cmd_replay)
 
+
+    analysis = sub.add_parser("analyse", help="analyse a finished game's record: win chances, costly moves, "
+                              "key moments, the luck-skill split")
+    analysis.add_argument("record", help="the record's JSON file (GET /v1/games/{id}/record), or - for standard input")
+    analysis.add_argument("--json", action="store_true", help="print the whole analysis as one JSON object")
+    analysis.set_defaults(func=cmd_analyse)
 
     health = sub.add_parser("health", help="exit 0 when URL answers 200 (for container health checks)")
     health.add_argument("url", help="e.g. http://127.0.0.1:8000/v1/ready, or a worker's --metrics-port URL")
