@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+import redis as redis_lib
+from rq import Queue
+
+from api.analysis.jobs import analysis_job_id, compute_analysis
+from api.analysis.routes import reservation
 from api.cli import main as cli_main
 from engine.analysis.game import analyse
+from tests.api.helpers import assert_problem
+from tests.api.test_records import create, drive, record_of
 from tests.engine.test_analysis import finished_record
 
 
@@ -24,3 +32,59 @@ def test_rulehouse_analyse_tells_a_record_in_words_or_as_json_and_refuses_an_unf
     path.write_text("{not json")
     assert cli_main(["analyse", str(path)]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+# -- the service ----------------------------------------------------------------------------------
+
+TWO = {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 4}
+
+
+@pytest.fixture
+def analysis_queue(redis_db_url) -> Queue:
+    return Queue("analysis", connection=redis_lib.Redis.from_url(redis_db_url))
+
+
+def search_work(client) -> int:
+    return client.get("/v1/apps/me").get_json()["usage"]["search_work_today"]
+
+
+def test_a_live_or_waiting_game_has_no_analysis_and_an_unknown_one_is_404(client, analysis_queue):
+    game = create(client, TWO)
+    body = assert_problem(client.get(f"/v1/games/{game['id']}/analysis"), 409, "illegal-action")
+    assert body["reason"] == "not_finished" and body["version"] == 0
+    waiting = create(client, {"ruleset": "whipcash", "seats": [{"name": "Ann"}, {"open": True}]})
+    assert assert_problem(client.get(f"/v1/games/{waiting['id']}/analysis"), 409,
+                          "illegal-action")["reason"] == "not_started"
+    assert_problem(client.get("/v1/games/nosuchgame/analysis"), 404, "not-found")
+    assert_problem(client.get(f"/v1/games/{game['id']}/analysis?wait=11"), 422, "validation-error")
+    assert analysis_queue.count == 0 and search_work(client) == 0  # none of these queued or cost anything
+
+
+def test_a_finished_games_analysis_is_queued_once_charged_by_its_work_and_equals_its_records(
+        client, app, analysis_queue):
+    game = create(client, TWO)
+    drive(client, app, game, seed=4)
+    url = f"/v1/games/{game['id']}/analysis"
+    pending = client.get(url)
+    assert pending.status_code == 202 and pending.headers["Retry-After"] == "2"
+    assert pending.get_json()["status"] == "pending" and pending.headers["Location"] == url
+    job_id = analysis_job_id(game["id"])
+    assert analysis_queue.job_ids == [job_id]
+    shown = client.get(f"/v1/games/{game['id']}").get_json()
+    assert shown["status"] == "finished"
+    reserved = reservation(app.extensions["rulehouse.store"].load(game["id"]))
+    assert search_work(client) == reserved  # the first ask reserves the work bound
+    assert client.get(url).status_code == 202 and analysis_queue.job_ids == [job_id]  # asked once
+    store = app.extensions["rulehouse.store"]
+    assert compute_analysis(game["id"], job_id, "local", reserved, store=store).startswith("ready")
+    ready = client.get(url)
+    assert ready.status_code == 200 and ready.headers["ETag"] == f'"{shown["version"]}"'
+    body = ready.get_json()
+    assert (body["game_id"], body["version"], body["status"]) == (game["id"], shown["version"], "ready")
+    analysed = analyse(record_of(client, game["id"]))
+    assert {key: value for key, value in body.items() if key not in ("game_id", "version", "status")} == analysed
+    assert search_work(client) == analysed["work"] > 0  # settled: the work done, not the bound
+    assert client.get(url, headers={"If-None-Match": ready.headers["ETag"]}).status_code == 304
+    # Deleting the game deletes its analysis.
+    store.delete(game["id"])
+    assert store.analysis(game["id"]) is None
