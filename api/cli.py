@@ -407,12 +407,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
-    # and search-only workers take the searches (searching bot seats, hints) off everyone else.
+    # and search-only workers take the searches (searching bot seats, hints) off everyone else, and
+    # analysis-only workers the game analyses (up to a minute each) off the searches.
     worker_commands = ([[*worker, "--queues", "bots,webhooks"]] * args.bot_workers
-                       + [[*worker, "--queues", "search"]] * args.search_workers + [worker] * args.workers)
+                       + [[*worker, "--queues", "search"]] * args.search_workers
+                       + [[*worker, "--queues", "analysis"]] * args.analysis_workers + [worker] * args.workers)
     where = ("embedded Redis " if embedded else "Redis from REDIS_URL at ") + redis_location(redis_url)
     print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
-          f" bots-only + {args.search_workers} search-only, {where}", file=sys.stderr)
+          f" bots-only + {args.search_workers} search-only + {args.analysis_workers} analysis-only, {where}",
+          file=sys.stderr)
     try:
         return Supervisor(api_command, worker_commands, env, redis_url=redis_url).run()
     finally:
@@ -549,6 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-workers", type=int, default=1, help="more RQ workers, on the bots queue only")
     serve.add_argument("--search-workers", type=int, default=1,
                        help="more RQ workers, on the search queue only (search bots' moves and hints)")
+    serve.add_argument("--analysis-workers", type=int, default=1,
+                       help="more RQ workers, on the analysis queue only (finished games' analyses)")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent",
                        help="gunicorn worker kind: gevent (thousands of connections each) or gthread")

@@ -24,10 +24,11 @@ IMAGE_SERVICES = {name for name, service in SERVICES.items() if service.get("ima
 
 
 def test_the_layout_one_image_built_once_replicas_pools_aof_and_health_checks():
-    assert sorted(IMAGE_SERVICES) == ["api", "worker-bots", "worker-search", "worker-sims"]
+    assert sorted(IMAGE_SERVICES) == ["api", "worker-analysis", "worker-bots", "worker-search", "worker-sims"]
     assert [name for name, service in SERVICES.items() if "build" in service] == ["api"]
     assert SERVICES["api"]["deploy"]["replicas"] >= 2
-    assert all(SERVICES[name]["deploy"]["replicas"] >= 1 for name in ("worker-bots", "worker-search", "worker-sims"))
+    assert all(SERVICES[name]["deploy"]["replicas"] >= 1 for name in ("worker-bots", "worker-search", "worker-analysis",
+                                                                    "worker-sims"))
     assert "--appendonly" in SERVICES["redis"]["command"] and "yes" in SERVICES["redis"]["command"]
     assert all("healthcheck" in service for service in SERVICES.values())
     assert all(SERVICES[name]["environment"]["RULEHOUSE_REQUIRE_API_KEYS"] == "1" for name in IMAGE_SERVICES)
@@ -42,8 +43,9 @@ def test_worker_pools_split_the_queues():
     sims = build_parser().parse_args(SERVICES["worker-sims"]["command"][1:])
     search = build_parser().parse_args(SERVICES["worker-search"]["command"][1:])
     assert bots.queues.split(",") == ["bots", "webhooks"] and sims.queues == "simulations"
-    assert search.queues == "search"
-    assert bots.metrics_port == sims.metrics_port == search.metrics_port == 9100
+    analysis = build_parser().parse_args(SERVICES["worker-analysis"]["command"][1:])
+    assert search.queues == "search" and analysis.queues == "analysis"
+    assert bots.metrics_port == sims.metrics_port == search.metrics_port == analysis.metrics_port == 9100
 
 
 def _rulehouse_argv(argv: list[str]) -> list[str]:

@@ -53,9 +53,10 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
         assert (tmp_path / "home" / "redis").is_dir()
 
         client = redis_lib.Redis.from_url(redis_url)
-        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 3 and found, timeout=30)
+        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 4 and found, timeout=30)
         assert sorted(tuple(worker.queue_names()) for worker in queues) == [
-            ("bots", "webhooks"), ("bots", "webhooks", "search", "simulations"), ("search",)]
+            ("analysis",), ("bots", "webhooks"), ("bots", "webhooks", "search", "simulations", "analysis"),
+            ("search",)]
         client.close()
 
         # The workers it started play a simulation.
