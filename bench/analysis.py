@@ -1,13 +1,15 @@
 """Game analysis: how fast a finished game is analysed (engine.analysis), per ruleset.
 
-    .venv/bin/python bench/analysis.py [--games N] [--players P]
+    .venv/bin/python bench/analysis.py [--games N] [--players P] [--save DIR]
 
 Plays N games of heuristic bots per ruleset (P players, default 4, within each ruleset's range;
 seeds 0..N-1), writes each as a complete record and times ``analyse`` on it: log entries analysed per
 second, the slowest whole game, the samples (candidate option x chance sample) it applied and its
 work in engine actions against its bound. Then the same for one long Hitchiker game (seats that never
 save, ``bench/longest_games.py``'s ``lengthening`` choice, to turn 400 with 6 players). The figures
-depend on the machine's load: docs/analysis.md quotes them with it.
+depend on the machine's load: docs/analysis.md quotes them with it. ``--save DIR`` writes each
+ruleset's first game (seed 0) as ``DIR/<ruleset>.json``, for ``rulehouse analyse`` (docs/analysis.md
+walks through them).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--save", help="write each ruleset's first record (seed 0) into this directory")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'ruleset':16} {'games':>5} {'entries':>8} {'entries/s':>10} {'slowest game':>13} {'its entries':>11} "
@@ -60,6 +63,10 @@ def main() -> None:
     for ruleset_id, ruleset in all_rulesets().items():
         players = max(ruleset.min_players, min(ruleset.max_players, args.players))
         records = [record_of(ruleset_id, players, seed) for seed in range(args.games)]
+        if args.save:
+            os.makedirs(args.save, exist_ok=True)
+            with open(os.path.join(args.save, f"{ruleset_id}.json"), "w") as out:
+                json.dump(records[0], out)
         runs = [(*timed(record), record) for record in records]
         seconds = sum(run[0] for run in runs)
         entries = sum(len(record["log"]) for record in records)

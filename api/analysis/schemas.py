@@ -35,6 +35,7 @@ class AnalysisMoveSchema(Schema):
         "description": "Q of the action played, for every seat (each seat's decision part is this minus its "
                        "chance before)."})
     best = fields.Float(required=True, metadata={"description": "The best candidate's Q, for the mover."})
+    average = fields.Float(required=True, metadata={"description": "The mean of the candidates' Q, for the mover."})
     best_action = fields.Dict(required=True)
     cost = fields.Float(required=True, metadata={"description": "best - chosen: what the move cost the mover."})
     options = fields.List(fields.Nested(AnalysisOptionSchema), required=True, metadata={
@@ -80,7 +81,11 @@ class SeatSplitSchema(Schema):
         "description": "The decision parts of the other seats' moves (and players joining)."})
     decisions = fields.Integer(required=True, metadata={"description": "Its moves that offered a choice."})
     cost = fields.Float(required=True, metadata={"description": "The sum of its moves' costs."})
-    costliest_move = fields.Nested(AnalysisBriefMoveSchema, required=True, allow_none=True)
+    choice_gain = fields.Float(required=True, metadata={
+        "description": "The sum over its moves of chosen - average: how much better it chose than the mean of "
+                       "its candidates (not part of the split; free of the model's drift)."})
+    costliest_move = fields.Nested(AnalysisBriefMoveSchema, required=True, allow_none=True, metadata={
+        "description": "Its move of the largest positive cost (null: none cost anything)."})
 
 
 class AnalysisSchema(Schema):
@@ -104,7 +109,8 @@ class AnalysisSchema(Schema):
         "description": "Every decision that offered a choice, with its options' chances and its cost."})
     key_moments = fields.List(fields.Nested(KeyMomentSchema), metadata={
         "description": "The five entries that moved one seat's chance most, in game order."})
-    costliest_move = fields.Nested(AnalysisBriefMoveSchema, allow_none=True)
+    costliest_move = fields.Nested(AnalysisBriefMoveSchema, allow_none=True, metadata={
+        "description": "The game's move of the largest positive cost (null: none cost anything)."})
     split = fields.List(fields.Nested(SeatSplitSchema), metadata={"description": "The luck-skill split per seat."})
     work = fields.Integer(metadata={
         "description": "Engine actions the analysis cost (counted against the caller's app's search work)."})

@@ -11,7 +11,9 @@ Every secret of a finished game is public, so the analysis replays its record on
   seed, the entry and the sample, undrawn piles reshuffled), and the model averaged over them. Every
   candidate meets the same samples (common random numbers), so their difference is the options'.
   A decision with one option is no choice: its Q is V before it.
-- a move's **cost**: Q(best candidate) - Q(chosen), in the mover's win chance.
+- a move's **cost**: Q(best candidate) - Q(chosen), in the mover's win chance; its gain over the
+  candidates' **average**, Q(chosen) - their mean Q, sums per seat to ``choice_gain`` (outside the split:
+  a measure of the choices free of the model's drift, which any option shares).
 - each action's change of every seat's chance, V(after) - V(before), splits into a **decision part**,
   Q(chosen) - V(before), and a **chance part**, V(after) - Q(chosen). Per seat: **skill** sums its own
   decisions' parts, **luck** every chance part, **others** the other seats' decision parts (and a
@@ -72,6 +74,7 @@ class _Totals:
     others: float = 0.0
     decisions: int = 0
     cost: float = 0.0
+    choice_gain: float = 0.0
     costliest: dict | None = None
 
 
@@ -190,6 +193,7 @@ def _analyse_action(ruleset, model: ValueModel, state, index: int, entry: dict, 
             "index": index, "version": entry["version"], "seat": seat, "kind": decision.kind, "action": action,
             "timed_out": bool(entry.get("timed_out")), "chance_before": before[seat],
             "chosen": chosen[seat], "chosen_chances": chosen, "best": best[seat],
+            "average": quantized(sum(value[seat] for _, value in weighed) / len(weighed)),
             "best_action": best_action, "cost": best[seat] - chosen[seat],
             "options": [{"action": option, "chance": value[seat]} for option, value in weighed],
         }
@@ -225,7 +229,8 @@ def _add_step(walk: _Walk, index: int, entry: dict, mover: int | None, before: l
         mover_totals = totals[mover]
         mover_totals.decisions += 1
         mover_totals.cost += move["cost"]
-        if mover_totals.costliest is None or move["cost"] > mover_totals.costliest["cost"]:
+        mover_totals.choice_gain += move["chosen"] - move["average"]
+        if move["cost"] > 0 and (mover_totals.costliest is None or move["cost"] > mover_totals.costliest["cost"]):
             mover_totals.costliest = move
     swing = max(range(len(before)), key=lambda seat: abs(after[seat] - before[seat]), default=None)
     if swing is not None and after[swing] != before[swing]:
@@ -259,10 +264,11 @@ def _summary(ruleset, record: dict, model: ValueModel, walk: _Walk) -> dict:
     for seat, totals in enumerate(walk.totals):
         split.append({"seat": seat, "start": totals.start, "result": final[seat], "change": final[seat] - totals.start,
                       "skill": totals.skill, "luck": totals.luck, "others": totals.others,
-                      "decisions": totals.decisions, "cost": totals.cost,
+                      "decisions": totals.decisions, "cost": totals.cost, "choice_gain": totals.choice_gain,
                       "costliest_move": _brief_move(totals.costliest)})
     moments = sorted(walk.steps, key=lambda step: (-abs(step["swing"]), step["index"]))[:KEY_MOMENTS]
-    costliest = max(walk.moves, key=lambda move: (move["cost"], -move["index"]), default=None)
+    costly = [move for move in walk.moves if move["cost"] > 0]
+    costliest = max(costly, key=lambda move: (move["cost"], -move["index"]), default=None)
     trained = model.data.get("trained_on", {})
     return {
         "format": ANALYSIS_FORMAT, "ruleset": ruleset.id, "rules_version": ruleset.rules_version,

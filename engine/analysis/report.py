@@ -56,17 +56,19 @@ def describe(analysis: dict) -> list[str]:
     costliest = analysis["costliest_move"]
     lines.append("")
     if costliest is None:
-        lines.append("No decision offered a choice.")
+        lines.append("No move cost anything (by the model's estimates).")
     else:
         lines.append(f"Costliest move: v{costliest['version']}, seat {costliest['seat']} played "
                      f"{_action(costliest['action'])} ({_percent(costliest['chosen'])}) where "
                      f"{_action(costliest['best_action'])} was worth {_percent(costliest['best'])}: "
                      f"{100 * costliest['cost']:.1f} points")
-    lines += ["", "Luck-skill split, in points of win chance (skill + luck + others = change):",
+    lines += ["", "Luck-skill split, in points of win chance (skill + luck + others = change; cost: the sum of "
+              "the moves' costs; vs avg: chosen minus the candidates' mean, summed):",
               f"  {'seat':>4} {'start':>6} {'result':>6} {'change':>7} {'skill':>7} {'luck':>7} {'others':>7} "
-              f"{'choices':>7} {'cost':>6}"]
+              f"{'choices':>7} {'cost':>6} {'vs avg':>6}"]
     for part in analysis["split"]:
         lines.append(f"  {part['seat']:>4} {_percent(part['start']):>6} {_percent(part['result']):>6} "
                      f"{_points(part['change']):>7} {_points(part['skill']):>7} {_points(part['luck']):>7} "
-                     f"{_points(part['others']):>7} {part['decisions']:>7} {100 * part['cost']:>6.1f}")
+                     f"{_points(part['others']):>7} {part['decisions']:>7} {100 * part['cost']:>6.1f} "
+                     f"{_points(part['choice_gain']):>6}")
     return lines

@@ -508,6 +508,8 @@ class AnalysisMove(TypedDict):
     """Q of the action played, for every seat (each seat's decision part is this minus its chance before)."""
     best: "float"
     """The best candidate's Q, for the mover."""
+    average: "float"
+    """The mean of the candidates' Q, for the mover."""
     best_action: "dict[str, Any]"
     cost: "float"
     """best - chosen: what the move cost the mover."""
@@ -568,7 +570,10 @@ class SeatSplit(TypedDict):
     """Its moves that offered a choice."""
     cost: "float"
     """The sum of its moves' costs."""
+    choice_gain: "float"
+    """The sum over its moves of chosen - average: how much better it chose than the mean of its candidates (not part of the split; free of the model's drift)."""
     costliest_move: "AnalysisBriefMove | None"
+    """Its move of the largest positive cost (null: none cost anything)."""
 
 
 class Analysis(TypedDict):
@@ -597,6 +602,7 @@ class Analysis(TypedDict):
     key_moments: NotRequired["list[KeyMoment]"]
     """The five entries that moved one seat's chance most, in game order."""
     costliest_move: NotRequired["AnalysisBriefMove | None"]
+    """The game's move of the largest positive cost (null: none cost anything)."""
     split: NotRequired["list[SeatSplit]"]
     """The luck-skill split per seat."""
     work: NotRequired["int"]

@@ -60,8 +60,12 @@ def test_every_move_weighs_the_chosen_option_among_the_offered_ones_and_costs_wh
         assert move["action"] in [option["action"] for option in move["options"]]
         assert move["best"] == max(chances) and move["cost"] == move["best"] - move["chosen"] >= 0
         assert move["chosen_chances"][move["seat"]] == move["chosen"]
+        assert min(chances) <= move["average"] <= max(chances)
     costliest = analysis["costliest_move"]
-    assert costliest["cost"] == max(move["cost"] for move in analysis["moves"])
+    assert costliest is None or costliest["cost"] == max(move["cost"] for move in analysis["moves"]) > 0
+    for part in analysis["split"]:
+        mine = [move for move in analysis["moves"] if move["seat"] == part["seat"]]
+        assert part["choice_gain"] == sum(move["chosen"] - move["average"] for move in mine)
 
 
 def test_a_forced_move_has_no_decision_part_and_a_choice_without_dice_no_chance_part():
