@@ -88,3 +88,18 @@ def test_a_finished_games_analysis_is_queued_once_charged_by_its_work_and_equals
     # Deleting the game deletes its analysis.
     store.delete(game["id"])
     assert store.analysis(game["id"]) is None
+
+
+def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app, toy_ruleset, analysis_queue):
+    game = create(client, {"ruleset": toy_ruleset.id, "seats": [{"name": "a"}, {"name": "b"}], "seed": 1,
+                           "options": {"rounds": 1}})
+    drive(client, app, game, seed=1)
+    url = f"/v1/games/{game['id']}/analysis"
+    assert client.get(url).status_code == 202
+    store = app.extensions["rulehouse.store"]
+    reserved = reservation(store.load(game["id"]))
+    assert compute_analysis(game["id"], analysis_job_id(game["id"]), "local", reserved, store=store) == \
+        "failed: 0 engine actions"
+    body = assert_problem(client.get(url), 422, "validation-error")
+    assert body["reason"] == "no_value_model" and "value model" in body["detail"]
+    assert search_work(client) == 0  # nothing was done, nothing is charged
