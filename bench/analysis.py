@@ -1,12 +1,13 @@
 """Game analysis: how fast a finished game is analysed (engine.analysis), per ruleset.
 
-    .venv/bin/python bench/analysis.py [--games N] [--players P] [--save DIR]
+    .venv/bin/python bench/analysis.py [--games N] [--players P] [--save DIR] [--long-turns T]
 
 Plays N games of heuristic bots per ruleset (P players, default 4, within each ruleset's range;
 seeds 0..N-1), writes each as a complete record and times ``analyse`` on it: log entries analysed per
 second, the slowest whole game, the samples (candidate option x chance sample) it applied and its
 work in engine actions against its bound. Then the same for one long Hitchiker game (seats that never
-save, ``bench/longest_games.py``'s ``lengthening`` choice, to turn 400 with 6 players). The figures
+save, ``bench/longest_games.py``'s ``lengthening`` choice, to turn 400 with 6 players; ``--long-turns
+2000``, the default cap, is the longest game measured, docs/records.md). The figures
 depend on the machine's load: docs/analysis.md quotes them with it. ``--save DIR`` writes each
 ruleset's first game (seed 0) as ``DIR/<ruleset>.json``, for ``rulehouse analyse`` (docs/analysis.md
 walks through them).
@@ -55,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--long-turns", type=int, default=400, help="the long Hitchiker game's turn cap")
     parser.add_argument("--save", help="write each ruleset's first record (seed 0) into this directory")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -75,7 +77,7 @@ def main() -> None:
               f"{len(record['log']):>11} {analysis['samples']:>8} "
               f"{analysis['work'] / work_bound(len(record['log'])):>10.3f}")
     longest = load_longest()
-    record = record_of("hitchiker", 6, 11, longest.lengthening_choice, {"turn_cap": 400})
+    record = record_of("hitchiker", 6, 11, longest.lengthening_choice, {"turn_cap": args.long_turns})
     seconds, analysis = timed(record)
     print(f"long hitchiker game: {len(record['log'])} entries in {seconds:.2f} s "
           f"({len(record['log']) / seconds:,.0f} entries/s), {analysis['samples']} samples, "
