@@ -12,7 +12,7 @@ from api.analysis.jobs import analysis_job_id, compute_analysis
 from api.analysis.routes import reservation
 from api.cli import main as cli_main
 from engine.analysis.game import analyse
-from tests.api.helpers import assert_problem
+from tests.api.helpers import assert_problem, auth
 from tests.api.test_records import create, drive, record_of
 from tests.engine.test_analysis import finished_record
 
@@ -103,3 +103,40 @@ def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app,
     body = assert_problem(client.get(url), 422, "validation-error")
     assert body["reason"] == "no_value_model" and "value model" in body["detail"]
     assert search_work(client) == 0  # nothing was done, nothing is charged
+
+
+def test_the_analysis_is_charged_to_the_calling_app_not_to_the_games(redis_db_url):
+    from api.app import create_app
+    from api.apps.keys import AppKeys
+    from api.moves import load_state
+    from engine.core.registry import get_ruleset
+    from engine.core.rng import Rng
+
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
+    client = app.test_client()
+    keys = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
+    owner_id, owner = keys.create_app("Owner")
+    _, frugal = keys.create_app("Frugal", quotas={"search_work_per_day": 100})
+    analyst_id, analyst = keys.create_app("Analyst")
+    game = client.post("/v1/games", json=TWO, headers={"X-Api-Key": owner}).get_json()
+    store, ruleset, chooser = app.extensions["rulehouse.store"], get_ruleset("whipcash"), Rng(1)
+    while (record := store.load(game["id"])).status != "finished":
+        decision = ruleset.pending(load_state(ruleset, record))[0]
+        token = game["seats"][decision.seat]["token"]
+        reply = client.post(f"/v1/games/{game['id']}/actions", json=ruleset.bot("random").act(None, decision, chooser),
+                            headers={"X-Api-Key": owner, **auth(token), "If-Match": f'"{record.version}"'})
+        assert reply.status_code == 200, reply.get_json()
+
+    def used(key: str) -> int:
+        return client.get("/v1/apps/me", headers={"X-Api-Key": key}).get_json()["usage"]["search_work_today"]
+
+    url = f"/v1/games/{game['id']}/analysis"
+    refused = assert_problem(client.get(url, headers={"X-Api-Key": frugal}), 403, "quota-exceeded")
+    assert refused["reason"] == "quota_search_work_per_day" and used(frugal) == 0
+    assert client.get(url, headers={"X-Api-Key": analyst}).status_code == 202
+    reserved = reservation(record)
+    assert (used(analyst), used(owner)) == (reserved, 0)
+    assert compute_analysis(game["id"], analysis_job_id(game["id"]), analyst_id, reserved, store=store)
+    ready = client.get(url, headers={"X-Api-Key": owner})  # asked: the owner reads it for nothing
+    assert ready.status_code == 200
+    assert (used(analyst), used(owner)) == (ready.get_json()["work"], 0) and owner_id != analyst_id
