@@ -181,3 +181,29 @@ def test_resample_chance_deals_the_chance_anew_and_keeps_what_players_hold_and_c
             [(g.clicks, g.bangs, g.chosen, g.face_down) for g in state.gangsters]
         assert sorted(card for pile in other.piles for card in pile) == \
             sorted(card for pile in state.piles for card in pile)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
+def test_an_option_that_draws_nothing_at_random_is_worth_the_same_on_every_sample(ruleset_id):
+    """The analysis applies such an option once: another sample of the chance would give the same chances."""
+    from engine.analysis.game import _candidates
+    from engine.records import initial_state, load_record
+    from engine.values.model import load_model
+
+    ruleset = get_ruleset(ruleset_id)
+    record = load_record(finished_record(ruleset_id, 2))
+    model, state = load_model(ruleset), initial_state(ruleset, record)
+    applied_once = 0
+    for entry in record["log"]:
+        seat, action = entry["seat"], ruleset.parse_action(entry["action"])
+        for option in _candidates(ruleset.check(state, seat, action), action):
+            world = ruleset.resample_chance(state, Rng(1))
+            rng, drawn = world.rng, world.rng.counter
+            ruleset.apply(world, seat, option, check=False)
+            if world.rng is rng and rng.counter == drawn:
+                applied_once += 1
+                other = ruleset.resample_chance(state, Rng(2))
+                ruleset.apply(other, seat, option, check=False)
+                assert model.predict(other) == model.predict(world), (entry, option)
+        ruleset.play(state, seat, action)
+    assert applied_once > 0
