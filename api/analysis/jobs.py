@@ -60,7 +60,7 @@ def compute_analysis(game_id: str, job_id: str, app_id: str | None = None, reser
                 "detail": error.message}
         work = 0
     if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id):
-        return "replaced"  # another job answers for it (and settles its own reservation)
+        return "replaced"  # another job answers for it (and settles its own reservation), or the game expired
     if app_id is not None and reserved != work:
         limits.add_work(store.control, app_id, QUOTA, work - reserved)
     return f"{body['status']}: {work} engine actions"
