@@ -13,6 +13,7 @@ from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from api.analysis.routes import blp as analysis_blp
 from api.apps import access, limits
 from api.apps.keys import AppKeys
 from api.apps.routes import blp as apps_blp
@@ -165,9 +166,9 @@ def create_app(config: dict | None = None) -> Flask:
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
     api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
-    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, win_chances_blp, chat_blp, records_blp,
-                      views_blp, *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp, apps_blp,
-                      webhooks_blp, system_blp):
+    for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, win_chances_blp, analysis_blp, chat_blp,
+                      records_blp, views_blp, *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp,
+                      apps_blp, webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:

@@ -197,7 +197,8 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
                                                            job_id) is not None
         return status != "queued" or queued or _seconds_since(enqueued_at) < grace
     if status == "started":
-        searching = store.search_queue is not None and origin == store.search_queue.name
+        # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
+        searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
         lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)
         if _seconds_since(started_at) >= lease:
             return False

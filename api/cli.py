@@ -419,14 +419,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
     worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
-    # search-only workers take the searches (searching bot seats, hints) off everyone else, and
-    # webhook deliveries, which wait on apps' receivers, have workers of their own.
+    # search-only workers take the searches (searching bot seats, hints) off everyone else,
+    # analysis-only workers the game analyses (up to a minute each) off the searches, and webhook
+    # deliveries, which wait on apps' receivers, have workers of their own.
     worker_commands = ([[*worker, "--queues", "bots"]] * args.bot_workers
                        + [[*worker, "--queues", "search"]] * args.search_workers
+                       + [[*worker, "--queues", "analysis"]] * args.analysis_workers
                        + [[*worker, "--queues", WEBHOOK_QUEUE]] * args.webhook_workers + [worker] * args.workers)
     where = ("embedded Redis " if embedded else "Redis from REDIS_URL at ") + redis_location(redis_url)
     print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
-          f" bots-only + {args.search_workers} search-only + {args.webhook_workers} webhooks-only, {where}",
+          f" bots-only + {args.search_workers} search-only + {args.analysis_workers} analysis-only"
+          f" + {args.webhook_workers} webhooks-only, {where}",
           file=sys.stderr)
     try:
         return Supervisor(api_command, worker_commands, env, redis_url=redis_url).run()
@@ -473,6 +476,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
         said = "game not over" if result is None else (
             f"winners {result['winners']} ({result['reason']}), scores {result['scores']}")
         print(f"ok: {data.get('ruleset')}, {entries} log entries replayed; {said}; {commitment}")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Analyse a finished game's record (docs/analysis.md, "Game analysis"): 0 with the analysis, 2
+    when the record cannot be analysed (unreadable, malformed, diverging, unfinished), saying why."""
+    from engine.analysis.game import analyse
+    from engine.analysis.report import describe
+
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
+        data = json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+        return 2
+    try:
+        analysis = analyse(data)
+    except RecordError as error:
+        print(f"cannot analyse: {error.message} ({error.reason})", file=sys.stderr)
+        for field, problem in error.fields.items():
+            print(f"  {field}: {problem}", file=sys.stderr)
+        return 2
+    print(json.dumps(analysis) if args.json else "\n".join(describe(analysis)))
     return 0
 
 
@@ -560,6 +586,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="more RQ workers, on the search queue only (search bots' moves and hints)")
     serve.add_argument("--webhook-workers", type=int, default=2,
                        help="RQ workers on the webhooks queue only (deliveries; no other worker takes them)")
+    serve.add_argument("--analysis-workers", type=int, default=1,
+                       help="more RQ workers, on the analysis queue only (finished games' analyses)")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent",
                        help="gunicorn worker kind: gevent (thousands of connections each) or gthread")
@@ -585,6 +613,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(func=cmd_replay)
 
+
+    analysis = sub.add_parser("analyse", help="analyse a finished game's record: win chances, costly moves, "
+                              "key moments, the luck-skill split")
+    analysis.add_argument("record", help="the record's JSON file (GET /v1/games/{id}/record), or - for standard input")
+    analysis.add_argument("--json", action="store_true", help="print the whole analysis as one JSON object")
+    analysis.set_defaults(func=cmd_analyse)
 
     health = sub.add_parser("health", help="exit 0 when URL answers 200 (for container health checks)")
     health.add_argument("url", help="e.g. http://127.0.0.1:8000/v1/ready, or a worker's --metrics-port URL")

@@ -7,7 +7,7 @@ import os
 
 #: The RQ queues a ``rulehouse worker`` serves by default, in priority order. Not ``webhooks``:
 #: deliveries wait on other apps' receivers, so they have workers of their own (``--queues webhooks``).
-WORKER_QUEUES = ("bots", "search", "simulations")
+WORKER_QUEUES = ("bots", "search", "simulations", "analysis")
 #: The queue of webhook deliveries (api/apps/webhooks.py), for its own workers only.
 WEBHOOK_QUEUE = "webhooks"
 #: Every queue, for the metrics of queue depths.
@@ -38,6 +38,11 @@ DEFAULTS: dict = {
     #: the most one search job (a search bot's move, a hint) may take; a bot seat's search cut off
     #: there plays a random legal option instead, so its game goes on
     "SEARCH_JOB_TIMEOUT": 60,
+    #: RQ queue of the game analyses (GET /v1/games/{id}/analysis), apart from the searches so an analysis
+    #: never delays a search bot's move; None: they go on SEARCH_QUEUE
+    "ANALYSIS_QUEUE": "analysis",
+    #: the most one analysis job may take (the longest Hitchiker records take about a minute)
+    "ANALYSIS_JOB_TIMEOUT": 600,
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
     #: every /v1 request but the health checks needs an app key (X-Api-Key); off: requests
@@ -89,7 +94,7 @@ DEFAULTS: dict = {
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
              "WEBHOOK_TIMEOUT_SECONDS", "WEBHOOK_DELIVERIES_PER_APP", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS",
-             "SEARCH_JOB_TIMEOUT"}
+             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults

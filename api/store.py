@@ -13,8 +13,10 @@ tournament whose table it is; docs/competition.md), one ``t:<sha256>`` field per
 (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
-the id of the job computing it, then its JSON; it expires with the game's version. ``game:{<id>}:chat`` is
-the table chat (api/chat), a stream of its own whose ids are the chat's cursors; it expires with the game
+the id of the job computing it, then its JSON; it expires with the game's version.
+``game:{<id>}:analysis`` is a finished game's analysis (api/analysis): the id of the job computing it,
+then its JSON; it expires with the game. ``game:{<id>}:chat`` is the table chat (api/chat), a stream
+of its own whose ids are the chat's cursors; it expires with the game
 (every write of the game refreshes its TTL too), and ``game:{<id>}:chat:rate:<seat>`` holds the times of a
 seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
@@ -126,6 +128,20 @@ redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 return 1
 """
 
+#: Mark the analysis KEYS[2] of the game KEYS[1] asked, by the job ARGV[1], if the game is finished and
+#: nobody asked yet; it expires with the game. Answers {'missing'}, {'unfinished', status}, {'asked', the
+#: stored value: a job id or the analysis JSON} or {'queued'}.
+ASK_ANALYSIS_SCRIPT = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return {'missing'} end
+if status ~= 'finished' then return {'unfinished', status} end
+local current = redis.call('GET', KEYS[2])
+if current then return {'asked', current} end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('SET', KEYS[2], ARGV[1], 'PX', ttl) else redis.call('SET', KEYS[2], ARGV[1]) end
+return {'queued'}
+"""
+
 #: Post a table chat message (api/chat) if the game exists, has chat on, the token field ARGV[1] still
 #: names seat ARGV[2] (not left, not handed to a bot meanwhile), and the seat posted fewer than ARGV[5]
 #: messages in the last ARGV[4] seconds (KEYS[3]: their times; ARGV[3] now, ARGV[6] a unique member).
@@ -232,6 +248,11 @@ def win_chances_key(game_id: str, seat: int, version: int) -> str:
     return f"game:{{{game_id}}}:chances:{seat}:{version}"
 
 
+def analysis_key(game_id: str) -> str:
+    """A finished game's analysis (api/analysis): the computing job's id, then the analysis JSON."""
+    return f"game:{{{game_id}}}:analysis"
+
+
 def bot_searches(ruleset_id: str, bot: str | None) -> bool:
     """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
     the search queue."""
@@ -333,21 +354,26 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
 class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
                  idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None,
-                 search_queue: Queue | None = None, search_timeout: int = 60) -> None:
+                 search_queue: Queue | None = None, search_timeout: int = 60,
+                 analysis_queue: Queue | None = None, analysis_timeout: int = 600) -> None:
         """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``).
         ``search_queue`` takes the jobs of searching bots and hints (default: ``bot_queue``), each
-        allowed ``search_timeout`` seconds."""
+        allowed ``search_timeout`` seconds; ``analysis_queue`` the game analyses (default: the search
+        queue), each allowed ``analysis_timeout`` seconds."""
         self.redis = client
         self.control = client if control is None else control
         self.bot_queue = bot_queue
         self.search_queue = search_queue or bot_queue
         self.search_timeout = search_timeout
+        self.analysis_queue = analysis_queue or self.search_queue
+        self.analysis_timeout = analysis_timeout
         self.game_ttl = game_ttl
         self.finished_ttl = finished_ttl
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
         self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
+        self._ask_analysis = client.register_script(ASK_ANALYSIS_SCRIPT)
         self._post_chat = client.register_script(POST_CHAT_SCRIPT)
         self._set_chat = client.register_script(SET_CHAT_SCRIPT)
 
@@ -369,11 +395,11 @@ class GameStore:
                 client = redis.Redis.from_url(settings["REDIS_URL"], decode_responses=True)
         games = game_client(settings)
         queues = {}
-        if settings.get("BOT_QUEUE") or settings.get("SEARCH_QUEUE"):
+        names = ("BOT_QUEUE", "SEARCH_QUEUE", "ANALYSIS_QUEUE")
+        if any(settings.get(name) for name in names):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
             connection = queue_connection or redis.Redis.from_url(settings["REDIS_URL"])
-            queues = {name: Queue(settings[name], connection=connection)
-                      for name in ("BOT_QUEUE", "SEARCH_QUEUE") if settings.get(name)}
+            queues = {name: Queue(settings[name], connection=connection) for name in names if settings.get(name)}
         return cls(
             games or client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
@@ -383,6 +409,8 @@ class GameStore:
             control=client,
             search_queue=queues.get("SEARCH_QUEUE"),
             search_timeout=int(settings.get("SEARCH_JOB_TIMEOUT") or 60),
+            analysis_queue=queues.get("ANALYSIS_QUEUE"),
+            analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 600),
         )
 
     def ttl_for(self, status: str) -> int:
@@ -505,6 +533,20 @@ class GameStore:
         """The JSON of ``seat``'s win chances at ``version`` if it asked for them already, else None."""
         return self.redis.get(win_chances_key(game_id, seat, version))
 
+    def ask_analysis(self, game_id: str, job_id: str) -> tuple[str, str | None]:
+        """Mark a finished game's analysis asked by job ``job_id`` (``ASK_ANALYSIS_SCRIPT``): (outcome, value)."""
+        reply = self._ask_analysis(keys=[game_key(game_id), analysis_key(game_id)], args=[job_id])
+        return reply[0], (reply[1] if len(reply) > 1 else None)
+
+    def analysis(self, game_id: str) -> str | None:
+        """The analysis' stored value: its JSON once computed, the computing job's id before, None if never asked."""
+        return self.redis.get(analysis_key(game_id))
+
+    def save_analysis(self, game_id: str, value: str, *, replacing: str) -> bool:
+        """Store the computed analysis (or the id of a job queued again) if the stored value is still the
+        job id ``replacing``: a job that was replaced meanwhile stores nothing."""
+        return bool(self._save_hint(keys=[analysis_key(game_id)], args=[value, replacing]))
+
     def hint(self, game_id: str, seat: int, version: int) -> str | None:
         """The hint's stored value: its JSON once computed, the computing job's id before, None if never asked."""
         return self.redis.get(hint_key(game_id, seat, version))
@@ -565,7 +607,7 @@ class GameStore:
     def delete(self, game_id: str) -> None:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
-        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id))
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id))
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
 
     # -- reads ----------------------------------------------------------------

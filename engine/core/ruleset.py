@@ -173,6 +173,17 @@ class Ruleset(ABC):
         other.rng = Rng(rng.next64())
         return other
 
+    def resample_chance(self, state, rng: Rng):
+        """A copy of ``state`` whose chance alone is dealt anew: what no player chose nor holds (used by
+        the game analysis, ``engine.analysis``, to average over a move's dice and cards).
+
+        The default re-seeds the RNG; a game that keeps undrawn cards in order (a face-down pile)
+        reshuffles them too. Cards in a player's hand and secret choices stay as they are.
+        """
+        other = self.copy(state)
+        other.rng = Rng(rng.next64())
+        return other
+
     # -- the contract, built on the above --------------------------------------
 
     @functools.cached_property

@@ -501,6 +501,137 @@ class WinChances(TypedDict):
     """The rules version the game and the model are of (a model is never used for another)."""
 
 
+class AnalysisOption(TypedDict):
+    action: "dict[str, Any]"
+    """A candidate action the seat was offered."""
+    chance: "float"
+    """The mover's expected win chance after it, before its dice and cards: a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
+
+
+class AnalysisMove(TypedDict):
+    index: "int"
+    """The log entry (0-based) of the move."""
+    version: "int | None"
+    """The version it led to."""
+    seat: "int"
+    kind: "str"
+    """The decision's kind."""
+    action: "dict[str, Any]"
+    """The action played."""
+    timed_out: "bool"
+    """The service played it: time ran out."""
+    chance_before: "float"
+    """The mover's win chance before it."""
+    chosen: "float"
+    """Q of the action played, for the mover."""
+    chosen_chances: "list[float]"
+    """Q of the action played, for every seat (each seat's decision part is this minus its chance before)."""
+    best: "float"
+    """The best candidate's Q, for the mover."""
+    average: "float"
+    """The mean of the candidates' Q, for the mover."""
+    best_action: "dict[str, Any]"
+    cost: "float"
+    """best - chosen: what the move cost the mover."""
+    options: "list[AnalysisOption]"
+    """Every candidate weighed (at most 8; the action played among them)."""
+
+
+class KeyMoment(TypedDict):
+    index: "int"
+    """The log entry (0-based)."""
+    version: "int | None"
+    seat: "int | None"
+    """The seat that acted (null: a seat change)."""
+    action: "dict[str, Any] | None"
+    affected: "int"
+    """The seat whose chance moved most."""
+    swing: "float"
+    """Its change of win chance in that entry."""
+    decision: "float"
+    """The decision part of the swing."""
+    chance: "float"
+    """The chance part of the swing."""
+    cause: "str"
+    """`decision` or `chance` (the larger part), or the kind of a seat change (`seat_joined`)."""
+    events: "list[dict[str, Any]]"
+    """The entry's events (at most 12)."""
+    more_events: "int"
+    """Events of the entry left out."""
+
+
+class AnalysisBriefMove(TypedDict):
+    index: "int"
+    version: "int | None"
+    seat: "int"
+    kind: "str"
+    action: "dict[str, Any]"
+    chosen: "float"
+    best: "float"
+    best_action: "dict[str, Any]"
+    cost: "float"
+
+
+class SeatSplit(TypedDict):
+    seat: "int"
+    start: "float"
+    """The seat's win chance at the start (or its join)."""
+    result: "float"
+    """Its share of the win (1, 1/k, or 0)."""
+    change: "float"
+    """result - start = skill + luck + others, exactly."""
+    skill: "float"
+    """The decision parts of its own moves."""
+    luck: "float"
+    """The chance parts of every action."""
+    others: "float"
+    """The decision parts of the other seats' moves (and players joining)."""
+    decisions: "int"
+    """Its moves that offered a choice."""
+    cost: "float"
+    """The sum of its moves' costs."""
+    choice_gain: "float"
+    """The sum over its moves of chosen - average: how much better it chose than the mean of its candidates (not part of the split; free of the model's drift)."""
+    costliest_move: "AnalysisBriefMove | None"
+    """Its move of the largest positive cost (null: none cost anything)."""
+
+
+class Analysis(TypedDict):
+    game_id: "str"
+    version: "int"
+    """The finished game's last version."""
+    status: "Literal['ready', 'pending']"
+    """`ready` (200, with the analysis) or `pending` (202: the analysis workers are on it)."""
+    format: NotRequired["int"]
+    """The analysis format's version (1)."""
+    ruleset: NotRequired["str"]
+    rules_version: NotRequired["int"]
+    game: NotRequired["str | None"]
+    players: NotRequired["int"]
+    """Seats at the end (a Hitchiker game may have gained some)."""
+    entries: NotRequired["int"]
+    """Log entries analysed."""
+    result: NotRequired["dict[str, Any] | None"]
+    """The game's result, as in its record."""
+    method: NotRequired["dict[str, Any]"]
+    """How it was estimated: `samples` a candidate, `max_candidates`, `quantum`, the model."""
+    chances: NotRequired["list[list[float]]"]
+    """Every seat's win chance at every version (row 0: the setup; the last: the result): a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
+    moves: NotRequired["list[AnalysisMove]"]
+    """Every decision that offered a choice, with its options' chances and its cost."""
+    key_moments: NotRequired["list[KeyMoment]"]
+    """The five entries that moved one seat's chance most, in game order."""
+    costliest_move: NotRequired["AnalysisBriefMove | None"]
+    """The game's move of the largest positive cost (null: none cost anything)."""
+    split: NotRequired["list[SeatSplit]"]
+    """The luck-skill split per seat."""
+    work: NotRequired["int"]
+    """Engine actions the analysis cost (counted against the caller's app's search work)."""
+    samples: NotRequired["int"]
+    """Options applied to a chance sample, in all."""
+    most_samples_per_entry: NotRequired["int"]
+
+
 class ChatMessage(TypedDict):
     cursor: "str"
     """The message's place in the chat (not an event cursor): pass it as `after`."""
@@ -1326,6 +1457,12 @@ __all__ = [
     'HintOption',
     'Hint',
     'WinChances',
+    'AnalysisOption',
+    'AnalysisMove',
+    'KeyMoment',
+    'AnalysisBriefMove',
+    'SeatSplit',
+    'Analysis',
     'ChatMessage',
     'ChatBounds',
     'ChatPage',
@@ -1412,6 +1549,7 @@ OPERATIONS: dict[str, Operation] = {
     'seat_to_bot': Operation('seat_to_bot', 'POST', '/v1/games/{game_id}/seats/{seat}/bot', (200,), False, False),
     'get_hint': Operation('get_hint', 'GET', '/v1/games/{game_id}/hint', (200, 202), False, False),
     'get_win_chances': Operation('get_win_chances', 'GET', '/v1/games/{game_id}/win-chances', (200,), False, False),
+    'get_analysis': Operation('get_analysis', 'GET', '/v1/games/{game_id}/analysis', (200, 202), False, False),
     'get_chat': Operation('get_chat', 'GET', '/v1/games/{game_id}/chat', (200,), False, False),
     'post_chat_message': Operation('post_chat_message', 'POST', '/v1/games/{game_id}/chat', (201,), False, False),
     'set_chat': Operation('set_chat', 'POST', '/v1/games/{game_id}/chat/settings', (200,), False, False),
@@ -1718,6 +1856,24 @@ class Operations:
         GET /v1/games/{game_id}/win-chances
         """
         return self._call(OPERATIONS['get_win_chances'], path={'game_id': game_id}, query={'worlds': worlds, 'seat': seat},
+            headers=None, body=None)
+
+    def get_analysis(self, game_id: str, *, wait: float | None = None) -> Analysis:
+        """A finished game's analysis
+
+        Every seat's win chance at every version (the ruleset's value model on the whole state, every
+        secret being public once the game is over), every decision's options with the chosen move's
+        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
+        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        game on the analysis workers (their own queue: an analysis never delays a search bot), kept
+        as long as the game; the first ask counts the work against the calling app's search work
+        quota. Anyone who may read the game may ask.
+
+        wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
+
+        GET /v1/games/{game_id}/analysis
+        """
+        return self._call(OPERATIONS['get_analysis'], path={'game_id': game_id}, query={'wait': wait},
             headers=None, body=None)
 
     def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:
@@ -2393,6 +2549,24 @@ class AsyncOperations:
         GET /v1/games/{game_id}/win-chances
         """
         return await self._call(OPERATIONS['get_win_chances'], path={'game_id': game_id}, query={'worlds': worlds, 'seat': seat},
+            headers=None, body=None)
+
+    async def get_analysis(self, game_id: str, *, wait: float | None = None) -> Analysis:
+        """A finished game's analysis
+
+        Every seat's win chance at every version (the ruleset's value model on the whole state, every
+        secret being public once the game is over), every decision's options with the chosen move's
+        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
+        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        game on the analysis workers (their own queue: an analysis never delays a search bot), kept
+        as long as the game; the first ask counts the work against the calling app's search work
+        quota. Anyone who may read the game may ask.
+
+        wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
+
+        GET /v1/games/{game_id}/analysis
+        """
+        return await self._call(OPERATIONS['get_analysis'], path={'game_id': game_id}, query={'wait': wait},
             headers=None, body=None)
 
     async def get_chat(self, game_id: str, *, after: str | None = None, limit: int | None = None) -> ChatPage:

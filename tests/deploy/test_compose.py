@@ -26,10 +26,12 @@ IMAGE_SERVICES = {name for name, service in SERVICES.items() if service.get("ima
 
 
 def test_the_layout_one_image_built_once_replicas_pools_aof_and_health_checks():
-    assert sorted(IMAGE_SERVICES) == ["api", "worker-bots", "worker-search", "worker-sims", "worker-webhooks"]
+    assert sorted(IMAGE_SERVICES) == ["api", "worker-analysis", "worker-bots", "worker-search", "worker-sims",
+                                      "worker-webhooks"]
     assert [name for name, service in SERVICES.items() if "build" in service] == ["api"]
     assert SERVICES["api"]["deploy"]["replicas"] >= 2
-    assert all(SERVICES[name]["deploy"]["replicas"] >= 1 for name in ("worker-bots", "worker-search", "worker-sims"))
+    assert all(SERVICES[name]["deploy"]["replicas"] >= 1 for name in ("worker-bots", "worker-search", "worker-analysis",
+                                                                    "worker-sims"))
     # One app holds at most WEBHOOK_DELIVERIES_PER_APP (1) delivery workers: there are more.
     assert SERVICES["worker-webhooks"]["deploy"]["replicas"] >= 2
     assert "--appendonly" in SERVICES["redis"]["command"] and "yes" in SERVICES["redis"]["command"]
@@ -46,8 +48,11 @@ def test_worker_pools_split_the_queues():
     sims = build_parser().parse_args(SERVICES["worker-sims"]["command"][1:])
     search = build_parser().parse_args(SERVICES["worker-search"]["command"][1:])
     hooks = build_parser().parse_args(SERVICES["worker-webhooks"]["command"][1:])
+    analysis = build_parser().parse_args(SERVICES["worker-analysis"]["command"][1:])
     assert bots.queues == "bots" and sims.queues == "simulations" and search.queues == "search"
+    assert analysis.queues == "analysis"
     assert bots.metrics_port == sims.metrics_port == search.metrics_port == hooks.metrics_port == 9100
+    assert analysis.metrics_port == 9100
     # Deliveries (which wait on apps' receivers) are taken by their own workers only, and a plain
     # `rulehouse worker` does not take them either.
     takers = [name for name, service in SERVICES.items() if name in IMAGE_SERVICES and name != "api"

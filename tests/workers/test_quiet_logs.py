@@ -96,7 +96,8 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
     redis_port, port = free_port(), free_port()
     url = f"redis://127.0.0.1:{redis_port}/0"
     serve = spawn("serve", "--port", str(port), "--workers", "1", "--bot-workers", "1", "--search-workers", "0",
-                  "--webhook-workers", "1", "--web-workers", "1", REDIS_URL=url, RULEHOUSE_HOME=str(tmp_path / "home"))
+                  "--webhook-workers", "1", "--analysis-workers", "0", "--web-workers", "1", REDIS_URL=url,
+                  RULEHOUSE_HOME=str(tmp_path / "home"))
     redis_server = None
     try:
         base = f"http://127.0.0.1:{port}"
@@ -199,7 +200,7 @@ def test_ctrl_c_stops_serve_and_its_embedded_redis_in_order_without_errors(tmp_p
     port = free_port()
     home = tmp_path / "home"
     serve = spawn("serve", "--port", str(port), "--workers", "1", "--bot-workers", "1", "--search-workers", "0",
-                  "--webhook-workers", "1", "--web-workers", "1", RULEHOUSE_HOME=str(home))
+                  "--webhook-workers", "1", "--analysis-workers", "0", "--web-workers", "1", RULEHOUSE_HOME=str(home))
     try:
         wait_for(lambda: answers(f"http://127.0.0.1:{port}/v1/ready") == 200, timeout=90, interval=0.2)
         client = redis_lib.Redis.from_url((home / "redis.url").read_text())

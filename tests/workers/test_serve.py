@@ -56,7 +56,7 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
         queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 4 and found, timeout=30)
         # Webhook deliveries on a worker of their own: no bot worker waits on an app's receiver.
         assert sorted(tuple(worker.queue_names()) for worker in queues) == [
-            ("bots",), ("bots", "search", "simulations"), ("search",), ("webhooks",)]
+            ("analysis",), ("bots",), ("bots", "search", "simulations", "analysis"), ("search",), ("webhooks",)]
         client.close()
 
         # The workers it started play a simulation.

@@ -530,6 +530,12 @@ class CashNGuns(Ruleset):
     def view(self, state: CashNGunsState, seat: int | None) -> dict:
         return table_view.view(state, seat)
 
+    def resample_chance(self, state: CashNGunsState, rng: Rng) -> CashNGunsState:
+        """The generator and the undealt loot piles; the gangsters' bullet cards and choices stay."""
+        other = self.copy(state)
+        table_view.redeal_piles(other, rng)
+        return other
+
     def resample_hidden(self, state: CashNGunsState, seat: int | None, rng: Rng) -> CashNGunsState:
         other = self.copy(state)
         table_view.resample_hidden(other, seat, rng)

@@ -87,16 +87,7 @@ def resample_hidden(state: CashNGunsState, seat: int | None, rng: Rng) -> None:
     first put in a canonical order (or only counted), so states that differ in secrets alone
     give the same worlds.
     """
-    state.rng = Rng(rng.next64())
-    piles = state.piles
-    if len(piles) > 1:  # a single pile is kept sorted: its cards are known by elimination
-        undealt = sorted([card for pile in piles for card in pile])
-        rng.quick_shuffle(undealt)
-        start = 0
-        for pile in piles:
-            end = start + len(pile)
-            pile[:] = sorted(undealt[start:end], key=CARD_ORDER.__getitem__)
-            start = end
+    redeal_piles(state, rng)
     living = [index for index, g in enumerate(state.gangsters) if g.alive]
     for index, g in enumerate(state.gangsters):
         if index == seat:
@@ -107,6 +98,20 @@ def resample_hidden(state: CashNGunsState, seat: int | None, rng: Rng) -> None:
             g.target = rng.choice([NOBODY, *(other for other in living if other != index)])
         if state.phase == COURAGE and g.decided:
             g.stands = rng.randint(0, 1) == 1
+
+
+def redeal_piles(state: CashNGunsState, rng: Rng) -> None:
+    """Re-seed the generator and re-deal the undealt loot piles, in place (nobody sees either)."""
+    state.rng = Rng(rng.next64())
+    piles = state.piles
+    if len(piles) > 1:  # a single pile is kept sorted: its cards are known by elimination
+        undealt = sorted([card for pile in piles for card in pile])
+        rng.quick_shuffle(undealt)
+        start = 0
+        for pile in piles:
+            end = start + len(pile)
+            pile[:] = sorted(undealt[start:end], key=CARD_ORDER.__getitem__)
+            start = end
 
 
 def _redeal_bullets(g: Gangster, rng: Rng) -> None:

@@ -373,6 +373,10 @@ class HitchikerRuleset(Ruleset):
             raise ValueError(f"not a {self.id} state of format {STATE_FORMAT}")
         return state_from_jsonable(data["state"])
 
+    def resample_chance(self, state: HitchikerState, rng: Rng) -> HitchikerState:
+        """The dice, the piles' draws and the burned casino card: everything this game hides is chance."""
+        return self.resample_hidden(state, None, rng)
+
     def resample_hidden(self, state: HitchikerState, seat: int | None, rng: Rng) -> HitchikerState:
         """Re-seed the RNG and burn another card at a casino table: the two things nobody sees.
 

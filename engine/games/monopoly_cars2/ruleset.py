@@ -311,6 +311,10 @@ class MonopolyCars2(Ruleset):
 
     copy = staticmethod(cloner(GameState))
 
+    def resample_chance(self, state: GameState, rng: Rng) -> GameState:
+        """The dice and the Chance pile's order: everything this game hides, and all of it chance."""
+        return self.resample_hidden(state, None, rng)
+
     def resample_hidden(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         other = super().resample_hidden(state, seat, rng)
         # The pile's order is face down for everyone (its cards are known: those nobody holds): deal

@@ -1,0 +1,66 @@
+"""Game analyses as RQ jobs on their own queue (``ANALYSIS_QUEUE``, ``analysis``); no Flask here.
+
+A finished game's analysis is computed once: the first ask reserves its work bound against the
+caller's app, marks it asked with the id of its job (``GameStore.ask_analysis``) and queues
+``compute_analysis``; the job builds the game's full record (``api.records.build.full_record``),
+analyses it (``engine.analysis.game.analyse``), stores the answer under ``game:{<id>}:analysis``,
+where every later ask finds it, and gives back what the reservation held beyond the work done.
+The analysis of a stored game is the analysis of its record, on any machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+
+from rq import Retry
+from rq.exceptions import DuplicateJobError
+
+from api.apps import accounting
+from api.bot_seats import job_store
+from api.records.build import full_record
+from api.store import FINISHED, GameStore
+from engine.analysis.game import analyse
+from engine.records import RecordError
+
+#: A failed analysis job is kept this long (seconds); an ask after a lost or failed job queues another.
+FAILURE_TTL = 3600
+#: The quota an analysis counts against: the search work of hints and searching bots (one accounting).
+QUOTA = "search_work_per_day"
+
+
+def analysis_job_id(game_id: str, *, again: bool = False) -> str:
+    """``analysis-<game>``, with a random tail for a job queued again after one was lost."""
+    return f"analysis-{game_id}" + (f"-{secrets.token_hex(3)}" if again else "")
+
+
+def queue_analysis(store: GameStore, game_id: str, job_id: str, app_id: str | None, reserved: int) -> None:
+    """Queue the job ``job_id`` that analyses the game (nothing when it exists already)."""
+    with contextlib.suppress(DuplicateJobError):
+        store.analysis_queue.enqueue("api.analysis.jobs.compute_analysis", game_id, job_id, app_id, reserved,
+                                     job_id=job_id, unique=True, job_timeout=store.analysis_timeout,
+                                     result_ttl=60, failure_ttl=FAILURE_TTL, retry=Retry(max=1))
+
+
+def compute_analysis(game_id: str, job_id: str, app_id: str | None = None, reserved: int = 0,
+                     store: GameStore | None = None) -> str:
+    """The RQ job: analyse the finished game and store the answer; settle the caller's reservation of
+    ``reserved`` engine actions to the work done. Say what happened."""
+    store = store or job_store()
+    record = store.load(game_id)
+    if record is None or record.status != FINISHED:
+        return "gone"
+    try:
+        analysis = analyse(full_record(store, record))
+        body = {"game_id": game_id, "version": record.version, "status": "ready", **analysis}
+        work = analysis["work"]
+    except RecordError as error:  # e.g. a ruleset without a value model: told to every later ask
+        body = {"game_id": game_id, "version": record.version, "status": "failed", "reason": error.reason,
+                "detail": error.message}
+        work = 0
+    if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id):
+        return "replaced"  # another job answers for it (and settles its own reservation), or the game expired
+    if app_id is not None and reserved != work:
+        accounting.add_work(store.control, app_id, QUOTA, work - reserved)
+    return f"{body['status']}: {work} engine actions"
