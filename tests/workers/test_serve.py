@@ -53,7 +53,7 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
         assert (tmp_path / "home" / "redis").is_dir()
 
         client = redis_lib.Redis.from_url(redis_url)
-        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 4 and found, timeout=30)
+        queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 5 and found, timeout=30)
         # Webhook deliveries on a worker of their own: no bot worker waits on an app's receiver.
         assert sorted(tuple(worker.queue_names()) for worker in queues) == [
             ("analysis",), ("bots",), ("bots", "search", "simulations", "analysis"), ("search",), ("webhooks",)]
