@@ -218,6 +218,8 @@ SWISS = {"ruleset": TOY, "format": "swiss", "table_size": 2, "entrants": ["ann",
     ({"table_size": 1}, "/table_size"),
     ({"format": "duplicate", "entrants": ["a", "b", "c", "d", "e", "f"], "table_size": 4}, "/entrants"),
     ({"format": "duplicate", "rounds": 3}, "/rounds"),
+    # A round robin of 66 at two seats would default to 65 rounds: past the bound of 64, so name it.
+    ({"format": "round_robin", "entrants": [f"bot:random#{n}" for n in range(66)]}, "/rounds"),
     ({"format": "knockout"}, "/format"),
     ({"rounds": 0}, "/rounds"),
     ({"entrants": ["ann", "ann", "bob", "cy"]}, "/entrants"),
