@@ -125,8 +125,8 @@ class TournamentTableSchema(Schema):
     ranks = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "Each seat's place once the round has ended (1 = first; ties share)."})
     seed = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The game's seed once the tournament has finished (or when the tournament's seed was "
-                       "given); null before."})
+        "description": "The game's seed once its round has ended; null before (a running duplicate round's "
+                       "tables share theirs)."})
     tokens = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True, metadata={
         "description": "Secret: each person's seat token, by entrant; only for the app's secret key (null "
                        "otherwise)."})

@@ -1135,7 +1135,7 @@ class TournamentTable(TypedDict):
     ranks: "list[int] | None"
     """Each seat's place once the round has ended (1 = first; ties share)."""
     seed: "int | None"
-    """The game's seed once the tournament has finished (or when the tournament's seed was given); null before."""
+    """The game's seed once its round has ended; null before (a running duplicate round's tables share theirs)."""
     tokens: "dict[str, str] | None"
     """Secret: each person's seat token, by entrant; only for the app's secret key (null otherwise)."""
 
