@@ -791,7 +791,7 @@ class Stop(TypedDict):
     max_games: "int"
     """The budget: games per variant at most (1 to 200000); the whole budget is counted against the app's quotas when the experiment is admitted."""
     min_games: NotRequired["int | None"]
-    """Games per variant of the first round (default 1000, at most `max_games`); each later round plays about a tenth of the games so far."""
+    """Games per variant of the first round (default 1000, or `max_games` if fewer; more than `max_games` is 422); each later round plays about a tenth of the games so far."""
 
 
 class ExperimentRequest(TypedDict):

@@ -52,6 +52,8 @@ def header(key: str) -> dict:
     ({"variants": [{"name": "x" * 65}]}, "/variants/0/name"),
     ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100}}, "/stop/win_rate_within"),
     ({"variants": [{"name": "x"}], "stop": {"max_games": 100, "win_rate_within": 0.01}}, "/games"),
+    ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100, "min_games": 101,
+                                                          "win_rate_within": 0.01}}, "/stop/min_games"),
 ])
 def test_bad_variants_are_422_naming_the_field(client, keys, extra, pointer):
     _, key = keys.create_app("Lab", scopes=["simulations"])
