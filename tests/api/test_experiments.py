@@ -42,6 +42,7 @@ def header(key: str) -> dict:
 @pytest.mark.parametrize(("extra", "pointer"), [
     ({"sweep": {"colour": ["red", "blue"]}}, "/sweep/colour"),
     ({"sweep": {"starting_money": [10, -3]}}, "/sweep/starting_money/1"),
+    ({"sweep": {"starting_money": [10, 10]}}, "/sweep"),
     ({"sweep": {"starting_money": list(range(MAX_VARIANTS + 1))}}, "/sweep"),
     ({"sweep": {"starting_money": [1], "turn_cap": [9], "spinner_faces": [[1]]}}, "/sweep"),
     ({"variants": [{"name": "x", "options": {"starting_money": 10_001}}]}, "/variants/0/options/starting_money"),
