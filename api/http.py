@@ -116,7 +116,7 @@ def not_modified(version: int, role: str | None) -> Response | None:
 
 
 def valid_cursor(cursor: str) -> bool:
-    return bool(_CURSOR.match(cursor))
+    return bool(_CURSOR.fullmatch(cursor))
 
 
 def iso_time(timestamp: float) -> str:

@@ -28,10 +28,12 @@ PLAY_BLUEPRINTS = {"seats"}
 PLAY_WRITE_BLUEPRINTS = {"chat"}
 #: Blueprints whose every endpoint needs the scope of the same name.
 SCOPED_BLUEPRINTS = {"simulations": "simulations", "experiments": "simulations", "webhooks": "webhooks"}
-#: Reads of what an app owns, listed: its games (unlisted ones too) and its simulations. They need the
-#: scope of what they list, so a publishable key (in every page, so anyone's) sees only what the
-#: public lobby shows; a game id it is given is still enough to spectate.
-OWNER_LISTINGS = {"apps.MyGames": "games", "apps.MySimulations": "simulations"}
+#: Reads of what an app owns, listed: its games (unlisted ones too), its simulations, its tournaments
+#: and a player's games and results (which name unlisted games). They need the scope of what they list,
+#: so a publishable key (in every page, so anyone's) sees only what the public lobby shows; a game or
+#: tournament id it is given is still enough to spectate it.
+OWNER_LISTINGS = {"apps.MyGames": "games", "apps.MySimulations": "simulations", "tournaments.Tournaments": "games",
+                  "players.Player": "games", "players.PlayerGames": "games"}
 #: Endpoints with neither key nor rate limit: health checks for load balancers.
 FREE_ENDPOINTS = {"system.Health", "system.Ready"}
 EXTENSION = "rulehouse.apps"

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.games.schemas import line_kind, line_union
 from api.http import CURSOR_PATTERN
-from engine.core.strict import StrictBoolean
+from engine.core.strict import StrictBoolean, WholeRegexp
 
 #: the longest message, in characters (Unicode code points)
 MAX_TEXT_LENGTH = 280
@@ -56,13 +56,13 @@ class ChatSettingsAnswerSchema(Schema):
 
 
 class ChatQuerySchema(Schema):
-    after = fields.String(load_default="0", validate=validate.Regexp(CURSOR_PATTERN), metadata={
+    after = fields.String(load_default="0", validate=WholeRegexp(CURSOR_PATTERN), metadata={
         "description": "Chat cursor: the messages after this one (`0`: every message kept)."})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=MAX_PAGE))
 
 
 class ChatStreamQuerySchema(Schema):
-    after = fields.String(load_default="0", validate=validate.Regexp(CURSOR_PATTERN), metadata={
+    after = fields.String(load_default="0", validate=WholeRegexp(CURSOR_PATTERN), metadata={
         "description": "Chat cursor: the messages after it come first (`0`, the default: every message kept)."})
 
 

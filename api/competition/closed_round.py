@@ -3,8 +3,9 @@
 or a spectator of a faster table, would show a slower table its deals.
 
 While ``closed:{<game>}`` exists (written with the round's games, deleted when the round ends), a
-read under ``/v1/games/<game>`` answers only to a seat token of that game, and its record, forks and
-hints to nobody: 403 ``round_running``. Writes need the game's own seat (or creator) tokens anyway,
+read under ``/v1/games/<game>`` answers only to a seat token of that game (its past views only its own
+seat's, even once the table has finished), and its record, forks and hints to nobody: 403
+``round_running``. Writes need the game's own seat (or creator) tokens anyway,
 and a tournament's game has no creator token and no invites.
 """
 
@@ -22,6 +23,8 @@ from api.store import GameStore, game_key, token_digest
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)(/.*)?$")
 #: what not even the game's own seats may read while the round runs: it holds the seed (or searches from it)
 _SHUT_TO_SEATS = ("/record", "/hint")
+#: where ``?seat=`` picks another seat's view of a finished game: only the token's own seat while closed
+_OTHER_SEATS_VIEWS = "/views/"
 
 
 def round_running(tournament_id: str) -> ApiProblem:
@@ -54,4 +57,8 @@ def guard() -> None:
     token = bearer_token()
     role = None if token is None else games.redis.hget(game_key(game_id), f"t:{token_digest(token)}")
     if role is None or not role.isdigit():
+        raise round_running(tournament_id)
+    asked_seat = request.args.get("seat")
+    if rest.startswith(_OTHER_SEATS_VIEWS) and asked_seat is not None and asked_seat != role:
+        # A finished table shows every seat's past views (``?seat=``): its hands are the slower tables' too.
         raise round_running(tournament_id)

@@ -17,6 +17,8 @@ players_blp = Blueprint("players", __name__, url_prefix="/v1/players",
 ratings_blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings", description="The app's leaderboards.")
 
 PLAYER_404 = problem_response(404, "The app has no player of that id (another app's players are not this app's).")
+#: A player's reads name its games, unlisted ones too: not for a publishable key (api/apps/access.py).
+GAMES_SCOPE_403 = problem_response(403, "The app key lacks the `games` scope (a publishable key never has it).")
 
 
 def _known_player(player_id: str) -> str:
@@ -29,6 +31,7 @@ def _known_player(player_id: str) -> str:
 class Player(MethodView):
     @players_blp.response(200, PlayerSchema)
     @players_blp.alt_response(**PLAYER_404)
+    @players_blp.alt_response(**GAMES_SCOPE_403)
     def get(self, player_id: str):
         """Read a player
 
@@ -51,6 +54,7 @@ class PlayerGames(MethodView):
     @players_blp.arguments(PageQuerySchema, location="query")
     @players_blp.response(200, PlayerGamesPageSchema)
     @players_blp.alt_response(**PLAYER_404)
+    @players_blp.alt_response(**GAMES_SCOPE_403)
     def get(self, query: dict, player_id: str):
         """A player's games, paged
 

@@ -8,7 +8,7 @@ from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.games.schemas import MAX_SEED
 from api.seats.schemas import PLAYER_ID_PATTERN
 from engine.competition.pairing import FORMATS, MAX_ENTRANTS, MAX_ROUNDS
-from engine.core.strict import StrictBoolean
+from engine.core.strict import StrictBoolean, WholeRegexp
 
 MAX_PAGE = 100
 MAX_OFFSET = 100_000
@@ -98,7 +98,7 @@ class CreateTournamentSchema(Schema):
         "description": "`round_robin`, `swiss` or `duplicate` (docs/competition.md, Formats)."})
     table_size = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=16), metadata={
         "description": "Seats per table, within the ruleset's player range."})
-    entrants = fields.List(fields.String(validate=validate.Regexp(PLAYER_ID_PATTERN, error="a player id, or "
+    entrants = fields.List(fields.String(validate=WholeRegexp(PLAYER_ID_PATTERN, error="a player id, or "
                                                                   "bot:<bot>[#<tag>]")),
                            required=True, validate=validate.Length(min=2, max=MAX_ENTRANTS), metadata={
         "description": "Player ids and bots (`bot:<bot>[#<tag>]`), in seeding order; their number must "
@@ -125,8 +125,8 @@ class TournamentTableSchema(Schema):
     ranks = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "Each seat's place once the round has ended (1 = first; ties share)."})
     seed = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The game's seed once the tournament has finished (or when the tournament's seed was "
-                       "given); null before."})
+        "description": "The game's seed once its round has ended; null before (a running duplicate round's "
+                       "tables share theirs)."})
     tokens = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True, metadata={
         "description": "Secret: each person's seat token, by entrant; only for the app's secret key (null "
                        "otherwise)."})

@@ -113,6 +113,8 @@ class Tournaments(MethodView):
                              headers={"Location": f"/v1/tournaments/{tournament_id}"})
 
     @blp.response(200, TournamentListSchema)
+    @blp.alt_response(**problem_response(403, "The app key lacks the `games` scope (a publishable key never has "
+                                         "it): the list names unlisted games' tournaments."))
     def get(self):
         """List the app's tournaments
 

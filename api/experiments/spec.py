@@ -50,13 +50,21 @@ class StopSchema(Schema):
                                  "whole budget is counted against the app's quotas when the experiment is admitted."})
     min_games = fields.Integer(
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_GAMES_PER_VARIANT),
-        metadata={"description": f"Games per variant of the first round (default {DEFAULT_MIN_GAMES}, at most "
-                                 "`max_games`); each later round plays about a tenth of the games so far."})
+        metadata={"description": f"Games per variant of the first round (default {DEFAULT_MIN_GAMES}, or "
+                                 "`max_games` if fewer; more than `max_games` is 422); each later round plays about "
+                                 "a tenth of the games so far."})
 
     @validates_schema
     def a_question(self, data: dict, **_: object) -> None:
         if not data.get("win_rate_within") and not data.get("difference_within"):
             raise ValidationError("give win_rate_within, difference_within or both", "win_rate_within")
+
+    @validates_schema
+    def a_first_round_within_the_budget(self, data: dict, **_: object) -> None:
+        # An explicit first round past the budget contradicts it: say so rather than play fewer.
+        if data.get("min_games") is not None and data.get("max_games") is not None and \
+                data["min_games"] > data["max_games"]:
+            raise ValidationError(f"at most max_games ({data['max_games']})", "min_games")
 
 
 class ExperimentSpecSchema(Schema):

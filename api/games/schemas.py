@@ -7,7 +7,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.http import CURSOR_PATTERN
 from api.seats.schemas import SeatRequestSchema, SeatSchema
-from engine.core.strict import StrictBoolean
+from engine.core.strict import StrictBoolean, WholeRegexp
 
 STATUSES = ["waiting", "active", "finished"]
 
@@ -265,13 +265,13 @@ class ActionSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.String(load_default="0", validate=validate.Regexp(CURSOR_PATTERN),
+    after = fields.String(load_default="0", validate=WholeRegexp(CURSOR_PATTERN),
                           metadata={"description": "Cursor: return events after this one (`0`: from the start)."})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
-    after = fields.String(validate=validate.Regexp(CURSOR_PATTERN), metadata={
+    after = fields.String(validate=WholeRegexp(CURSOR_PATTERN), metadata={
         "description": "Resume after this cursor: events after it are sent before the live ones."})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.seats.names import DisplayName
-from engine.core.strict import StrictBoolean
+from engine.core.strict import StrictBoolean, WholeRegexp
 
 _BOT_NAME = validate.Length(min=1, max=64)
 #: An app's player id (docs/competition.md, "Players"): a person's, or ``bot:<bot>[#<tag>]`` for a bot.
@@ -13,7 +13,7 @@ PLAYER_ID_PATTERN = r"^(?:bot:[A-Za-z0-9_.-]{1,64}(?:#[A-Za-z0-9_-]{1,16})?|[A-Z
 
 
 def player_field(**metadata) -> fields.String:
-    return fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+    return fields.String(load_default=None, allow_none=True, validate=WholeRegexp(
         PLAYER_ID_PATTERN, error="a player id: 1 to 64 of A-Z a-z 0-9 _ . @ - (starting with a letter or digit), "
                                  "or bot:<bot>[#<tag>]"), metadata={
         "description": "The app's id of the player in this seat (docs/competition.md): its games are listed "
@@ -82,7 +82,7 @@ class LobbyQuerySchema(Schema):
                            metadata={"description": "Only `waiting` games are listed."})
     ruleset = fields.String(validate=validate.Length(min=1, max=64))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    cursor = fields.String(validate=validate.Regexp(_CURSOR), metadata={"description": "`next` of the last page."})
+    cursor = fields.String(validate=WholeRegexp(_CURSOR), metadata={"description": "`next` of the last page."})
 
 
 class SeatSchema(Schema):

@@ -73,6 +73,11 @@ def tournament_problems(format: str, entrants: Sequence[str], table_size: int, r
     elif "table_size" not in problems and (len(entrants) < table_size or len(entrants) % table_size):
         what = "a duplicate tournament's" if format == DUPLICATE else "the"
         problems["entrants"] = [f"{what} {len(entrants)} entrants do not divide into tables of {table_size}"]
+    if rounds is None and format in FORMATS and "table_size" not in problems and table_size >= 2:
+        default = plan_rounds_default(format, len(entrants), table_size)
+        if default > MAX_ROUNDS:  # a round robin of more than 65 entrants at two seats
+            problems["rounds"] = [f"the {format} default for {len(entrants)} entrants is {default} rounds, more than "
+                                  f"{MAX_ROUNDS}: give rounds (1 to {MAX_ROUNDS})"]
     if rounds is not None:
         if not 1 <= rounds <= MAX_ROUNDS:
             problems["rounds"] = [f"1 to {MAX_ROUNDS}"]

@@ -85,6 +85,9 @@ def design(ruleset: Ruleset, players: int, base_options: dict, base_bots: list[s
     names = [variant.name for variant in made]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
+        if sweep:  # a value given twice
+            raise InvalidOptions(f"two sweep points are {duplicates[0]!r}",
+                                 fields={"sweep": ["each option's values must differ"]})
         raise InvalidOptions(f"two variants are named {duplicates[0]!r}", fields={"variants": ["names must differ"]})
     for position, variant in enumerate(made[1:]):
         try:

@@ -942,7 +942,7 @@ class Stop(TypedDict):
     max_games: "int"
     """The budget: games per variant at most (1 to 200000); the whole budget is counted against the app's quotas when the experiment is admitted."""
     min_games: NotRequired["int | None"]
-    """Games per variant of the first round (default 1000, at most `max_games`); each later round plays about a tenth of the games so far."""
+    """Games per variant of the first round (default 1000, or `max_games` if fewer; more than `max_games` is 422); each later round plays about a tenth of the games so far."""
 
 
 class ExperimentRequest(TypedDict):
@@ -1286,7 +1286,7 @@ class TournamentTable(TypedDict):
     ranks: "list[int] | None"
     """Each seat's place once the round has ended (1 = first; ties share)."""
     seed: "int | None"
-    """The game's seed once the tournament has finished (or when the tournament's seed was given); null before."""
+    """The game's seed once its round has ended; null before (a running duplicate round's tables share theirs)."""
     tokens: "dict[str, str] | None"
     """Secret: each person's seat token, by entrant; only for the app's secret key (null otherwise)."""
 

@@ -219,6 +219,8 @@ SWISS = {"ruleset": TOY, "format": "swiss", "table_size": 2, "entrants": ["ann",
     ({"table_size": 1}, "/table_size"),
     ({"format": "duplicate", "entrants": ["a", "b", "c", "d", "e", "f"], "table_size": 4}, "/entrants"),
     ({"format": "duplicate", "rounds": 3}, "/rounds"),
+    # A round robin of 66 at two seats would default to 65 rounds: past the bound of 64, so name it.
+    ({"format": "round_robin", "entrants": [f"bot:random#{n}" for n in range(66)]}, "/rounds"),
     ({"format": "knockout"}, "/format"),
     ({"rounds": 0}, "/rounds"),
     ({"entrants": ["ann", "ann", "bob", "cy"]}, "/entrants"),
@@ -299,3 +301,30 @@ def test_a_rules_version_change_cancels_a_running_tournament(client, keys, keyed
     assert said == "cancelled"
     read = client.get(f"/v1/tournaments/{made['id']}", headers=key(secret)).get_json()
     assert (read["status"], read["reason"], len(read["played"])) == ("cancelled", "rules_version", 1)
+
+
+def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_seat_s_past_view(client, keys):
+    """Every table of a duplicate round shares its deals: a table that finished first shows its own
+    seats their own past views, never another seat's hand (`?seat=`), until the round ends."""
+    _, secret = keys.create_app("League")
+    made = client.post("/v1/tournaments", headers=key(secret), json={
+        "ruleset": TOY, "format": "duplicate", "table_size": 2, "entrants": ["ann", "bob", "cy", "dee"],
+        "options": {"rounds": 1}})
+    assert made.status_code == 201, made.get_json()
+    table = made.get_json()["played"][0]["tables"][0]
+    game_id, tokens = table["game"], [table["tokens"][entrant] for entrant in table["entrants"]]
+    while (state := client.get(f"/v1/games/{game_id}", headers={**key(secret), **auth(tokens[0])}).get_json())[
+            "status"] != "finished":
+        seat = state["waiting_for"][0]
+        pending = client.get(f"/v1/games/{game_id}/decisions", headers={**key(secret), **auth(tokens[seat])})
+        moved = client.post(f"/v1/games/{game_id}/actions", json=pending.get_json()["decisions"][0]["options"][0],
+                            headers={**key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
+        assert moved.status_code == 200, moved.get_json()
+    views = f"/v1/games/{game_id}/views/1"
+    own = client.get(views, headers={**key(secret), **auth(tokens[0])}, query_string={"seat": "0"})
+    assert own.status_code == 200 and own.get_json()["view"]["hand"], "its own hand of then: fine"
+    for seat in ("1", "01"):
+        refused = client.get(views, headers={**key(secret), **auth(tokens[0])}, query_string={"seat": seat})
+        assert assert_problem(refused, 403, "forbidden")["reason"] == "round_running", seat
+    assert assert_problem(client.get(views, headers=key(secret), query_string={"seat": "1"}), 403,
+                          "forbidden")["reason"] == "round_running"

@@ -42,6 +42,7 @@ def header(key: str) -> dict:
 @pytest.mark.parametrize(("extra", "pointer"), [
     ({"sweep": {"colour": ["red", "blue"]}}, "/sweep/colour"),
     ({"sweep": {"starting_money": [10, -3]}}, "/sweep/starting_money/1"),
+    ({"sweep": {"starting_money": [10, 10]}}, "/sweep"),
     ({"sweep": {"starting_money": list(range(MAX_VARIANTS + 1))}}, "/sweep"),
     ({"sweep": {"starting_money": [1], "turn_cap": [9], "spinner_faces": [[1]]}}, "/sweep"),
     ({"variants": [{"name": "x", "options": {"starting_money": 10_001}}]}, "/variants/0/options/starting_money"),
@@ -52,6 +53,8 @@ def header(key: str) -> dict:
     ({"variants": [{"name": "x" * 65}]}, "/variants/0/name"),
     ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100}}, "/stop/win_rate_within"),
     ({"variants": [{"name": "x"}], "stop": {"max_games": 100, "win_rate_within": 0.01}}, "/games"),
+    ({"variants": [{"name": "x"}], "games": None, "stop": {"max_games": 100, "min_games": 101,
+                                                          "win_rate_within": 0.01}}, "/stop/min_games"),
 ])
 def test_bad_variants_are_422_naming_the_field(client, keys, extra, pointer):
     _, key = keys.create_app("Lab", scopes=["simulations"])

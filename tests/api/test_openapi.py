@@ -47,20 +47,21 @@ def real_game(client, toy_ruleset):
     return create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
 
 
-def fuzz(operation, game: dict, tokens: list):
-    """A hypothesis test of one operation; half the cases aim at a real game (and real ruleset)."""
+def fuzz(operation, game: dict, tokens: list, real_ids: dict[str, str] | None = None,
+         examples: int = EXAMPLES_PER_OPERATION, derandomize: bool = False):
+    """A hypothesis test of one operation; half the cases aim at a real game (and real ruleset, and
+    the ``real_ids`` of other path parameters)."""
     params = {p.name for p in operation.path_parameters}
     if operation.method.upper() == "DELETE":
         tokens = [token for token in tokens if token != game["creator_token"]]  # keep the game for other cases
+    real_values = {"game_id": game["id"], "ruleset_id": "toy-secrets", **(real_ids or {})}
 
-    @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=derandomize,
               suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy(), real=st.booleans(), token=st.sampled_from(tokens))
     def check(case, real, token):
-        if real and "game_id" in params:
-            case.path_parameters["game_id"] = game["id"]
-        if real and "ruleset_id" in params:
-            case.path_parameters["ruleset_id"] = "toy-secrets"
+        for name in params & set(real_values) if real else ():
+            case.path_parameters[name] = real_values[name]
         if token is not None:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
         response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
@@ -78,3 +79,26 @@ def test_fuzzed_requests_get_no_server_error_and_fit_the_spec(app, real_game):
         fuzz(result.ok(), real_game, tokens)()
         ran += 1
     assert ran >= 9
+
+
+#: the paths of players, ratings, tournaments, experiments and past views, fuzzed harder with real ids
+COMPETITION_PATHS = ("/v1/players", "/v1/ratings", "/v1/tournaments", "/v1/experiments", "/views/")
+
+
+def test_fuzzed_requests_to_players_tournaments_experiments_and_views_with_real_ids_get_no_server_error(
+        app, client, toy_ruleset):
+    game = create_game(client, toy_ruleset.id, [{"player": "ann"}, {"player": "bob"}])
+    tournament = client.post("/v1/tournaments", json={"ruleset": toy_ruleset.id, "format": "swiss", "table_size": 2,
+                                                      "entrants": ["ann", "bob", "cy", "dee"]}).get_json()
+    experiment = client.post("/v1/experiments", json={"ruleset": "monopoly-cars2", "players": 2, "games": 10,
+                                                      "sweep": {"starting_money": [10, 13]}}).get_json()
+    real_ids = {"player_id": "ann", "tournament_id": tournament["id"], "exp_id": experiment["id"]}
+    tokens = [None, *(seat["token"] for seat in game["seats"])]
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+    fuzzed = []
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if any(part in operation.path for part in COMPETITION_PATHS):
+            fuzz(operation, {**game, "creator_token": None}, tokens, real_ids, examples=30, derandomize=True)()
+            fuzzed.append(operation.path)
+    assert len(fuzzed) >= 8, fuzzed

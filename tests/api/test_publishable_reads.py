@@ -1,7 +1,7 @@
 """A publishable key (in every page, so anyone's) sees what the public lobby shows, nothing more:
 every GET route of the service, asked through it, is checked for the ids of the app's unlisted
-game, of its simulation and of its experiment (over real Redis; the routes are read from the app itself, so a new
-route is checked too)."""
+games (one of named players), of its simulation, of its experiment and of its tournament and its
+tables (over real Redis; the routes are read from the app itself, so a new route is checked too)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ def service(redis_db_url):
 def test_the_app_listings_refuse_a_publishable_key(service):
     app, secret, public = service
     client = app.test_client()
-    for path, scope in (("/v1/apps/me/games", "games"), ("/v1/apps/me/simulations", "simulations")):
+    client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seats": [{"player": "ann"}, {"player": "bob"}]},
+                headers={"X-Api-Key": secret})
+    for path, scope in (("/v1/apps/me/games", "games"), ("/v1/apps/me/simulations", "simulations"),
+                        ("/v1/tournaments", "games"), ("/v1/players/ann", "games"), ("/v1/players/ann/games", "games")):
         refused = assert_problem(client.get(path, headers={"X-Api-Key": public, "Origin": ORIGIN}), 403, "forbidden")
         assert refused["reason"] == "scope_missing" and refused["scope"] == scope
         assert client.get(path, headers={"X-Api-Key": secret}).status_code == 200
@@ -49,10 +52,18 @@ def test_no_read_of_a_publishable_key_leads_to_an_unlisted_game_or_a_simulation(
     experiment = client.post("/v1/experiments", json={"ruleset": "monopoly-cars2", "players": 2, "games": 10,
                                                       "sweep": {"starting_money": [10, 13]}},
                              headers=as_app).get_json()
-    secrets_of_the_app = (unlisted["id"], simulation["id"], experiment["id"])
+    named = client.post("/v1/games", headers=as_app, json={
+        "ruleset": "monopoly-cars2", "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
+    tournament = client.post("/v1/tournaments", json={
+        "ruleset": "monopoly-cars2", "format": "swiss", "table_size": 2, "entrants": ["ann", "bob", "cy", "dee"]},
+        headers=as_app).get_json()
+    tables = [table["game"] for table in tournament["played"][0]["tables"]]
+    secrets_of_the_app = (unlisted["id"], simulation["id"], experiment["id"], named["id"], tournament["id"], *tables)
     # The secret key's listings do name them (so the check below could fail).
     mine = client.get("/v1/apps/me/games", headers=as_app).get_data(as_text=True)
     assert unlisted["id"] in mine
+    assert named["id"] in client.get("/v1/players/ann/games", headers=as_app).get_data(as_text=True)
+    assert tournament["id"] in client.get("/v1/tournaments", headers=as_app).get_data(as_text=True)
 
     values = {"game_id": listed["id"], "ruleset_id": "monopoly-cars2", "sim_id": "sim_0000000000",
               "webhook_id": "wh_0000000000", "seat": "1", "player_id": "ann", "tournament_id": "tn_0000000000",

@@ -7,12 +7,13 @@ sent with each integer and boolean in them swapped for a look-alike of another t
 from __future__ import annotations
 
 import pytest
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.records.schemas import EvaluateRequestSchema
 from engine.core.registry import all_rulesets
+from engine.core.strict import WholeRegexp
 from engine.records import RecordSchema
-from tests.api.helpers import assert_problem, auth
+from tests.api.helpers import assert_problem, auth, create_game
 from tests.api.test_spec_examples import new_example_game, operations, request_example
 from tests.options_examples import leaves as leaves_of
 from tests.options_examples import replaced
@@ -22,17 +23,19 @@ LOOK_ALIKES = {fields.Boolean: (0, 1, 0.0, "true", "false", "yes"), fields.Integ
                fields.Number: ("2", True)}
 
 
-def body_schemas(app) -> dict[str, Schema]:
-    """Every schema a request body is loaded with, by a name for the failure message."""
+def body_schemas(app, locations: tuple[str, ...] = ("json",)) -> dict[str, Schema]:
+    """Every schema a request body (or the query, ...: ``locations``) is loaded with, by a name for
+    the failure message."""
     found: dict[str, Schema] = {"EvaluateRequest": EvaluateRequestSchema(), "Record": RecordSchema()}
     for rule in app.url_map.iter_rules():
         view_class = getattr(app.view_functions[rule.endpoint], "view_class", None)
         for method in ("get", "post", "put", "patch", "delete"):
             for argument in getattr(getattr(view_class, method, None), "_apidoc", {}).get(
                     "arguments", {}).get("parameters", []):
-                if argument["in"] == "json":
+                if argument["in"] in locations:
                     schema = argument["schema"]
-                    found[f"{method.upper()} {rule.rule}"] = schema() if isinstance(schema, type) else schema
+                    found[f"{method.upper()} {rule.rule} {argument['in']}"] = (
+                        schema() if isinstance(schema, type) else schema)
     for ruleset in all_rulesets().values():
         found[f"{ruleset.id} options"] = ruleset.options_schema()
         for action_type, schema in ruleset.action_schemas.items():
@@ -67,6 +70,33 @@ def test_every_integer_and_boolean_of_a_request_body_refuses_other_types(app):
                         continue
                     loose.append(f"{name} {path} takes {value!r}")
     assert not loose, "\n".join(loose)
+
+
+def test_every_pattern_of_a_request_matches_the_whole_string(app):
+    """marshmallow's ``Regexp`` lets a final newline past ``$`` (``after=0%0A`` reached Redis as a
+    stream id: a 503); every pattern of a body or a query is ``WholeRegexp``."""
+    loose = []
+    for name, schema in body_schemas(app, ("json", "query")).items():
+        for field_name, field in schema.fields.items():
+            for path, leaf in leaves(field, f"/{field_name}"):
+                loose += [f"{name} {path}" for validator in leaf.validators
+                          if isinstance(validator, validate.Regexp) and not isinstance(validator, WholeRegexp)]
+    assert not loose, "\n".join(loose)
+
+
+def test_a_value_of_a_pattern_with_a_final_newline_is_422_at_its_field(client):
+    game = create_game(client, "monopoly-cars2", [{"name": "A"}, {"name": "B"}])
+    for path, pointer in ((f"/v1/games/{game['id']}/events?after=0%0A", "/after"),
+                          (f"/v1/games/{game['id']}/events?after=1-0%0A", "/after"),
+                          (f"/v1/games/{game['id']}/chat?after=0%0A", "/after"),
+                          ("/v1/games?cursor=1:ab%0A", "/cursor")):
+        problem = assert_problem(client.get(path, headers=auth(game["seats"][0]["token"])), 422, "validation-error")
+        assert [error["pointer"] for error in problem["errors"]] == [pointer], (path, problem)
+    named = client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seats": [{"player": "ann\n"}, {"name": "B"}]})
+    assert "/seats/0/player" in [error["pointer"] for error in assert_problem(named, 422, "validation-error")["errors"]]
+    entered = client.post("/v1/tournaments", json={"ruleset": "monopoly-cars2", "format": "swiss", "table_size": 2,
+                                                   "entrants": ["ann\n", "bob"]})
+    assert "/entrants/0" in [error["pointer"] for error in assert_problem(entered, 422, "validation-error")["errors"]]
 
 
 @pytest.mark.parametrize(("path", "body", "pointer"), [

@@ -21,6 +21,7 @@ from engine.competition import (
     table_seeds,
     tournament_problems,
 )
+from engine.competition.pairing import FORMATS, MAX_ENTRANTS, MAX_ROUNDS
 
 
 def result(winners, ranking, scores, turn_cap=False):
@@ -76,6 +77,16 @@ def test_tournament_problems_name_the_field():
     assert "rounds" in tournament_problems("duplicate", names[:8], 4, 3, 2, 6)
     assert "rounds" in tournament_problems("swiss", names[:8], 4, 0, 2, 6)
     assert "format" in tournament_problems("knockout", names[:8], 4, 1, 2, 6)
+    # Every format's default number of rounds, for every field and table size, stays within MAX_ROUNDS,
+    # or the absent `rounds` is named.
+    for format in FORMATS:
+        for size in range(2, 17):
+            for count in range(size, MAX_ENTRANTS + 1, size):
+                field = [f"p{i}" for i in range(count)]
+                if "rounds" not in tournament_problems(format, field, size, None, 2, 16):
+                    assert plan_rounds_default(format, count, size) <= MAX_ROUNDS, (format, count, size)
+    assert "rounds" in tournament_problems("round_robin", [f"p{i}" for i in range(66)], 2, None, 2, 6)
+    assert tournament_problems("round_robin", [f"p{i}" for i in range(66)], 2, 64, 2, 6) == {}
 
 
 # -- pairing ---------------------------------------------------------------------------------
