@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import limits, ownership
+from api.apps.access import may
 from api.competition import tournaments
 from api.competition.keys import app_tournaments_key
 from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
@@ -84,8 +85,10 @@ def _body(tournament: dict, *, with_tokens: bool) -> dict:
 
 
 def _secret_key() -> bool:
+    """Seat tokens are the app's to hand out: a secret key that may create games (the ``games``
+    scope; not a narrower key, such as one that only manages webhooks), or no key in development."""
     app = g.get("app")
-    return app is not None and not app.publishable
+    return app is not None and not app.publishable and may(app, "games")
 
 
 @blp.route("")

@@ -4,11 +4,13 @@ ratings are invisible to another, bad input is 422 naming the field."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import redis as redis_lib
 from openskill.models import PlackettLuce
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.keys import PUBLISHABLE, AppKeys, app_key
 from api.moves import load_state, submit_action
 from engine.core.registry import get_ruleset
 from tests.api.helpers import assert_problem, auth
@@ -261,6 +263,10 @@ def test_a_tournament_s_seat_tokens_go_to_its_app_s_secret_key_only(client, keys
     assert [t["id"] for t in listed] == [created["id"]]
     assert client.get("/v1/tournaments", headers=key(other)).get_json()["tournaments"] == []
     assert [s["entrant"] for s in created["standings"]] == SWISS["entrants"], "before any round: seeding order"
+    # A key of the app that may no longer create games (its scopes narrowed to webhooks) sees no tokens.
+    keys.redis.hset(app_key(app_id), "scopes", json.dumps(["webhooks"]))
+    narrowed = client.get(f"/v1/tournaments/{created['id']}", headers=key(secret)).get_json()
+    assert all(table["tokens"] is None for table in narrowed["played"][0]["tables"])
 
 
 def test_a_tournament_s_first_round_must_fit_the_live_games_quota(client, keys):
