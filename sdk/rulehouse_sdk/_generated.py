@@ -338,6 +338,8 @@ class Game(TypedDict):
     """Whether the seats may ask for hints."""
     hint_counts: "list[int] | None"
     """Hints asked per seat (once per seat and version), counted once the game has moved on from the version they were asked at; null when hints are off."""
+    win_chances: "Literal['seats', 'spectators']"
+    """Who may ask for the live game's win chances (`seats`, or `spectators` too)."""
     rated: "bool"
     """Whether the game is rated (docs/competition.md)."""
     tournament: "str | None"
