@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from api.competition.keys import board_key, player_games_key, player_results_key, players_key, ratings_key
-from api.store import GameStore, analysis_key, game_key
+from api.store import GameStore, game_key
 from engine.competition import Rating
 from engine.core.registry import all_rulesets
 
@@ -49,20 +49,17 @@ def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None,
     """The player's average move cost in win-chance points over the analyses already stored of its
     ``MOVE_COST_GAMES`` most recent games (its seat's ``cost`` over its ``decisions``, all games
     together), and how many analysed games that is. None when no such game has a decision with a
-    choice. Reads only: an analysis not asked yet, still running or failed counts for nothing."""
+    choice. Reads only each analysis' seat costs (``GameStore.analysis_costs``), never an analysis
+    itself (a long game's is megabytes), and starts none: one not asked, running or failed counts
+    for nothing."""
     members = store.control.zrevrange(player_games_key(app_id, player), 0, MOVE_COST_GAMES - 1)
-    pipe = store.redis.pipeline(transaction=False)
-    for member in members:
-        pipe.get(analysis_key(member.rpartition(":")[0]))
+    stored = store.analysis_costs([member.rpartition(":")[0] for member in members])
     cost, decisions, games = 0.0, 0, 0
-    for member, stored in zip(members, pipe.execute() if members else [], strict=True):
-        if stored is None or not stored.startswith("{"):  # never asked, or the id of the job computing it
+    for member, seat_costs in zip(members, stored, strict=True):
+        if seat_costs is None:
             continue
-        analysis = json.loads(stored)
-        if analysis["status"] != "ready":
-            continue
-        seat = analysis["split"][int(member.rpartition(":")[2])]
-        cost, decisions, games = cost + seat["cost"], decisions + seat["decisions"], games + 1
+        seat_decisions, seat_cost = json.loads(seat_costs)[int(member.rpartition(":")[2])]
+        cost, decisions, games = cost + seat_cost, decisions + seat_decisions, games + 1
     return (cost / decisions if decisions else None), games
 
 
