@@ -15,7 +15,9 @@ Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` 
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
 the id of the job computing it, then its JSON; it expires with the game's version.
 ``game:{<id>}:analysis`` is a finished game's analysis (api/analysis): the id of the job computing it,
-then its JSON; it expires with the game. ``game:{<id>}:chat`` is the table chat (api/chat), a stream
+then its JSON; it expires with the game, and so does ``game:{<id>}:analysis:costs``, stored with a ready
+analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads, api/competition, without
+reading the whole analysis). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
 (every write of the game refreshes its TTL too), and ``game:{<id>}:chat:rate:<seat>`` holds the times of a
 seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
@@ -125,6 +127,19 @@ SAVE_HINT_SCRIPT = """
 local current = redis.call('GET', KEYS[1])
 if not current or (ARGV[2] ~= '' and current ~= ARGV[2]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return 1
+"""
+
+#: Store the analysis KEYS[1] (ARGV[1]) if its stored value is still the job id ARGV[2], keeping its TTL,
+#: and, unless ARGV[3] is empty, the seats' costs KEYS[2] (ARGV[3]) with the same TTL. Answers 1 or 0.
+SAVE_ANALYSIS_SCRIPT = """
+local current = redis.call('GET', KEYS[1])
+if not current or current ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+if ARGV[3] ~= '' then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl) else redis.call('SET', KEYS[2], ARGV[3]) end
+end
 return 1
 """
 
@@ -253,6 +268,11 @@ def analysis_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:analysis"
 
 
+def analysis_costs_key(game_id: str) -> str:
+    """Each seat's ``[decisions, cost]`` of a game's ready analysis (JSON), beside the analysis."""
+    return f"game:{{{game_id}}}:analysis:costs"
+
+
 def bot_searches(ruleset_id: str, bot: str | None) -> bool:
     """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
     the search queue."""
@@ -374,6 +394,7 @@ class GameStore:
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
         self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
         self._ask_analysis = client.register_script(ASK_ANALYSIS_SCRIPT)
+        self._save_analysis = client.register_script(SAVE_ANALYSIS_SCRIPT)
         self._post_chat = client.register_script(POST_CHAT_SCRIPT)
         self._set_chat = client.register_script(SET_CHAT_SCRIPT)
 
@@ -542,10 +563,21 @@ class GameStore:
         """The analysis' stored value: its JSON once computed, the computing job's id before, None if never asked."""
         return self.redis.get(analysis_key(game_id))
 
-    def save_analysis(self, game_id: str, value: str, *, replacing: str) -> bool:
+    def save_analysis(self, game_id: str, value: str, *, replacing: str, seat_costs: str = "") -> bool:
         """Store the computed analysis (or the id of a job queued again) if the stored value is still the
-        job id ``replacing``: a job that was replaced meanwhile stores nothing."""
-        return bool(self._save_hint(keys=[analysis_key(game_id)], args=[value, replacing]))
+        job id ``replacing``: a job that was replaced meanwhile stores nothing. ``seat_costs``, a ready
+        analysis' seats' ``[decisions, cost]`` as JSON, is stored with it (``analysis_costs_key``)."""
+        return bool(self._save_analysis(keys=[analysis_key(game_id), analysis_costs_key(game_id)],
+                                        args=[value, replacing, seat_costs]))
+
+    def analysis_costs(self, game_ids: list[str]) -> list[str | None]:
+        """Each game's seats' ``[decisions, cost]`` (JSON) of its ready analysis, None where there is none."""
+        if not game_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(analysis_costs_key(game_id))
+        return pipe.execute()
 
     def hint(self, game_id: str, seat: int, version: int) -> str | None:
         """The hint's stored value: its JSON once computed, the computing job's id before, None if never asked."""
@@ -607,7 +639,8 @@ class GameStore:
     def delete(self, game_id: str) -> None:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
-        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id))
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id),
+                          analysis_costs_key(game_id))
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
 
     # -- reads ----------------------------------------------------------------

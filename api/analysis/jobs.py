@@ -54,12 +54,15 @@ def compute_analysis(game_id: str, job_id: str, app_id: str | None = None, reser
     try:
         analysis = analyse(full_record(store, record))
         body = {"game_id": game_id, "version": record.version, "status": "ready", **analysis}
+        seat_costs = json.dumps([[seat["decisions"], seat["cost"]] for seat in analysis["split"]])
         work = analysis["work"]
     except RecordError as error:  # e.g. a ruleset without a value model: told to every later ask
         body = {"game_id": game_id, "version": record.version, "status": "failed", "reason": error.reason,
                 "detail": error.message}
+        seat_costs = ""
         work = 0
-    if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id):
+    if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id,
+                               seat_costs=seat_costs):
         return "replaced"  # another job answers for it (and settles its own reservation), or the game expired
     if app_id is not None and reserved != work:
         accounting.add_work(store.control, app_id, QUOTA, work - reserved)

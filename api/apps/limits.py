@@ -16,7 +16,7 @@ Rate limits count requests in four classes: ``moves`` (acting for a seat), ``wri
 Over a limit: 429 problem+json with ``Retry-After``.
 
 Quotas bound what an app holds rather than how fast it asks: live (unfinished) games and
-queued simulation chunks, here; the work it has done per day (simulations, searches) is
+queued simulation and experiment chunks, here; the work it has done per day (simulations, searches) is
 admitted and charged by ``api.apps.accounting``, which also reads every quota (``quota_of``:
 a publishable key's are ``PUBLISHABLE_QUOTAS`` whatever the app's overrides, which are its
 secret keys'). Over a quota: 403 problem+json, ``reason`` naming the quota.
@@ -170,6 +170,15 @@ def admit_simulation(app: App, spec: dict) -> None:
 
 
 def queued_chunks(app_id: str) -> int:
+    """The chunks the app's queued or running simulations and experiments may still play (an
+    experiment's once per variant): what the ``queued_chunks`` quota bounds, whichever of them is
+    admitted next."""
+    from api.experiments.admission import experiments_in_flight
+
+    return simulation_chunks(app_id) + experiments_in_flight(app_id)[1]
+
+
+def simulation_chunks(app_id: str) -> int:
     """Chunks of the app's simulations that are queued or running and not yet done."""
     import json
 

@@ -41,6 +41,28 @@ def games_played(store: GameStore, app_id: str, player: str) -> int:
     return int(store.control.zcard(player_games_key(app_id, player)))
 
 
+#: How many of a player's most recent games its ``move_cost`` reads the stored analyses of.
+MOVE_COST_GAMES = 20
+
+
+def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None, int]:
+    """The player's average move cost in win-chance points over the analyses already stored of its
+    ``MOVE_COST_GAMES`` most recent games (its seat's ``cost`` over its ``decisions``, all games
+    together), and how many analysed games that is. None when no such game has a decision with a
+    choice. Reads only each analysis' seat costs (``GameStore.analysis_costs``), never an analysis
+    itself (a long game's is megabytes), and starts none: one not asked, running or failed counts
+    for nothing."""
+    members = store.control.zrevrange(player_games_key(app_id, player), 0, MOVE_COST_GAMES - 1)
+    stored = store.analysis_costs([member.rpartition(":")[0] for member in members])
+    cost, decisions, games = 0.0, 0, 0
+    for member, seat_costs in zip(members, stored, strict=True):
+        if seat_costs is None:
+            continue
+        seat_decisions, seat_cost = json.loads(seat_costs)[int(member.rpartition(":")[2])]
+        cost, decisions, games = cost + seat_cost, decisions + seat_decisions, games + 1
+    return (cost / decisions if decisions else None), games
+
+
 def player_games(store: GameStore, app_id: str, player: str, offset: int, limit: int) -> tuple[list[dict], int | None]:
     """A page of the player's games, newest first, and the offset of the next page (None: the last).
     Games that expired leave the index as they are met."""

@@ -37,16 +37,18 @@ class Player(MethodView):
 
         The player's rating in each ruleset it has rated games of (`mu`, its uncertainty
         `sigma`, the leaderboard's `ordinal`, its place), how many of its games the app keeps,
-        and its latest rated results.
+        and its latest rated results; its average move cost over the analyses already made of its
+        most recent games (reading one never starts an analysis).
         """
         app_id = current_app_id()
         _known_player(player_id)
         recent = players.recent_results(store(), app_id, player_id)
+        move_cost, analysed_games = players.move_cost(store(), app_id, player_id)
         for entry in recent:
             entry["finished"] = iso_time(entry["finished"])
         return json_response({"player": player_id, "ratings": players.player_ratings(store(), app_id, player_id),
                               "games_played": players.games_played(store(), app_id, player_id), "recent": recent,
-                              "move_cost": None})
+                              "move_cost": move_cost, "analysed_games": analysed_games})
 
 
 @players_blp.route("/<player_id>/games")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.competition.players import MOVE_COST_GAMES
 from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.games.schemas import MAX_SEED
 from api.seats.schemas import PLAYER_ID_PATTERN
@@ -55,8 +56,12 @@ class PlayerSchema(Schema):
     recent = fields.List(fields.Nested(RecentResultSchema), required=True, metadata={
         "description": "The latest rated results, newest first (at most 20)."})
     move_cost = fields.Float(required=True, allow_none=True, metadata={
-        "description": "The average cost of the player's moves in win-chance points; null until the service "
-                       "analyses games."})
+        "description": "The average cost of the player's moves with a choice, in win-chance points (0.05 = five "
+                       "points), over the analyses already made (`GET /v1/games/{id}/analysis`) of its "
+                       f"{MOVE_COST_GAMES} most recent games; null when none of them is analysed (or has a "
+                       "choice of the player's)."})
+    analysed_games = fields.Integer(required=True, metadata={
+        "description": f"How many analysed games `move_cost` is based on (at most {MOVE_COST_GAMES})."})
 
 
 class PlayerGameSchema(Schema):

@@ -58,16 +58,11 @@ def admit(spec: dict) -> None:
     app = g.get("app")
     if app is None:
         return
-    running, waiting = experiments_in_flight(app.id)
+    running, _ = experiments_in_flight(app.id)
     if running >= MAX_EXPERIMENTS_IN_FLIGHT:
         raise ApiProblem("quota-exceeded", f"this app has {running} experiments queued or running, the most at once",
                          reason="quota_experiments_in_flight", quota="experiments_in_flight",
                          allowed=MAX_EXPERIMENTS_IN_FLIGHT, used=running)
-    budget = budget_as_simulation(spec)
-    # The simulations' admission counts the app's queued simulation chunks; the chunks its other
-    # experiments may still play are counted here, against the same quota.
-    allowed = limits.quota_of(app, "queued_chunks")
-    used = limits.queued_chunks(app.id) + waiting
-    if used + budget["chunks"] > allowed:
-        raise limits.over_quota("queued_chunks", used, budget["chunks"], allowed)
-    limits.admit_simulation(app, budget)
+    # Its chunks against what the app's simulations and other experiments may still play
+    # (``limits.queued_chunks``, the count a simulation's admission uses too), its work against the day's.
+    limits.admit_simulation(app, budget_as_simulation(spec))

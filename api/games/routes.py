@@ -262,7 +262,7 @@ class Game(MethodView):
             "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
             "seed_commitment": record.seed_commitment,
             "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
-            "rated": record.rated, "tournament": record.tournament,
+            "win_chances": record.win_chances, "rated": record.rated, "tournament": record.tournament,
         }
         return json_response(body, version=record.version, role=tag)
 

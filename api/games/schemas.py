@@ -130,6 +130,11 @@ def hints_field() -> fields.Boolean:
     return fields.Boolean(required=True, metadata={"description": "Whether the seats may ask for hints."})
 
 
+def win_chances_field() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(["seats", "spectators"]), metadata={
+        "description": "Who may ask for the live game's win chances (`seats`, or `spectators` too)."})
+
+
 def hint_counts_field() -> fields.List:
     return fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "Hints asked per seat (once per seat and version), counted once the game has moved on "
@@ -162,8 +167,7 @@ class CreatedGameSchema(Schema):
                        "it takes an open seat before the start and a new seat after it."})
     listed = fields.Boolean(required=True)
     hints = hints_field()
-    win_chances = fields.String(required=True, validate=validate.OneOf(["seats", "spectators"]), metadata={
-        "description": "Who may ask for the live game's win chances (`seats`, or `spectators` too)."})
+    win_chances = win_chances_field()
     chat = fields.Boolean(required=True, metadata={
         "description": "Whether the table chat was on at creation (`GET /v1/games/{id}/chat` says it now)."})
     decision_timeout = decision_timeout_field()
@@ -200,6 +204,7 @@ class GameSchema(Schema):
     listed = fields.Boolean(required=True)
     hints = hints_field()
     hint_counts = hint_counts_field()
+    win_chances = win_chances_field()
     rated = fields.Boolean(required=True, metadata={
         "description": "Whether the game is rated (docs/competition.md)."})
     tournament = fields.String(required=True, allow_none=True, metadata={

@@ -338,6 +338,8 @@ class Game(TypedDict):
     """Whether the seats may ask for hints."""
     hint_counts: "list[int] | None"
     """Hints asked per seat (once per seat and version), counted once the game has moved on from the version they were asked at; null when hints are off."""
+    win_chances: "Literal['seats', 'spectators']"
+    """Who may ask for the live game's win chances (`seats`, or `spectators` too)."""
     rated: "bool"
     """Whether the game is rated (docs/competition.md)."""
     tournament: "str | None"
@@ -1191,7 +1193,9 @@ class Player(TypedDict):
     recent: "list[RecentResult]"
     """The latest rated results, newest first (at most 20)."""
     move_cost: "float | None"
-    """The average cost of the player's moves in win-chance points; null until the service analyses games."""
+    """The average cost of the player's moves with a choice, in win-chance points (0.05 = five points), over the analyses already made (`GET /v1/games/{id}/analysis`) of its 20 most recent games; null when none of them is analysed (or has a choice of the player's)."""
+    analysed_games: "int"
+    """How many analysed games `move_cost` is based on (at most 20)."""
 
 
 class PlayerGame(TypedDict):
@@ -2082,7 +2086,8 @@ class Operations:
 
         The player's rating in each ruleset it has rated games of (`mu`, its uncertainty
         `sigma`, the leaderboard's `ordinal`, its place), how many of its games the app keeps,
-        and its latest rated results.
+        and its latest rated results; its average move cost over the analyses already made of its
+        most recent games (reading one never starts an analysis).
 
         GET /v1/players/{player_id}
         """
@@ -2775,7 +2780,8 @@ class AsyncOperations:
 
         The player's rating in each ruleset it has rated games of (`mu`, its uncertainty
         `sigma`, the leaderboard's `ordinal`, its place), how many of its games the app keeps,
-        and its latest rated results.
+        and its latest rated results; its average move cost over the analyses already made of its
+        most recent games (reading one never starts an analysis).
 
         GET /v1/players/{player_id}
         """

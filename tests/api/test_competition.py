@@ -334,3 +334,44 @@ def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_
         assert assert_problem(refused, 403, "forbidden")["reason"] == "round_running", seat
     assert assert_problem(client.get(views, headers=key(secret), query_string={"seat": "1"}), 403,
                           "forbidden")["reason"] == "round_running"
+
+
+def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_made(client, keyed_app, keys,
+                                                                                     monkeypatch):
+    from api.analysis.jobs import analysis_job_id, compute_analysis
+    from api.competition import players
+
+    _, secret = keys.create_app("League")
+    store = keyed_app.extensions["rulehouse.store"]
+    made = [client.post("/v1/games", headers=key(secret), json={
+        "ruleset": "whipcash", "seed": seed, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"}]})
+        for seed in (1, 2)]
+    games = [reply.get_json() for reply in made]
+    for game in games:
+        assert play_out(client, secret, game, bot_seats=(1,), app=keyed_app)["status"] == "finished"
+    toy = rated_toy(client, secret, ["ann", "bob"])
+    play_out(client, secret, toy)
+
+    def shown() -> tuple:
+        body = client.get("/v1/players/ann", headers=key(secret)).get_json()
+        return body["move_cost"], body["analysed_games"]
+
+    assert shown() == (None, 0)  # nothing analysed: nothing read, nothing queued
+    assert store.analysis(games[0]["id"]) is None and store.analysis_queue.count == 0
+    for game in (*games, toy):
+        store.ask_analysis(game["id"], analysis_job_id(game["id"]))
+    assert shown() == (None, 0)  # asked, not computed yet
+    for game in (games[0], toy):  # the toy ruleset has no value model: its analysis fails
+        compute_analysis(game["id"], analysis_job_id(game["id"]), store=store)
+    first = json.loads(store.analysis(games[0]["id"]))["split"][0]
+    assert store.analysis_costs([toy["id"]]) == [None]  # a failed analysis has no costs
+    costs_key = f"game:{{{games[0]['id']}}}:analysis:costs"
+    assert 0 < store.redis.pttl(costs_key) <= store.redis.pttl(f"game:{{{games[0]['id']}}}:analysis")
+    assert first["decisions"] > 0
+    assert shown() == (pytest.approx(first["cost"] / first["decisions"]), 1)
+    compute_analysis(games[1]["id"], analysis_job_id(games[1]["id"]), store=store)
+    second = json.loads(store.analysis(games[1]["id"]))["split"][0]
+    expected = (first["cost"] + second["cost"]) / (first["decisions"] + second["decisions"])
+    assert shown() == (pytest.approx(expected), 2) and expected != pytest.approx(first["cost"] / first["decisions"])
+    monkeypatch.setattr(players, "MOVE_COST_GAMES", 2)  # the newest two: the toy game and the second
+    assert shown() == (pytest.approx(second["cost"] / second["decisions"]), 1)

@@ -29,6 +29,7 @@ def chances(client, game_id: str, token: str | None, query: str = "", headers: d
 def test_a_seat_asks_from_its_view_where_hints_are_on_and_each_version_counts_once(client):
     game, ann, bob = new_game(client)
     assert game["win_chances"] == "seats"
+    assert client.get(f"/v1/games/{game['id']}").get_json()["win_chances"] == "seats"
     first = chances(client, game["id"], ann, "?worlds=4")
     assert first.status_code == 200, first.get_json()
     body = first.get_json()
@@ -58,6 +59,8 @@ def test_a_spectator_gets_none_of_a_live_game_unless_the_creator_allowed_it(clie
         assert body["reason"] == "win_chances_private"
     shown, _, _ = new_game(client, win_chances="spectators", hints=False)
     assert shown["win_chances"] == "spectators"
+    for token in (None, shown["creator_token"], shown["seats"][0]["token"]):  # the game says so to everyone
+        assert client.get(f"/v1/games/{shown['id']}", headers=auth(token)).get_json()["win_chances"] == "spectators"
     for token in (None, shown["creator_token"]):
         body = chances(client, shown["id"], token, "?worlds=3").get_json()
         assert body["basis"] == "spectator" and body["seat"] is None and body["worlds"] == 3
