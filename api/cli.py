@@ -439,21 +439,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
             url_file.unlink(missing_ok=True)
 
 
+#: What ``_read_record`` gives for a record it cannot read (a record may be JSON ``null``).
+UNREADABLE = object()
+
+
+def _read_record(where: str) -> object:
+    """The JSON record in the file ``where`` (``-``: standard input), or ``UNREADABLE`` once it has
+    said on stderr why it cannot be read."""
+    try:
+        text = sys.stdin.read() if where == "-" else Path(where).read_text()
+        return json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {where}: {error}", file=sys.stderr)
+        return UNREADABLE
+
+
+def _say_record_error(doing: str, error: RecordError) -> None:
+    """Tell on stderr why a record cannot be ``doing`` (replayed, analysed), field by field."""
+    print(f"cannot {doing}: {error.message} ({error.reason})", file=sys.stderr)
+    for field, problem in error.fields.items():
+        print(f"  {field}: {problem}", file=sys.stderr)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Check a record: 0 when it replays to its events and result and its seed commitment holds,
     1 when it diverges (saying where), 2 when it cannot be replayed at all."""
-    try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
-        data = json.loads(text)
-    except (OSError, ValueError) as error:
-        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+    data = _read_record(args.record)
+    if data is UNREADABLE:
         return 2
     try:
         outcome = replay(data)
     except RecordError as error:
-        print(f"cannot replay: {error.message} ({error.reason})", file=sys.stderr)
-        for field, problem in error.fields.items():
-            print(f"  {field}: {problem}", file=sys.stderr)
+        _say_record_error("replay", error)
         return 2
     entries = len(outcome.entry_events)
     if args.json:
@@ -485,18 +502,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from engine.analysis.game import analyse
     from engine.analysis.report import describe
 
-    try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
-        data = json.loads(text)
-    except (OSError, ValueError) as error:
-        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+    data = _read_record(args.record)
+    if data is UNREADABLE:
         return 2
     try:
         analysis = analyse(data)
     except RecordError as error:
-        print(f"cannot analyse: {error.message} ({error.reason})", file=sys.stderr)
-        for field, problem in error.fields.items():
-            print(f"  {field}: {problem}", file=sys.stderr)
+        _say_record_error("analyse", error)
         return 2
     print(json.dumps(analysis) if args.json else "\n".join(describe(analysis)))
     return 0

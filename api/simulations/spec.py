@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
+from engine.core.ruleset import Ruleset
 from engine.simulate import seat_bots
 
 MAX_GAMES = 1_000_000
@@ -71,12 +72,9 @@ def default_chunk_size(games: int) -> int:
     return min(games, max(MIN_AUTO_CHUNK, min(MAX_AUTO_CHUNK, math.ceil(games / TARGET_CHUNKS))))
 
 
-def normalize_spec(body: dict) -> dict:
-    """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
-    try:
-        spec = SimulationSpecSchema().load(body)
-    except ValidationError as error:
-        raise InvalidOptions("invalid simulation request", fields=error.messages) from None
+def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
+    """The ruleset a loaded spec names and its number of seats (default: the ruleset's minimum);
+    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off."""
     try:
         ruleset = get_ruleset(spec["ruleset"])
     except UnknownRuleset as unknown:
@@ -87,6 +85,26 @@ def normalize_spec(body: dict) -> dict:
             f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players, not {players}",
             fields={"players": [f"must be between {ruleset.min_players} and {ruleset.max_players}"]},
         )
+    return ruleset, players
+
+
+def check_game_options(ruleset: Ruleset, players: int, options: dict) -> None:
+    """``InvalidOptions`` naming ``options`` if a game of ``ruleset`` cannot be set up with them."""
+    try:
+        # A game's setup checks what the options schema cannot (a custom board against the players,
+        # a deck against the board): set one up, as POST /v1/games does, so both accept the same options.
+        ruleset.new_game(players, options, 0)
+    except InvalidOptions as error:
+        raise InvalidOptions(error.message, fields={"options": error.fields}) from None
+
+
+def normalize_spec(body: dict) -> dict:
+    """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
+    try:
+        spec = SimulationSpecSchema().load(body)
+    except ValidationError as error:
+        raise InvalidOptions("invalid simulation request", fields=error.messages) from None
+    ruleset, players = ruleset_and_players(spec)
     if len(spec["bots"]) > players:
         raise InvalidOptions(
             f"{len(spec['bots'])} bots for {players} players", fields={"bots": [f"at most {players} names"]}
@@ -97,12 +115,7 @@ def normalize_spec(body: dict) -> dict:
             f"unknown bot {unknown[0]!r} for {ruleset.id}",
             fields={"bots": [f"each must be one of {ruleset.bot_names()}"]},
         )
-    try:
-        # A game's setup checks what the options schema cannot (a custom board against the players,
-        # a deck against the board): set one up, as POST /v1/games does, so both accept the same options.
-        ruleset.new_game(players, spec["options"], 0)
-    except InvalidOptions as error:
-        raise InvalidOptions(error.message, fields={"options": error.fields}) from None
+    check_game_options(ruleset, players, spec["options"])
     games = spec["games"]
     chunk_size = min(spec["chunk_size"] or default_chunk_size(games), games)
     chunks = math.ceil(games / chunk_size)
