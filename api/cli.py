@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
@@ -174,25 +175,34 @@ class HttpSimulations:
         self._request("DELETE", f"/v1/simulations/{sim_id}")
 
 
+def wait_until_ended(runs, run_id: str, kind: str, draw: Callable[[dict], None] | None, *,
+                     poll_seconds: float) -> dict:
+    """Poll ``runs.status(run_id)`` (a simulation's or an experiment's) until it is neither queued nor
+    running and give its last state; ``draw(state)`` shows each state on one stderr line. Ctrl+C
+    cancels the run (``runs.cancel``) and exits saying so."""
+    try:
+        while True:
+            state = runs.status(run_id)
+            if draw is not None:
+                draw(state)
+            if state["status"] not in ("queued", "running"):
+                return state
+            time.sleep(poll_seconds)
+    except KeyboardInterrupt:
+        runs.cancel(run_id)
+        raise SystemExit(f"\n{kind} {run_id} cancelled") from None
+    finally:
+        if draw is not None:
+            sys.stderr.write("\n")  # end the progress line before anything else is written
+            sys.stderr.flush()
+
+
 def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show_progress: bool) -> dict:
     """Submit to the workers and wait; the finished statistics. Ctrl+C cancels the simulation."""
     sim_id = simulations.submit(body)
     began = time.monotonic()
-    try:
-        while True:
-            state = simulations.status(sim_id)
-            if show_progress:
-                _draw_progress(state["progress"], time.monotonic() - began)
-            if state["status"] not in ("queued", "running"):
-                break
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        simulations.cancel(sim_id)
-        raise SystemExit(f"\nsimulation {sim_id} cancelled") from None
-    finally:
-        if show_progress:
-            sys.stderr.write("\n")  # end the progress line before anything else is written
-            sys.stderr.flush()
+    draw = (lambda state: _draw_progress(state["progress"], time.monotonic() - began)) if show_progress else None
+    state = wait_until_ended(simulations, sim_id, "simulation", draw, poll_seconds=0.2)
     if state["status"] != "finished":
         raise SystemExit(f"simulation {sim_id} {state['status']}: {state.get('error') or ''}".rstrip(": "))
     return state["result"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
 bot lineups) on the same seeds, on the workers: through Redis (--redis-url, $REDIS_URL, or a
@@ -127,23 +126,17 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    try:
-        while True:
-            state = experiments.status(exp_id)
-            if show_progress:
-                progress = state["progress"]
-                sys.stderr.write(f"\rround {progress['round']}: {progress['games_done']} games of at most "
-                                 f"{progress['games_budget']}   ")
-                sys.stderr.flush()
-            if state["status"] not in ("queued", "running"):
-                return state
-            time.sleep(0.3)
-    except KeyboardInterrupt:
-        experiments.cancel(exp_id)
-        raise SystemExit(f"\nexperiment {exp_id} cancelled") from None
-    finally:
-        if show_progress:
-            sys.stderr.write("\n")
+    from api.cli import wait_until_ended
+
+    return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
+                            poll_seconds=0.3)
+
+
+def _draw_progress(state: dict) -> None:
+    progress = state["progress"]
+    sys.stderr.write(f"\rround {progress['round']}: {progress['games_done']} games of at most "
+                     f"{progress['games_budget']}   ")
+    sys.stderr.flush()
 
 
 def format_table(state: dict) -> str:
