@@ -87,6 +87,13 @@ def _draw_progress(progress: dict, elapsed: float) -> None:
     sys.stderr.flush()
 
 
+def refusal_message(error: InvalidOptions | RequestRefused) -> str:
+    """The one stderr line of a run refused by the checks here or by the service: what and which field."""
+    if isinstance(error, InvalidOptions):
+        return f"error: {error.message} {error.fields or ''}".rstrip()
+    return f"error: {error}"
+
+
 class Unreachable(Exception):
     """The Redis server or the service does not answer (the message says which, and why)."""
 
@@ -229,11 +236,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             stats = run_queued(body, simulations, show_progress=sys.stdout.isatty())
         else:
             stats = simulate(ruleset.id, args.games, players, bots, options, args.seed)
-    except InvalidOptions as error:
-        print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
-        return 2
-    except RequestRefused as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (InvalidOptions, RequestRefused) as error:
+        print(refusal_message(error), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(stats))

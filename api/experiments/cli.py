@@ -166,7 +166,7 @@ def format_table(state: dict) -> str:
 def cmd_experiment(args: argparse.Namespace) -> int:
     import importlib.util
 
-    from api.cli import RequestRefused, resolve_redis_url
+    from api.cli import RequestRefused, refusal_message, resolve_redis_url
     from engine.core.errors import InvalidOptions
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:
@@ -176,11 +176,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     experiments = HttpExperiments(args.url) if args.url else RedisExperiments(resolve_redis_url(args.redis_url))
     try:
         exp_id = experiments.submit(body)
-    except InvalidOptions as error:
-        print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
-        return 2
-    except RequestRefused as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (InvalidOptions, RequestRefused) as error:
+        print(refusal_message(error), file=sys.stderr)
         return 2
     state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
     if args.json:

@@ -15,6 +15,7 @@ from api.simulations.spec import (
     MIN_AUTO_CHUNK,
     TARGET_CHUNKS,
     check_game_options,
+    load_request,
     ruleset_and_players,
 )
 from engine.core.errors import InvalidOptions
@@ -117,10 +118,7 @@ def default_chunk_size(games: int, variants: int) -> int:
 
 def normalize_spec(body: dict) -> dict:
     """A complete, checked spec; ``InvalidOptions`` naming the field if not."""
-    try:
-        spec = ExperimentSpecSchema().load(body)
-    except ValidationError as error:
-        raise InvalidOptions("invalid experiment request", fields=error.messages) from None
+    spec = load_request(ExperimentSpecSchema(), body, "experiment")
     ruleset, players = ruleset_and_players(spec)
     for where, lineup in [("bots", spec["bots"])] + [
             (("variants", str(i), "bots"), v["bots"]) for i, v in enumerate(spec["variants"]) if v["bots"]]:

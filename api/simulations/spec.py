@@ -72,6 +72,14 @@ def default_chunk_size(games: int) -> int:
     return min(games, max(MIN_AUTO_CHUNK, min(MAX_AUTO_CHUNK, math.ceil(games / TARGET_CHUNKS))))
 
 
+def load_request(schema: Schema, body: dict, what: str) -> dict:
+    """``body`` loaded by ``schema``; ``InvalidOptions`` ("invalid <what> request") with the fields' messages if not."""
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise InvalidOptions(f"invalid {what} request", fields=error.messages) from None
+
+
 def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
     """The ruleset a loaded spec names and its number of seats (default: the ruleset's minimum);
     ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off."""
@@ -100,10 +108,7 @@ def check_game_options(ruleset: Ruleset, players: int, options: dict) -> None:
 
 def normalize_spec(body: dict) -> dict:
     """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
-    try:
-        spec = SimulationSpecSchema().load(body)
-    except ValidationError as error:
-        raise InvalidOptions("invalid simulation request", fields=error.messages) from None
+    spec = load_request(SimulationSpecSchema(), body, "simulation")
     ruleset, players = ruleset_and_players(spec)
     if len(spec["bots"]) > players:
         raise InvalidOptions(
