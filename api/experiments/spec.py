@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import secrets
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -14,7 +13,9 @@ from api.simulations.spec import (
     MAX_SEED,
     MIN_AUTO_CHUNK,
     TARGET_CHUNKS,
+    base_configuration,
     check_game_options,
+    chosen_seed,
     load_request,
     ruleset_and_players,
 )
@@ -150,18 +151,14 @@ def normalize_spec(body: dict) -> dict:
     if math.ceil(budget / chunk_size) * len(variants) > MAX_CHUNKS:
         raise InvalidOptions(f"{budget} games of {len(variants)} variants in chunks of {chunk_size} seeds make more "
                              f"than {MAX_CHUNKS} tallies", fields={"chunk_size": [f"must be at least {fewest_seeds}"]})
-    seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
-        "ruleset": ruleset.id,
-        "players": players,
-        "bots": seat_bots(spec["bots"], players),
-        "options": spec["options"],
+        **base_configuration(ruleset, players, spec),
         "sweep": spec["sweep"],
         "variants": [variant.to_dict() for variant in variants],
         "games": spec["games"],
         "stop": stop,
         "budget": budget,
-        "seed": seed,
+        "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "budget_chunks": math.ceil(budget / chunk_size),
     }

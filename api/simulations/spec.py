@@ -106,6 +106,17 @@ def check_game_options(ruleset: Ruleset, players: int, options: dict) -> None:
         raise InvalidOptions(error.message, fields={"options": error.fields}) from None
 
 
+def base_configuration(ruleset: Ruleset, players: int, spec: dict) -> dict:
+    """The checked spec's ruleset id, seats, one bot per seat (``seat_bots``) and options."""
+    return {"ruleset": ruleset.id, "players": players, "bots": seat_bots(spec["bots"], players),
+            "options": spec["options"]}
+
+
+def chosen_seed(spec: dict) -> int:
+    """The spec's seed, or a random one (reported back) when it gives none."""
+    return spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
+
+
 def normalize_spec(body: dict) -> dict:
     """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
     spec = load_request(SimulationSpecSchema(), body, "simulation")
@@ -129,14 +140,10 @@ def normalize_spec(body: dict) -> dict:
             f"{games} games in chunks of {chunk_size} make {chunks} jobs, more than {MAX_CHUNKS}",
             fields={"chunk_size": [f"must be at least {math.ceil(games / MAX_CHUNKS)} for {games} games"]},
         )
-    seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
-        "ruleset": ruleset.id,
-        "players": players,
-        "bots": seat_bots(spec["bots"], players),
-        "options": spec["options"],
+        **base_configuration(ruleset, players, spec),
         "games": games,
-        "seed": seed,
+        "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "chunks": chunks,
     }
