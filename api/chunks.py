@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import TypeVar
 
 from redis import Redis
@@ -35,6 +36,37 @@ class ChunkKeys:
     lease: Callable[[int], str]
     #: job id -> the key of the reaper's first sighting of that job marked queued but in no queue
     taken: Callable[[str], str]
+
+
+class OwnerKeys:
+    """The Redis key names of one kind of chunked owner (``sim``: simulations, ``exp``: experiments):
+    ``<kind>:{<id>}`` for its status hash, ``<kind>:{<id>}:<part>`` for the rest, all under the
+    owner's hash tag."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def meta(self, owner_id: str) -> str:
+        return f"{self.kind}:{{{owner_id}}}"
+
+    def part(self, owner_id: str, name: str) -> str:
+        return f"{self.meta(owner_id)}:{name}"
+
+    def tallies(self, owner_id: str) -> str:
+        return self.part(owner_id, "tallies")
+
+    def jobs(self, owner_id: str) -> str:
+        return self.part(owner_id, "jobs")
+
+    def lease(self, owner_id: str, index: int) -> str:
+        return self.part(owner_id, f"lease:{index}")
+
+    def taken(self, owner_id: str, job_id: str) -> str:
+        return self.part(owner_id, f"taken:{job_id}")
+
+    def chunk_keys(self, owner_id: str) -> ChunkKeys:
+        return ChunkKeys(jobs=self.jobs(owner_id), tallies=self.tallies(owner_id),
+                         lease=partial(self.lease, owner_id), taken=partial(self.taken, owner_id))
 
 
 def text(value: bytes | str | None) -> str | None:

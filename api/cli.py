@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
@@ -84,6 +85,13 @@ def _draw_progress(progress: dict, elapsed: float) -> None:
     bar = "#" * filled + "-" * (width - filled)
     sys.stderr.write(f"\r[{bar}] {done}/{total} games  {elapsed:.1f} s")
     sys.stderr.flush()
+
+
+def refusal_message(error: InvalidOptions | RequestRefused) -> str:
+    """The one stderr line of a run refused by the checks here or by the service: what and which field."""
+    if isinstance(error, InvalidOptions):
+        return f"error: {error.message} {error.fields or ''}".rstrip()
+    return f"error: {error}"
 
 
 class Unreachable(Exception):
@@ -174,25 +182,34 @@ class HttpSimulations:
         self._request("DELETE", f"/v1/simulations/{sim_id}")
 
 
+def wait_until_ended(runs, run_id: str, kind: str, draw: Callable[[dict], None] | None, *,
+                     poll_seconds: float) -> dict:
+    """Poll ``runs.status(run_id)`` (a simulation's or an experiment's) until it is neither queued nor
+    running and give its last state; ``draw(state)`` shows each state on one stderr line. Ctrl+C
+    cancels the run (``runs.cancel``) and exits saying so."""
+    try:
+        while True:
+            state = runs.status(run_id)
+            if draw is not None:
+                draw(state)
+            if state["status"] not in ("queued", "running"):
+                return state
+            time.sleep(poll_seconds)
+    except KeyboardInterrupt:
+        runs.cancel(run_id)
+        raise SystemExit(f"\n{kind} {run_id} cancelled") from None
+    finally:
+        if draw is not None:
+            sys.stderr.write("\n")  # end the progress line before anything else is written
+            sys.stderr.flush()
+
+
 def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show_progress: bool) -> dict:
     """Submit to the workers and wait; the finished statistics. Ctrl+C cancels the simulation."""
     sim_id = simulations.submit(body)
     began = time.monotonic()
-    try:
-        while True:
-            state = simulations.status(sim_id)
-            if show_progress:
-                _draw_progress(state["progress"], time.monotonic() - began)
-            if state["status"] not in ("queued", "running"):
-                break
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        simulations.cancel(sim_id)
-        raise SystemExit(f"\nsimulation {sim_id} cancelled") from None
-    finally:
-        if show_progress:
-            sys.stderr.write("\n")  # end the progress line before anything else is written
-            sys.stderr.flush()
+    draw = (lambda state: _draw_progress(state["progress"], time.monotonic() - began)) if show_progress else None
+    state = wait_until_ended(simulations, sim_id, "simulation", draw, poll_seconds=0.2)
     if state["status"] != "finished":
         raise SystemExit(f"simulation {sim_id} {state['status']}: {state.get('error') or ''}".rstrip(": "))
     return state["result"]
@@ -219,11 +236,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             stats = run_queued(body, simulations, show_progress=sys.stdout.isatty())
         else:
             stats = simulate(ruleset.id, args.games, players, bots, options, args.seed)
-    except InvalidOptions as error:
-        print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
-        return 2
-    except RequestRefused as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (InvalidOptions, RequestRefused) as error:
+        print(refusal_message(error), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(stats))
@@ -439,21 +453,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
             url_file.unlink(missing_ok=True)
 
 
+#: What ``_read_record`` gives for a record it cannot read (a record may be JSON ``null``).
+UNREADABLE = object()
+
+
+def _read_record(where: str) -> object:
+    """The JSON record in the file ``where`` (``-``: standard input), or ``UNREADABLE`` once it has
+    said on stderr why it cannot be read."""
+    try:
+        text = sys.stdin.read() if where == "-" else Path(where).read_text()
+        return json.loads(text)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {where}: {error}", file=sys.stderr)
+        return UNREADABLE
+
+
+def _say_record_error(doing: str, error: RecordError) -> None:
+    """Tell on stderr why a record cannot be ``doing`` (replayed, analysed), field by field."""
+    print(f"cannot {doing}: {error.message} ({error.reason})", file=sys.stderr)
+    for field, problem in error.fields.items():
+        print(f"  {field}: {problem}", file=sys.stderr)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Check a record: 0 when it replays to its events and result and its seed commitment holds,
     1 when it diverges (saying where), 2 when it cannot be replayed at all."""
-    try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
-        data = json.loads(text)
-    except (OSError, ValueError) as error:
-        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+    data = _read_record(args.record)
+    if data is UNREADABLE:
         return 2
     try:
         outcome = replay(data)
     except RecordError as error:
-        print(f"cannot replay: {error.message} ({error.reason})", file=sys.stderr)
-        for field, problem in error.fields.items():
-            print(f"  {field}: {problem}", file=sys.stderr)
+        _say_record_error("replay", error)
         return 2
     entries = len(outcome.entry_events)
     if args.json:
@@ -485,18 +516,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from engine.analysis.game import analyse
     from engine.analysis.report import describe
 
-    try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
-        data = json.loads(text)
-    except (OSError, ValueError) as error:
-        print(f"cannot read {args.record}: {error}", file=sys.stderr)
+    data = _read_record(args.record)
+    if data is UNREADABLE:
         return 2
     try:
         analysis = analyse(data)
     except RecordError as error:
-        print(f"cannot analyse: {error.message} ({error.reason})", file=sys.stderr)
-        for field, problem in error.fields.items():
-            print(f"  {field}: {problem}", file=sys.stderr)
+        _say_record_error("analyse", error)
         return 2
     print(json.dumps(analysis) if args.json else "\n".join(describe(analysis)))
     return 0

@@ -11,7 +11,9 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import redis
@@ -104,3 +106,13 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def redis_url_or_embedded(stack: ExitStack) -> str:
+    """``$REDIS_URL``, or else the URL of a throwaway embedded Redis (no persistence) that lives as
+    long as ``stack`` (for bench scripts, which run against either)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return url
+    directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
+    return stack.enter_context(EmbeddedRedis(directory, persist=False)).url

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from flask import Response, current_app, request
@@ -100,6 +101,20 @@ def load_current(game_id: str, token: str | None) -> GameRecord:
     if deadlines.apply_if_overdue(store(), record):
         record = load_game(game_id, token)
     return record
+
+
+#: A game that moves between a request's read and its answer is read again this many times.
+MAX_READ_ATTEMPTS = 3
+
+
+def answer_current(game_id: str, token: str | None, answer: Callable[[GameRecord], object | None]) -> object:
+    """``answer(record)`` of the game as ``load_current`` reads it, read again while ``answer`` gives
+    ``None`` (the game moved before the answer could be counted); 503 after ``MAX_READ_ATTEMPTS``."""
+    for _ in range(MAX_READ_ATTEMPTS):
+        answered = answer(load_current(game_id, token))
+        if answered is not None:
+            return answered
+    raise ApiProblem("service-unavailable", "the game kept moving; ask again")
 
 
 def caller_role(record: GameRecord) -> tuple[str, int | None, str | None]:

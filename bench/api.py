@@ -28,7 +28,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -245,12 +244,9 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     with ExitStack() as stack:
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            from api.embedded_redis import EmbeddedRedis
+        from api.embedded_redis import redis_url_or_embedded
 
-            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
-            redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
+        redis_url = redis_url_or_embedded(stack)
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")
         for workers, threads in args.config or [(2, None), (2, 8)]:
             measure_config(redis_url, workers, threads, args)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from contextlib import ExitStack
 
@@ -87,12 +86,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="per game-read measurement")
     args = parser.parse_args()
     with ExitStack() as stack:
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            from api.embedded_redis import EmbeddedRedis
+        from api.embedded_redis import redis_url_or_embedded
 
-            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
-            redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
+        redis_url = redis_url_or_embedded(stack)
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")
         for run in range(1, args.repeat + 1):
             print(f"run {run}:")

@@ -23,7 +23,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -121,17 +120,14 @@ def timed(function, runs: int = 2) -> tuple[list[float], object]:
 
 def cost(longest: dict) -> None:
     from api.app import create_app
-    from api.embedded_redis import EmbeddedRedis
+    from api.embedded_redis import redis_url_or_embedded
     from api.moves import submit_action
 
     print(f"\nlongest game: {longest['ruleset']}, {longest['players']} players, {longest['bot']} seats, seed "
           f"{longest['seed']}, options {longest['options']}: {len(longest['actions'])} log entries "
           f"(MAX_LOG_ENTRIES {MAX_LOG_ENTRIES})")
     with contextlib.ExitStack() as stack:
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
-            redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
+        redis_url = redis_url_or_embedded(stack)
         app = create_app({"REDIS_URL": redis_url, "BOT_QUEUE": None, "SEARCH_QUEUE": None})
         client = app.test_client()
         created = client.post("/v1/games", json={

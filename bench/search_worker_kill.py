@@ -20,7 +20,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -88,13 +87,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--without-heartbeats", action="store_true")
     args = parser.parse_args()
-    from api.embedded_redis import EmbeddedRedis
+    from api.embedded_redis import redis_url_or_embedded
 
     with contextlib.ExitStack() as stack:
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
-            redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url
+        redis_url = redis_url_or_embedded(stack)
         workers = "without heartbeats" if args.without_heartbeats else "beating"
         for kind in ("move", "hint"):
             seconds = [one_run(redis_url, kind, not args.without_heartbeats) for _ in range(args.runs)]

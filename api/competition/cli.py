@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from urllib.parse import quote
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -53,6 +54,18 @@ def _call(args: argparse.Namespace, method: str, path: str, body: dict | None = 
         return None
 
 
+def _print_answer(args: argparse.Namespace, answer: dict | None, print_text: Callable[[dict], None]) -> int:
+    """The exit status of a command given the service's ``answer`` (``None``: refused, already said),
+    printed as its JSON with ``--json``, else by ``print_text``."""
+    if answer is None:
+        return 2
+    if args.json:
+        print(json.dumps(answer))
+    else:
+        print_text(answer)
+    return 0
+
+
 def run_tournaments(args: argparse.Namespace) -> int:
     if args.tournaments_command == "create":
         body = {"ruleset": args.ruleset, "format": args.format, "table_size": args.table_size,
@@ -62,23 +75,17 @@ def run_tournaments(args: argparse.Namespace) -> int:
                 body[name] = getattr(args, name)
         if args.options:
             body["options"] = json.loads(args.options)
-        answer = _call(args, "POST", "/v1/tournaments", body)
-    elif args.tournaments_command == "show":
+        return _print_answer(args, _call(args, "POST", "/v1/tournaments", body), print_tournament)
+    if args.tournaments_command == "show":
         answer = _call(args, "GET", f"/v1/tournaments/{quote(args.tournament, safe='')}")
-    else:
-        answer = _call(args, "GET", "/v1/tournaments")
-        if answer is not None and not args.json:
-            for entry in answer["tournaments"]:
-                print(f"{entry['id']}  {entry['ruleset']:<15} {entry['format']:<11} {entry['status']:<9} "
-                      f"round {entry['round'] + 1}/{entry['rounds']}")
-            return 0
-    if answer is None:
-        return 2
-    if args.json:
-        print(json.dumps(answer))
-    else:
-        print_tournament(answer)
-    return 0
+        return _print_answer(args, answer, print_tournament)
+    return _print_answer(args, _call(args, "GET", "/v1/tournaments"), print_tournament_list)
+
+
+def print_tournament_list(answer: dict) -> None:
+    for entry in answer["tournaments"]:
+        print(f"{entry['id']}  {entry['ruleset']:<15} {entry['format']:<11} {entry['status']:<9} "
+              f"round {entry['round'] + 1}/{entry['rounds']}")
 
 
 def print_tournament(tournament: dict) -> None:
@@ -101,25 +108,21 @@ def print_tournament(tournament: dict) -> None:
 
 def run_ratings(args: argparse.Namespace) -> int:
     answer = _call(args, "GET", f"/v1/ratings/{quote(args.ruleset, safe='')}?limit={args.limit}")
-    if answer is None:
-        return 2
-    if args.json:
-        print(json.dumps(answer))
-        return 0
+    return _print_answer(args, answer, print_ratings)
+
+
+def print_ratings(answer: dict) -> None:
     print(f"{'place':>5}  {'player':<24} {'ordinal':>8} {'mu':>7} {'sigma':>6} {'games':>6}")
     for entry in answer["ratings"]:
         print(f"{entry['place']:>5}  {entry['player']:<24} {entry['ordinal']:>8.2f} {entry['mu']:>7.2f} "
               f"{entry['sigma']:>6.2f} {entry['games']:>6}")
-    return 0
 
 
 def run_player(args: argparse.Namespace) -> int:
-    answer = _call(args, "GET", f"/v1/players/{quote(args.player, safe='')}")
-    if answer is None:
-        return 2
-    if args.json:
-        print(json.dumps(answer))
-        return 0
+    return _print_answer(args, _call(args, "GET", f"/v1/players/{quote(args.player, safe='')}"), print_player)
+
+
+def print_player(answer: dict) -> None:
     print(f"{answer['player']}: {answer['games_played']} game(s) kept")
     for rating in answer["ratings"]:
         print(f"  {rating['ruleset']:<15} ordinal {rating['ordinal']:.2f} (mu {rating['mu']:.2f}, sigma "
@@ -127,4 +130,3 @@ def run_player(args: argparse.Namespace) -> int:
     for result in answer["recent"]:
         print(f"  {result['finished']}  {result['ruleset']:<15} place {result['place']} of {result['players']}  "
               f"game {result['game']}")
-    return 0

@@ -17,6 +17,12 @@ MAX_OFFSET = 100_000
 DEFAULT_DECISION_TIMEOUT = 120
 
 
+def next_cursor_field() -> fields.Integer:
+    """A page's ``next``: what to pass as ``cursor`` (``PageQuerySchema``) for the page after it."""
+    return fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Pass as `cursor` for the next page; null on the last."})
+
+
 class PageQuerySchema(Schema):
     limit = fields.Integer(load_default=20, strict=False, validate=validate.Range(min=1, max=MAX_PAGE))
     cursor = fields.Integer(load_default=0, strict=False, validate=validate.Range(min=0, max=MAX_OFFSET), metadata={
@@ -77,8 +83,7 @@ class PlayerGameSchema(Schema):
 class PlayerGamesPageSchema(Schema):
     player = fields.String(required=True)
     games = fields.List(fields.Nested(PlayerGameSchema), required=True, metadata={"description": "Newest first."})
-    next = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "Pass as `cursor` for the next page; null on the last."})
+    next = next_cursor_field()
 
 
 class LeaderboardEntrySchema(RatingSchema):
@@ -91,8 +96,7 @@ class LeaderboardSchema(Schema):
     ruleset = fields.String(required=True)
     ratings = fields.List(fields.Nested(LeaderboardEntrySchema), required=True, metadata={
         "description": "Best `ordinal` first."})
-    next = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "Pass as `cursor` for the next page; null on the last."})
+    next = next_cursor_field()
 
 
 # -- tournaments ------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
 bot lineups) on the same seeds, on the workers: through Redis (--redis-url, $REDIS_URL, or a
@@ -127,23 +126,17 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    try:
-        while True:
-            state = experiments.status(exp_id)
-            if show_progress:
-                progress = state["progress"]
-                sys.stderr.write(f"\rround {progress['round']}: {progress['games_done']} games of at most "
-                                 f"{progress['games_budget']}   ")
-                sys.stderr.flush()
-            if state["status"] not in ("queued", "running"):
-                return state
-            time.sleep(0.3)
-    except KeyboardInterrupt:
-        experiments.cancel(exp_id)
-        raise SystemExit(f"\nexperiment {exp_id} cancelled") from None
-    finally:
-        if show_progress:
-            sys.stderr.write("\n")
+    from api.cli import wait_until_ended
+
+    return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
+                            poll_seconds=0.3)
+
+
+def _draw_progress(state: dict) -> None:
+    progress = state["progress"]
+    sys.stderr.write(f"\rround {progress['round']}: {progress['games_done']} games of at most "
+                     f"{progress['games_budget']}   ")
+    sys.stderr.flush()
 
 
 def format_table(state: dict) -> str:
@@ -173,7 +166,7 @@ def format_table(state: dict) -> str:
 def cmd_experiment(args: argparse.Namespace) -> int:
     import importlib.util
 
-    from api.cli import RequestRefused, resolve_redis_url
+    from api.cli import RequestRefused, refusal_message, resolve_redis_url
     from engine.core.errors import InvalidOptions
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:
@@ -183,11 +176,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     experiments = HttpExperiments(args.url) if args.url else RedisExperiments(resolve_redis_url(args.redis_url))
     try:
         exp_id = experiments.submit(body)
-    except InvalidOptions as error:
-        print(f"error: {error.message} {error.fields or ''}".rstrip(), file=sys.stderr)
-        return 2
-    except RequestRefused as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (InvalidOptions, RequestRefused) as error:
+        print(refusal_message(error), file=sys.stderr)
         return 2
     state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
     if args.json:

@@ -28,13 +28,12 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
 
 from redis import Redis, WatchError
 from rq import Queue, get_current_job
 
 from api.apps import notify
-from api.chunks import ChunkKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
+from api.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.experiments.spec import chunk_bounds, normalize_spec
 from api.observability import metrics
 from api.simulations.jobs import ACTIVE, QUEUE, Cancelled, ChunkRun, Settings
@@ -51,37 +50,17 @@ class ExperimentNotFound(KeyError):
     pass
 
 
-def meta_key(exp_id: str) -> str:
-    return f"exp:{{{exp_id}}}"
-
-
-def tallies_key(exp_id: str) -> str:
-    return f"exp:{{{exp_id}}}:tallies"
+KEYS = OwnerKeys("exp")
+meta_key, tallies_key, jobs_key, lease_key, taken_key = KEYS.meta, KEYS.tallies, KEYS.jobs, KEYS.lease, KEYS.taken
+chunk_keys = KEYS.chunk_keys
 
 
 def plan_key(exp_id: str) -> str:
-    return f"exp:{{{exp_id}}}:plan"
-
-
-def jobs_key(exp_id: str) -> str:
-    return f"exp:{{{exp_id}}}:jobs"
+    return KEYS.part(exp_id, "plan")
 
 
 def workers_key(exp_id: str) -> str:
-    return f"exp:{{{exp_id}}}:workers"
-
-
-def lease_key(exp_id: str, index: int) -> str:
-    return f"exp:{{{exp_id}}}:lease:{index}"
-
-
-def taken_key(exp_id: str, job_id: str) -> str:
-    return f"exp:{{{exp_id}}}:taken:{job_id}"
-
-
-def chunk_keys(exp_id: str) -> ChunkKeys:
-    return ChunkKeys(jobs=jobs_key(exp_id), tallies=tallies_key(exp_id), lease=partial(lease_key, exp_id),
-                     taken=partial(taken_key, exp_id))
+    return KEYS.part(exp_id, "workers")
 
 
 def job_prefix(exp_id: str) -> str:

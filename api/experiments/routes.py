@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -13,7 +11,7 @@ from api.experiments import admission, jobs
 from api.experiments.schemas import ExperimentRequestSchema, ExperimentSchema
 from api.http import json_response
 from api.problems import ApiProblem, problem_response, validation_problem
-from api.simulations.routes import redis, settings
+from api.simulations.routes import app_settings, redis, settings
 from engine.core.errors import InvalidOptions
 
 blp = Blueprint(
@@ -55,9 +53,8 @@ class Experiments(MethodView):
         is counted against the app's quotas at once. Answers 202 with `Location`.
         """
         try:
-            kept = settings()
-            kept = dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
-            exp_id = jobs.submit(redis(), body, kept, owner=ownership.current_app_id(), admit=admission.admit)
+            exp_id = jobs.submit(redis(), body, app_settings(), owner=ownership.current_app_id(),
+                                 admit=admission.admit)
         except InvalidOptions as error:
             raise validation_problem(error.fields, error.message) from None
         ownership.claim("exps", exp_id)

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import math
-import secrets
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.simulations.spec import MAX_AUTO_CHUNK, MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_SEED, MIN_AUTO_CHUNK, TARGET_CHUNKS
+from api.simulations.spec import (
+    MAX_AUTO_CHUNK,
+    MAX_CHUNK_SIZE,
+    MAX_CHUNKS,
+    MAX_SEED,
+    MIN_AUTO_CHUNK,
+    TARGET_CHUNKS,
+    base_configuration,
+    check_game_options,
+    chosen_seed,
+    load_request,
+    ruleset_and_players,
+)
 from engine.core.errors import InvalidOptions
-from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.experiments.design import MAX_SWEEP_PARAMETERS, MAX_VARIANTS, design
 from engine.simulate import seat_bots
 
@@ -109,19 +119,8 @@ def default_chunk_size(games: int, variants: int) -> int:
 
 def normalize_spec(body: dict) -> dict:
     """A complete, checked spec; ``InvalidOptions`` naming the field if not."""
-    try:
-        spec = ExperimentSpecSchema().load(body)
-    except ValidationError as error:
-        raise InvalidOptions("invalid experiment request", fields=error.messages) from None
-    try:
-        ruleset = get_ruleset(spec["ruleset"])
-    except UnknownRuleset as unknown:
-        raise InvalidOptions(unknown.message, fields={"ruleset": [unknown.message]}) from None
-    players = spec["players"] or ruleset.min_players
-    if not ruleset.min_players <= players <= ruleset.max_players:
-        raise InvalidOptions(
-            f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players, not {players}",
-            fields={"players": [f"must be between {ruleset.min_players} and {ruleset.max_players}"]})
+    spec = load_request(ExperimentSpecSchema(), body, "experiment")
+    ruleset, players = ruleset_and_players(spec)
     for where, lineup in [("bots", spec["bots"])] + [
             (("variants", str(i), "bots"), v["bots"]) for i, v in enumerate(spec["variants"]) if v["bots"]]:
         if len(lineup) > players:
@@ -130,10 +129,7 @@ def normalize_spec(body: dict) -> dict:
         if set(lineup) - set(ruleset.bot_names()):
             raise InvalidOptions(f"unknown bot in {lineup} for {ruleset.id}",
                                  fields=_nest(where, [f"each must be one of {ruleset.bot_names()}"]))
-    try:
-        ruleset.new_game(players, spec["options"], 0)
-    except InvalidOptions as error:
-        raise InvalidOptions(error.message, fields={"options": error.fields}) from None
+    check_game_options(ruleset, players, spec["options"])
     variants = design(ruleset, players, spec["options"], seat_bots(spec["bots"], players), spec["variants"],
                       spec["sweep"])
     if (spec["games"] is None) == (spec["stop"] is None):
@@ -155,18 +151,14 @@ def normalize_spec(body: dict) -> dict:
     if math.ceil(budget / chunk_size) * len(variants) > MAX_CHUNKS:
         raise InvalidOptions(f"{budget} games of {len(variants)} variants in chunks of {chunk_size} seeds make more "
                              f"than {MAX_CHUNKS} tallies", fields={"chunk_size": [f"must be at least {fewest_seeds}"]})
-    seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
-        "ruleset": ruleset.id,
-        "players": players,
-        "bots": seat_bots(spec["bots"], players),
-        "options": spec["options"],
+        **base_configuration(ruleset, players, spec),
         "sweep": spec["sweep"],
         "variants": [variant.to_dict() for variant in variants],
         "games": spec["games"],
         "stop": stop,
         "budget": budget,
-        "seed": seed,
+        "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "budget_chunks": math.ceil(budget / chunk_size),
     }

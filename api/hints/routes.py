@@ -18,7 +18,7 @@ from api.apps import ownership
 from api.bot_seats import job_alive
 from api.hints.jobs import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from api.hints.schemas import HintQuerySchema, HintSchema
-from api.http import caller_role, json_response, load_current, not_modified, required_token, store
+from api.http import answer_current, caller_role, json_response, not_modified, required_token, store
 from api.moves import load_state
 from api.problems import ApiProblem, problem_response
 from api.store import BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
@@ -31,8 +31,6 @@ blp = Blueprint("hints", __name__, url_prefix="/v1/games",
 
 #: How often a waiting request looks whether its hint is done, in seconds.
 POLL_SECONDS = 0.05
-#: A game that moves between the request's read and its ask is read again this many times.
-MAX_ATTEMPTS = 3
 ETAG_HEADER = {"ETag": {"description": "`\"<version>.<seat>\"`: the version the hint is for, as the seat reads it.",
                         "schema": {"type": "string"}}}
 PENDING_HEADERS = {
@@ -74,12 +72,7 @@ class Hint(MethodView):
         the same hint. Each hint counts once in the seat's public `hint_counts` (in the game
         and its record), once the game has moved on from that version.
         """
-        token = required_token()
-        for _ in range(MAX_ATTEMPTS):
-            answer = _ask(load_current(game_id, token), query)
-            if answer is not None:
-                return answer
-        raise ApiProblem("service-unavailable", "the game kept moving; ask again")
+        return answer_current(game_id, required_token(), lambda record: _ask(record, query))
 
 
 def _ask(record: GameRecord, query: dict):

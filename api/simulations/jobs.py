@@ -26,13 +26,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from redis import Redis, RedisError
 from rq import Queue, get_current_job
 
 from api.apps import notify
-from api.chunks import ChunkKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
+from api.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.observability import metrics
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.simulate import Tally, play_chunk, summarize
@@ -81,24 +80,9 @@ class GameOverran(Exception):
     """A game of a chunk took longer than ``Settings.game_seconds``."""
 
 
-def meta_key(sim_id: str) -> str:
-    return f"sim:{{{sim_id}}}"
-
-
-def tallies_key(sim_id: str) -> str:
-    return f"sim:{{{sim_id}}}:tallies"
-
-
-def jobs_key(sim_id: str) -> str:
-    return f"sim:{{{sim_id}}}:jobs"
-
-
-def lease_key(sim_id: str, index: int) -> str:
-    return f"sim:{{{sim_id}}}:lease:{index}"
-
-
-def taken_key(sim_id: str, job_id: str) -> str:
-    return f"sim:{{{sim_id}}}:taken:{job_id}"
+KEYS = OwnerKeys("sim")
+meta_key, tallies_key, jobs_key, lease_key, taken_key = KEYS.meta, KEYS.tallies, KEYS.jobs, KEYS.lease, KEYS.taken
+chunk_keys = KEYS.chunk_keys
 
 
 def owner(redis: Redis, sim_id: str) -> str | None:
@@ -111,11 +95,6 @@ def owner(redis: Redis, sim_id: str) -> str | None:
 
 def _transition(redis: Redis, sim_id: str, allowed: tuple[str, ...], **fields) -> bool:
     return set_if_status(redis, meta_key(sim_id), allowed, **fields)
-
-
-def chunk_keys(sim_id: str) -> ChunkKeys:
-    return ChunkKeys(jobs=jobs_key(sim_id), tallies=tallies_key(sim_id), lease=partial(lease_key, sim_id),
-                     taken=partial(taken_key, sim_id))
 
 
 def _chunk_job(sim_id: str, index: int, settings: Settings) -> tuple[str, object]:

@@ -45,6 +45,12 @@ def settings() -> jobs.Settings:
     )
 
 
+def app_settings() -> jobs.Settings:
+    """``settings()`` with the TTL the calling app's retention asks for (runs of the simulation workers)."""
+    kept = settings()
+    return dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
+
+
 def _found(read, sim_id: str, *args) -> dict:
     """``read(redis, sim_id, *args)``, with an unknown simulation, or another app's, answered as 404."""
     try:
@@ -77,9 +83,7 @@ class Simulations(MethodView):
         the same statistics, however many workers share it.
         """
         try:
-            kept = settings()
-            kept = dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
-            sim_id = jobs.submit(redis(), body, kept, owner=ownership.current_app_id(),
+            sim_id = jobs.submit(redis(), body, app_settings(), owner=ownership.current_app_id(),
                                  admit=ownership.admit_simulation)
         except InvalidOptions as error:
             raise validation_problem(error.fields, error.message) from None

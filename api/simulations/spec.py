@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
+from engine.core.ruleset import Ruleset
 from engine.simulate import seat_bots
 
 MAX_GAMES = 1_000_000
@@ -71,12 +72,17 @@ def default_chunk_size(games: int) -> int:
     return min(games, max(MIN_AUTO_CHUNK, min(MAX_AUTO_CHUNK, math.ceil(games / TARGET_CHUNKS))))
 
 
-def normalize_spec(body: dict) -> dict:
-    """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
+def load_request(schema: Schema, body: dict, what: str) -> dict:
+    """``body`` loaded by ``schema``; ``InvalidOptions`` ("invalid <what> request") with the fields' messages if not."""
     try:
-        spec = SimulationSpecSchema().load(body)
+        return schema.load(body)
     except ValidationError as error:
-        raise InvalidOptions("invalid simulation request", fields=error.messages) from None
+        raise InvalidOptions(f"invalid {what} request", fields=error.messages) from None
+
+
+def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
+    """The ruleset a loaded spec names and its number of seats (default: the ruleset's minimum);
+    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off."""
     try:
         ruleset = get_ruleset(spec["ruleset"])
     except UnknownRuleset as unknown:
@@ -87,6 +93,34 @@ def normalize_spec(body: dict) -> dict:
             f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players, not {players}",
             fields={"players": [f"must be between {ruleset.min_players} and {ruleset.max_players}"]},
         )
+    return ruleset, players
+
+
+def check_game_options(ruleset: Ruleset, players: int, options: dict) -> None:
+    """``InvalidOptions`` naming ``options`` if a game of ``ruleset`` cannot be set up with them."""
+    try:
+        # A game's setup checks what the options schema cannot (a custom board against the players,
+        # a deck against the board): set one up, as POST /v1/games does, so both accept the same options.
+        ruleset.new_game(players, options, 0)
+    except InvalidOptions as error:
+        raise InvalidOptions(error.message, fields={"options": error.fields}) from None
+
+
+def base_configuration(ruleset: Ruleset, players: int, spec: dict) -> dict:
+    """The checked spec's ruleset id, seats, one bot per seat (``seat_bots``) and options."""
+    return {"ruleset": ruleset.id, "players": players, "bots": seat_bots(spec["bots"], players),
+            "options": spec["options"]}
+
+
+def chosen_seed(spec: dict) -> int:
+    """The spec's seed, or a random one (reported back) when it gives none."""
+    return spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
+
+
+def normalize_spec(body: dict) -> dict:
+    """A complete, checked spec (every default filled in); ``InvalidOptions`` with field messages if not."""
+    spec = load_request(SimulationSpecSchema(), body, "simulation")
+    ruleset, players = ruleset_and_players(spec)
     if len(spec["bots"]) > players:
         raise InvalidOptions(
             f"{len(spec['bots'])} bots for {players} players", fields={"bots": [f"at most {players} names"]}
@@ -97,12 +131,7 @@ def normalize_spec(body: dict) -> dict:
             f"unknown bot {unknown[0]!r} for {ruleset.id}",
             fields={"bots": [f"each must be one of {ruleset.bot_names()}"]},
         )
-    try:
-        # A game's setup checks what the options schema cannot (a custom board against the players,
-        # a deck against the board): set one up, as POST /v1/games does, so both accept the same options.
-        ruleset.new_game(players, spec["options"], 0)
-    except InvalidOptions as error:
-        raise InvalidOptions(error.message, fields={"options": error.fields}) from None
+    check_game_options(ruleset, players, spec["options"])
     games = spec["games"]
     chunk_size = min(spec["chunk_size"] or default_chunk_size(games), games)
     chunks = math.ceil(games / chunk_size)
@@ -111,14 +140,10 @@ def normalize_spec(body: dict) -> dict:
             f"{games} games in chunks of {chunk_size} make {chunks} jobs, more than {MAX_CHUNKS}",
             fields={"chunk_size": [f"must be at least {math.ceil(games / MAX_CHUNKS)} for {games} games"]},
         )
-    seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED + 1)
     return {
-        "ruleset": ruleset.id,
-        "players": players,
-        "bots": seat_bots(spec["bots"], players),
-        "options": spec["options"],
+        **base_configuration(ruleset, players, spec),
         "games": games,
-        "seed": seed,
+        "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "chunks": chunks,
     }

@@ -16,7 +16,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
-from api.http import bearer_token, caller_role, json_response, load_current, store
+from api.http import answer_current, bearer_token, caller_role, json_response, store
 from api.moves import load_state
 from api.problems import ApiProblem, problem_response
 from api.store import WAITING, GameRecord
@@ -34,8 +34,6 @@ WIN_CHANCES_SEED_STREAM = 0x3A1C
 #: What one world costs, in engine actions (the unit of the search quota): a resample and the model
 #: cost about as much as ten rollout actions (bench/engine.py).
 WORK_PER_WORLD = 10
-#: A game that moves between the request's read and its count is read again this many times.
-MAX_ATTEMPTS = 3
 
 
 @blp.route("/<game_id>/win-chances")
@@ -68,12 +66,7 @@ class WinChances(MethodView):
         view, only if the game was created with `win_chances: "spectators"`. Once the game is over
         anyone may ask: the chances are the result (each winner's share of the win).
         """
-        token = bearer_token()
-        for _ in range(MAX_ATTEMPTS):
-            answer = _ask(load_current(game_id, token), query)
-            if answer is not None:
-                return answer
-        raise ApiProblem("service-unavailable", "the game kept moving; ask again")
+        return answer_current(game_id, bearer_token(), lambda record: _ask(record, query))
 
 
 def _ask(record: GameRecord, query: dict):

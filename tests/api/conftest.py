@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import redis as redis_lib
 
+from api.apps.keys import AppKeys
 from engine.core.registry import all_rulesets
 from tests.api.toy_game import RULESET as TOY
 
@@ -34,3 +36,24 @@ def app(redis_db_url):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def keyed_app(redis_db_url):
+    """An app on the test Redis database that refuses every /v1 request without a known API key."""
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def keyed_client(keyed_app):
+    return keyed_app.test_client()
+
+
+@pytest.fixture
+def keys(redis_db_url) -> AppKeys:
+    """The apps and keys store on the test Redis database, to make apps and keys with."""
+    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))

@@ -5,6 +5,11 @@ from __future__ import annotations
 PROBLEM = "application/problem+json"
 
 
+def api_key(secret: str) -> dict:
+    """Request headers that present an app's API key."""
+    return {"X-Api-Key": secret}
+
+
 def auth(token: str | None) -> dict:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

@@ -107,16 +107,12 @@ def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app,
     assert search_work(client) == 0  # nothing was done, nothing is charged
 
 
-def test_the_analysis_is_charged_to_the_calling_app_not_to_the_games(redis_db_url):
-    from api.app import create_app
-    from api.apps.keys import AppKeys
+def test_the_analysis_is_charged_to_the_calling_app_not_to_the_games(keyed_app, keyed_client, keys):
     from api.moves import load_state
     from engine.core.registry import get_ruleset
     from engine.core.rng import Rng
 
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
-    client = app.test_client()
-    keys = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
+    app, client = keyed_app, keyed_client
     owner_id, owner = keys.create_app("Owner")
     _, frugal = keys.create_app("Frugal", quotas={"search_work_per_day": 100})
     analyst_id, analyst = keys.create_app("Analyst")

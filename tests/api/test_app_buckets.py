@@ -8,9 +8,8 @@ from __future__ import annotations
 import ipaddress
 
 import pytest
-import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.keys import PUBLISHABLE
 from api.client_address import client_ip, group, trusted_networks
 from tests.api.helpers import assert_problem, auth
 
@@ -24,11 +23,6 @@ def service(redis_db_url: str, **config):
     app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True, **config})
     app.testing = True
     return app
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
 
 
 def page(key: str) -> dict:

@@ -7,42 +7,29 @@ from __future__ import annotations
 import json
 
 import pytest
-import redis as redis_lib
 from openskill.models import PlackettLuce
 
-from api.apps.keys import PUBLISHABLE, AppKeys, app_key
+from api.apps.keys import PUBLISHABLE, app_key
 from api.moves import load_state, submit_action
 from engine.core.registry import get_ruleset
-from tests.api.helpers import assert_problem, auth
+from tests.api.helpers import api_key, assert_problem, auth
 
 TOY = "toy-secrets"
 
 
 @pytest.fixture
-def keyed_app(redis_db_url, toy_ruleset):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
-    app.testing = True
-    return app
+def keyed_app(toy_ruleset, keyed_app):
+    """The keyed app, with the toy ruleset registered before it starts."""
+    return keyed_app
 
 
 @pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-
-
-@pytest.fixture
-def client(keyed_app):
-    return keyed_app.test_client()
-
-
-def key(secret: str) -> dict:
-    return {"X-Api-Key": secret}
+def client(keyed_client):
+    return keyed_client
 
 
 def rated_toy(client, secret: str, players: list[str], seed: int = 5, rounds: int = 1) -> dict:
-    reply = client.post("/v1/games", headers=key(secret), json={
+    reply = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": TOY, "seed": seed, "rated": True, "options": {"rounds": rounds},
         "seats": [{"player": player} for player in players]})
     assert reply.status_code == 201, reply.get_json()
@@ -55,7 +42,7 @@ def play_out(client, secret: str, game: dict, *, defaulted_seats: tuple[int, ...
     played as the deadline sweep plays them (``timed_out``), ``bot_seats``' as a bot job does."""
     tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
     while True:
-        state = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()
+        state = client.get(f"/v1/games/{game['id']}", headers=api_key(secret)).get_json()
         if state["status"] == "finished":
             return state
         seat = state["waiting_for"][0]
@@ -68,10 +55,10 @@ def play_out(client, secret: str, game: dict, *, defaulted_seats: tuple[int, ...
                 submit_action(store, game["id"], seat, decision.options[0], record.version,
                               timed_out=seat in defaulted_seats)
             continue
-        decisions = client.get(f"/v1/games/{game['id']}/decisions", headers={**key(secret), **auth(tokens[seat])})
+        decisions = client.get(f"/v1/games/{game['id']}/decisions", headers={**api_key(secret), **auth(tokens[seat])})
         option = decisions.get_json()["decisions"][0]["options"][0]
         moved = client.post(f"/v1/games/{game['id']}/actions", json=option,
-                            headers={**key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
+                            headers={**api_key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
         assert moved.status_code == 200, moved.get_json()
 
 
@@ -85,24 +72,24 @@ def test_a_rated_game_rates_its_players_as_openskill_says(client, keys):
     _, secret = keys.create_app("League")
     game = rated_toy(client, secret, ["ann", "bob"])
     assert [seat["player"] for seat in game["seats"]] == ["ann", "bob"] and game["rated"] is True
-    shown = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()
+    shown = client.get(f"/v1/games/{game['id']}", headers=api_key(secret)).get_json()
     assert shown["rated"] is True and [seat["player"] for seat in shown["seats"]] == ["ann", "bob"]
     finished = play_out(client, secret, game)
     winner = finished["result"]["winners"]
     ranks = [1 if seat in winner else 2 for seat in range(2)]
     expected = openskill_after(ranks)
-    board = client.get(f"/v1/ratings/{TOY}", headers=key(secret)).get_json()
+    board = client.get(f"/v1/ratings/{TOY}", headers=api_key(secret)).get_json()
     got = {entry["player"]: (entry["mu"], entry["sigma"]) for entry in board["ratings"]}
     assert got == {"ann": pytest.approx(expected[0]), "bob": pytest.approx(expected[1])}
     assert [entry["place"] for entry in board["ratings"]] == [1, 2] and board["next"] is None
-    ann = client.get("/v1/players/ann", headers=key(secret)).get_json()
+    ann = client.get("/v1/players/ann", headers=api_key(secret)).get_json()
     assert ann["ratings"][0]["ruleset"] == TOY and ann["ratings"][0]["games"] == 1
     assert ann["recent"][0]["game"] == game["id"] and ann["recent"][0]["place"] == ranks[0]
     assert ann["games_played"] == 1 and ann["move_cost"] is None
-    listed = client.get("/v1/players/ann/games", headers=key(secret)).get_json()
+    listed = client.get("/v1/players/ann/games", headers=api_key(secret)).get_json()
     assert [(g["id"], g["seat"], g["rated"], g["status"]) for g in listed["games"]] == [
         (game["id"], 0, True, "finished")]
-    record = client.get(f"/v1/games/{game['id']}/record", headers=key(secret)).get_json()
+    record = client.get(f"/v1/games/{game['id']}/record", headers=api_key(secret)).get_json()
     assert [seat["player"] for seat in record["seats"]] == ["ann", "bob"] and record["format_version"] == 3
 
 
@@ -110,17 +97,17 @@ def test_a_seat_that_timed_out_three_times_in_a_row_left_and_ranks_last(client, 
     _, secret = keys.create_app("League")
     game = rated_toy(client, secret, ["ann", "bob", "cy"], rounds=2)
     play_out(client, secret, game, defaulted_seats=(0,), app=keyed_app)
-    recent = client.get("/v1/players/ann", headers=key(secret)).get_json()["recent"][0]
+    recent = client.get("/v1/players/ann", headers=api_key(secret)).get_json()["recent"][0]
     assert recent["place"] == 3, "seat 0's every decision was a default: it left, and a leaver is last"
 
 
 def test_a_bot_is_a_player_too_and_each_bot_seat_of_a_rated_game_is_its_own_player(client, keys):
     _, secret = keys.create_app("League")
-    made = client.post("/v1/games", headers=key(secret), json={
+    made = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": TOY, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"},
                                                  {"bot": "random", "player": "bot:random#2"}]}).get_json()
     assert [seat["player"] for seat in made["seats"]] == ["ann", "bot:random", "bot:random#2"]
-    twice = client.post("/v1/games", headers=key(secret), json={
+    twice = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": TOY, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"}, {"bot": "random"}]})
     problem = assert_problem(twice, 422, "validation-error")
     assert [error["pointer"] for error in problem["errors"]] == ["/seats/2/player"]
@@ -139,7 +126,7 @@ def test_a_bot_is_a_player_too_and_each_bot_seat_of_a_rated_game_is_its_own_play
 ])
 def test_what_a_rated_game_needs_is_422_naming_the_field(client, keys, body, pointer):
     _, secret = keys.create_app("League")
-    reply = client.post("/v1/games", headers=key(secret), json={"ruleset": TOY, "rated": True, **body})
+    reply = client.post("/v1/games", headers=api_key(secret), json={"ruleset": TOY, "rated": True, **body})
     problem = assert_problem(reply, 422, "validation-error")
     assert pointer in [error["pointer"] for error in problem["errors"]], problem
 
@@ -147,18 +134,18 @@ def test_what_a_rated_game_needs_is_422_naming_the_field(client, keys, body, poi
 def test_a_fork_of_a_rated_game_is_not_rated(client, keys):
     _, secret = keys.create_app("League")
     game = rated_toy(client, secret, ["ann", "bob"])
-    reply = client.post("/v1/games", headers=key(secret), json={"fork": {"game": game["id"]}, "rated": True})
+    reply = client.post("/v1/games", headers=api_key(secret), json={"fork": {"game": game["id"]}, "rated": True})
     assert "/rated" in [e["pointer"] for e in assert_problem(reply, 422, "validation-error")["errors"]]
-    fork = client.post("/v1/games", headers={**key(secret), **auth(game["creator_token"])},
+    fork = client.post("/v1/games", headers={**api_key(secret), **auth(game["creator_token"])},
                        json={"fork": {"game": game["id"]}})
     assert fork.status_code == 201 and fork.get_json()["rated"] is False
 
 
 def test_only_a_secret_key_names_a_joining_player(client, keys):
     app_id, secret = keys.create_app("Table")
-    browser = {**key(keys.create_key(app_id, PUBLISHABLE, ("https://table.example",))),
+    browser = {**api_key(keys.create_key(app_id, PUBLISHABLE, ("https://table.example",))),
                "Origin": "https://table.example"}
-    game = client.post("/v1/games", headers=key(secret), json={
+    game = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": TOY, "seats": [{"player": "ann"}, {"open": True}, {"open": True}]}).get_json()
     claimed = client.post(f"/v1/games/{game['id']}/join", headers=browser,
                           json={"invite": game["invites"][0]["invite"], "name": "Mallory", "player": "bob"})
@@ -166,47 +153,47 @@ def test_only_a_secret_key_names_a_joining_player(client, keys):
     plain = client.post(f"/v1/games/{game['id']}/join", headers=browser,
                         json={"invite": game["invites"][0]["invite"], "name": "Bea"})
     assert plain.status_code == 201
-    named = client.post(f"/v1/games/{game['id']}/join", headers=key(secret),
+    named = client.post(f"/v1/games/{game['id']}/join", headers=api_key(secret),
                         json={"invite": game["invites"][1]["invite"], "name": "Bob", "player": "bob"})
     assert named.status_code == 201
-    seats = client.get(f"/v1/games/{game['id']}", headers=key(secret)).get_json()["seats"]
+    seats = client.get(f"/v1/games/{game['id']}", headers=api_key(secret)).get_json()["seats"]
     assert [seat["player"] for seat in seats] == ["ann", None, "bob"]
-    events = client.get(f"/v1/games/{game['id']}/events", headers=key(secret)).get_json()["events"]
+    events = client.get(f"/v1/games/{game['id']}/events", headers=api_key(secret)).get_json()["events"]
     assert {"type": "seat_joined", "seat": 2, "name": "Bob", "player": "bob"} in [e["event"] for e in events]
-    assert client.get("/v1/players/bob/games", headers=key(secret)).get_json()["games"][0]["id"] == game["id"]
+    assert client.get("/v1/players/bob/games", headers=api_key(secret)).get_json()["games"][0]["id"] == game["id"]
 
 
 def test_one_app_s_players_and_ratings_are_invisible_to_another(client, keys):
     _, mine = keys.create_app("Mine")
     _, theirs = keys.create_app("Theirs")
     play_out(client, mine, rated_toy(client, mine, ["ann", "bob"]))
-    assert client.get("/v1/players/ann", headers=key(mine)).status_code == 200
-    assert_problem(client.get("/v1/players/ann", headers=key(theirs)), 404, "not-found")
-    assert_problem(client.get("/v1/players/ann/games", headers=key(theirs)), 404, "not-found")
-    assert client.get(f"/v1/ratings/{TOY}", headers=key(theirs)).get_json()["ratings"] == []
+    assert client.get("/v1/players/ann", headers=api_key(mine)).status_code == 200
+    assert_problem(client.get("/v1/players/ann", headers=api_key(theirs)), 404, "not-found")
+    assert_problem(client.get("/v1/players/ann/games", headers=api_key(theirs)), 404, "not-found")
+    assert client.get(f"/v1/ratings/{TOY}", headers=api_key(theirs)).get_json()["ratings"] == []
     # The same id in the other app is another player, rated apart.
     play_out(client, theirs, rated_toy(client, theirs, ["ann", "cy"], seed=9))
-    theirs_ann = client.get("/v1/players/ann", headers=key(theirs)).get_json()
+    theirs_ann = client.get("/v1/players/ann", headers=api_key(theirs)).get_json()
     assert theirs_ann["ratings"][0]["games"] == 1 and [r["game"] for r in theirs_ann["recent"]] != [
-        r["game"] for r in client.get("/v1/players/ann", headers=key(mine)).get_json()["recent"]]
+        r["game"] for r in client.get("/v1/players/ann", headers=api_key(mine)).get_json()["recent"]]
 
 
 def test_the_leaderboard_pages_and_bounds_its_query(client, keys):
     _, secret = keys.create_app("League")
     for seed, players in enumerate((["a1", "a2", "a3"], ["a4", "a5", "a1"])):
         play_out(client, secret, rated_toy(client, secret, players, seed=seed))
-    first = client.get(f"/v1/ratings/{TOY}?limit=3", headers=key(secret)).get_json()
-    second = client.get(f"/v1/ratings/{TOY}?limit=3&cursor={first['next']}", headers=key(secret)).get_json()
+    first = client.get(f"/v1/ratings/{TOY}?limit=3", headers=api_key(secret)).get_json()
+    second = client.get(f"/v1/ratings/{TOY}?limit=3&cursor={first['next']}", headers=api_key(secret)).get_json()
     assert len(first["ratings"]) == 3 and second["next"] is None
     names = [entry["player"] for entry in first["ratings"] + second["ratings"]]
     assert sorted(names) == ["a1", "a2", "a3", "a4", "a5"]
     ordinals = [entry["ordinal"] for entry in first["ratings"] + second["ratings"]]
     assert ordinals == sorted(ordinals, reverse=True)
     for query, name in (("limit=0", "limit"), ("limit=101", "limit"), ("cursor=-1", "cursor")):
-        problem = assert_problem(client.get(f"/v1/ratings/{TOY}?{query}", headers=key(secret)), 422,
+        problem = assert_problem(client.get(f"/v1/ratings/{TOY}?{query}", headers=api_key(secret)), 422,
                                  "validation-error")
         assert [error["pointer"] for error in problem["errors"]] == [f"/{name}"]
-    assert_problem(client.get("/v1/ratings/chess", headers=key(secret)), 404, "not-found")
+    assert_problem(client.get("/v1/ratings/chess", headers=api_key(secret)), 404, "not-found")
 
 
 # -- tournaments (the runs to the end are tests/workers/test_competition.py) ---------------------------
@@ -233,7 +220,7 @@ SWISS = {"ruleset": TOY, "format": "swiss", "table_size": 2, "entrants": ["ann",
 ])
 def test_a_tournament_that_cannot_be_played_is_422_naming_the_field(client, keys, change, pointer):
     _, secret = keys.create_app("League")
-    reply = client.post("/v1/tournaments", headers=key(secret), json={**SWISS, **change})
+    reply = client.post("/v1/tournaments", headers=api_key(secret), json={**SWISS, **change})
     problem = assert_problem(reply, 422, "validation-error")
     assert pointer in [error["pointer"] for error in problem["errors"]], problem
 
@@ -241,9 +228,9 @@ def test_a_tournament_that_cannot_be_played_is_422_naming_the_field(client, keys
 def test_a_tournament_s_seat_tokens_go_to_its_app_s_secret_key_only(client, keys):
     app_id, secret = keys.create_app("League")
     _, other = keys.create_app("Other")
-    browser = {**key(keys.create_key(app_id, PUBLISHABLE, ("https://league.example",))),
+    browser = {**api_key(keys.create_key(app_id, PUBLISHABLE, ("https://league.example",))),
                "Origin": "https://league.example"}
-    made = client.post("/v1/tournaments", headers=key(secret), json=SWISS)
+    made = client.post("/v1/tournaments", headers=api_key(secret), json=SWISS)
     assert made.status_code == 201, made.get_json()
     created = made.get_json()
     tables = created["played"][0]["tables"]
@@ -252,37 +239,37 @@ def test_a_tournament_s_seat_tokens_go_to_its_app_s_secret_key_only(client, keys
     assert set(tokens) == {"ann", "bob"}, "a token for each person, none for the bots"
     # The token plays the entrant's seat of the table's game.
     table = next(t for t in tables if "ann" in t["entrants"])
-    game = client.get(f"/v1/games/{table['game']}", headers={**key(secret), **auth(tokens["ann"])}).get_json()
+    game = client.get(f"/v1/games/{table['game']}", headers={**api_key(secret), **auth(tokens["ann"])}).get_json()
     assert game["seat"] == table["entrants"].index("ann") and game["tournament"] == created["id"]
-    assert client.get(f"/v1/tournaments/{created['id']}", headers=key(secret)).get_json()["played"][0][
+    assert client.get(f"/v1/tournaments/{created['id']}", headers=api_key(secret)).get_json()["played"][0][
         "tables"][0]["tokens"] is not None
     seen = client.get(f"/v1/tournaments/{created['id']}", headers=browser).get_json()
     assert all(table["tokens"] is None for table in seen["played"][0]["tables"])
-    assert_problem(client.get(f"/v1/tournaments/{created['id']}", headers=key(other)), 404, "not-found")
-    listed = client.get("/v1/tournaments", headers=key(secret)).get_json()["tournaments"]
+    assert_problem(client.get(f"/v1/tournaments/{created['id']}", headers=api_key(other)), 404, "not-found")
+    listed = client.get("/v1/tournaments", headers=api_key(secret)).get_json()["tournaments"]
     assert [t["id"] for t in listed] == [created["id"]]
-    assert client.get("/v1/tournaments", headers=key(other)).get_json()["tournaments"] == []
+    assert client.get("/v1/tournaments", headers=api_key(other)).get_json()["tournaments"] == []
     assert [s["entrant"] for s in created["standings"]] == SWISS["entrants"], "before any round: seeding order"
     # A key of the app that may no longer create games (its scopes narrowed to webhooks) sees no tokens.
     keys.redis.hset(app_key(app_id), "scopes", json.dumps(["webhooks"]))
-    narrowed = client.get(f"/v1/tournaments/{created['id']}", headers=key(secret)).get_json()
+    narrowed = client.get(f"/v1/tournaments/{created['id']}", headers=api_key(secret)).get_json()
     assert all(table["tokens"] is None for table in narrowed["played"][0]["tables"])
 
 
 def test_a_tournament_s_first_round_must_fit_the_live_games_quota(client, keys):
     _, secret = keys.create_app("Small", quotas={"live_games": 1})
-    assert_problem(client.post("/v1/tournaments", headers=key(secret), json=SWISS), 403, "quota-exceeded")
+    assert_problem(client.post("/v1/tournaments", headers=api_key(secret), json=SWISS), 403, "quota-exceeded")
 
 
 def test_a_rated_game_takes_nobody_mid_game_and_its_events_name_its_players(client, keys):
     _, secret = keys.create_app("League")
-    plain = client.post("/v1/games", headers=key(secret), json={
+    plain = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": "hitchiker", "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
     assert plain["invite"] is not None, "Hitchiker seats players mid-game"
-    rated = client.post("/v1/games", headers=key(secret), json={
+    rated = client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": "hitchiker", "rated": True, "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
     assert rated["invite"] is None and rated["rated"] is True
-    first = client.get(f"/v1/games/{rated['id']}/events", headers=key(secret)).get_json()["events"][0]["event"]
+    first = client.get(f"/v1/games/{rated['id']}/events", headers=api_key(secret)).get_json()["events"][0]["event"]
     assert first["type"] == "game_created" and [seat["player"] for seat in first["seats"]] == ["ann", "bob"]
 
 
@@ -290,22 +277,22 @@ def test_a_seat_handed_to_a_bot_left_and_ranks_last(client, keys, keyed_app):
     _, secret = keys.create_app("League")
     game = rated_toy(client, secret, ["ann", "bob", "cy"], rounds=2)
     handed = client.post(f"/v1/games/{game['id']}/seats/0/bot", json={"bot": "random"},
-                         headers={**key(secret), **auth(game["seats"][0]["token"])})
+                         headers={**api_key(secret), **auth(game["seats"][0]["token"])})
     assert handed.status_code == 200 and handed.get_json()["seats"][0]["player"] == "ann"
     play_out(client, secret, game, bot_seats=(0,), app=keyed_app)
-    assert client.get("/v1/players/ann", headers=key(secret)).get_json()["recent"][0]["place"] == 3
+    assert client.get("/v1/players/ann", headers=api_key(secret)).get_json()["recent"][0]["place"] == 3
 
 
 def test_a_rules_version_change_cancels_a_running_tournament(client, keys, keyed_app, toy_ruleset, monkeypatch):
     from api.competition import tournaments
 
     _, secret = keys.create_app("League")
-    made = client.post("/v1/tournaments", headers=key(secret), json=SWISS).get_json()
+    made = client.post("/v1/tournaments", headers=api_key(secret), json=SWISS).get_json()
     monkeypatch.setattr(type(toy_ruleset), "rules_version", toy_ruleset.rules_version + 1)
     with keyed_app.app_context():
         said = tournaments.advance(keyed_app.extensions["rulehouse.store"], made["id"])
     assert said == "cancelled"
-    read = client.get(f"/v1/tournaments/{made['id']}", headers=key(secret)).get_json()
+    read = client.get(f"/v1/tournaments/{made['id']}", headers=api_key(secret)).get_json()
     assert (read["status"], read["reason"], len(read["played"])) == ("cancelled", "rules_version", 1)
 
 
@@ -313,26 +300,26 @@ def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_
     """Every table of a duplicate round shares its deals: a table that finished first shows its own
     seats their own past views, never another seat's hand (`?seat=`), until the round ends."""
     _, secret = keys.create_app("League")
-    made = client.post("/v1/tournaments", headers=key(secret), json={
+    made = client.post("/v1/tournaments", headers=api_key(secret), json={
         "ruleset": TOY, "format": "duplicate", "table_size": 2, "entrants": ["ann", "bob", "cy", "dee"],
         "options": {"rounds": 1}})
     assert made.status_code == 201, made.get_json()
     table = made.get_json()["played"][0]["tables"][0]
     game_id, tokens = table["game"], [table["tokens"][entrant] for entrant in table["entrants"]]
-    while (state := client.get(f"/v1/games/{game_id}", headers={**key(secret), **auth(tokens[0])}).get_json())[
+    while (state := client.get(f"/v1/games/{game_id}", headers={**api_key(secret), **auth(tokens[0])}).get_json())[
             "status"] != "finished":
         seat = state["waiting_for"][0]
-        pending = client.get(f"/v1/games/{game_id}/decisions", headers={**key(secret), **auth(tokens[seat])})
+        pending = client.get(f"/v1/games/{game_id}/decisions", headers={**api_key(secret), **auth(tokens[seat])})
         moved = client.post(f"/v1/games/{game_id}/actions", json=pending.get_json()["decisions"][0]["options"][0],
-                            headers={**key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
+                            headers={**api_key(secret), **auth(tokens[seat]), "If-Match": f'"{state["version"]}"'})
         assert moved.status_code == 200, moved.get_json()
     views = f"/v1/games/{game_id}/views/1"
-    own = client.get(views, headers={**key(secret), **auth(tokens[0])}, query_string={"seat": "0"})
+    own = client.get(views, headers={**api_key(secret), **auth(tokens[0])}, query_string={"seat": "0"})
     assert own.status_code == 200 and own.get_json()["view"]["hand"], "its own hand of then: fine"
     for seat in ("1", "01"):
-        refused = client.get(views, headers={**key(secret), **auth(tokens[0])}, query_string={"seat": seat})
+        refused = client.get(views, headers={**api_key(secret), **auth(tokens[0])}, query_string={"seat": seat})
         assert assert_problem(refused, 403, "forbidden")["reason"] == "round_running", seat
-    assert assert_problem(client.get(views, headers=key(secret), query_string={"seat": "1"}), 403,
+    assert assert_problem(client.get(views, headers=api_key(secret), query_string={"seat": "1"}), 403,
                           "forbidden")["reason"] == "round_running"
 
 

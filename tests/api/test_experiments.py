@@ -7,36 +7,17 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
-from api.apps.keys import AppKeys
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.simulations.jobs import QUEUE
 from engine.experiments.design import MAX_VARIANTS
-from tests.api.helpers import assert_problem
+from tests.api.helpers import api_key, assert_problem
 
 BASE = {"ruleset": "monopoly-cars2", "players": 2, "bots": ["random"], "games": 40, "seed": 1}
 
 
 @pytest.fixture
-def keyed_app(redis_db_url):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
-    app.testing = True
-    return app
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-
-
-@pytest.fixture
-def client(keyed_app):
-    return keyed_app.test_client()
-
-
-def header(key: str) -> dict:
-    return {"X-Api-Key": key}
+def client(keyed_client):
+    return keyed_client
 
 
 @pytest.mark.parametrize(("extra", "pointer"), [
@@ -58,7 +39,7 @@ def header(key: str) -> dict:
 ])
 def test_bad_variants_are_422_naming_the_field(client, keys, extra, pointer):
     _, key = keys.create_app("Lab", scopes=["simulations"])
-    body = assert_problem(client.post("/v1/experiments", json={**BASE, **extra}, headers=header(key)), 422,
+    body = assert_problem(client.post("/v1/experiments", json={**BASE, **extra}, headers=api_key(key)), 422,
                           "validation-error")
     assert pointer in [error["pointer"] for error in body["errors"]], body
 
@@ -66,16 +47,16 @@ def test_bad_variants_are_422_naming_the_field(client, keys, extra, pointer):
 def test_an_experiment_is_queued_owned_and_cancelled(client, keys, redis_db_url):
     _, key = keys.create_app("Lab", scopes=["simulations"])
     _, other = keys.create_app("Other", scopes=["simulations"])
-    reply = client.post("/v1/experiments", json={**BASE, "sweep": {"starting_money": [10, 20]}}, headers=header(key))
+    reply = client.post("/v1/experiments", json={**BASE, "sweep": {"starting_money": [10, 20]}}, headers=api_key(key))
     assert reply.status_code == 202
     made = reply.get_json()
     assert reply.headers["Location"] == f"/v1/experiments/{made['id']}"
     assert [v["name"] for v in made["progress"]["variants"]] == ["base", "starting_money=10", "starting_money=20"]
     assert made["status"] == "queued" and made["progress"]["games_budget"] == 120
-    assert client.get(f"/v1/experiments/{made['id']}", headers=header(other)).status_code == 404
+    assert client.get(f"/v1/experiments/{made['id']}", headers=api_key(other)).status_code == 404
     queue = Queue(QUEUE, connection=redis_lib.Redis.from_url(redis_db_url))
     assert len(queue.get_job_ids()) == 1
-    cancelled = client.delete(f"/v1/experiments/{made['id']}", headers=header(key)).get_json()
+    cancelled = client.delete(f"/v1/experiments/{made['id']}", headers=api_key(key)).get_json()
     assert cancelled["status"] == "cancelled"
     assert queue.get_job_ids() == []
 
@@ -85,21 +66,21 @@ def test_the_whole_budget_is_admitted_against_the_quotas(client, keys):
     _, key = keys.create_app("Small", scopes=["simulations"], quotas={"simulation_work_per_day": 5999})
     precision = {**BASE, "games": None, "sweep": {"starting_money": [10, 20]},
                  "stop": {"difference_within": 0.05, "max_games": 1000}}
-    body = assert_problem(client.post("/v1/experiments", json=precision, headers=header(key)), 403, "quota-exceeded")
+    body = assert_problem(client.post("/v1/experiments", json=precision, headers=api_key(key)), 403, "quota-exceeded")
     assert body["reason"] == "quota_simulation_work_per_day" and body["used"] == 0
     _, enough = keys.create_app("Enough", scopes=["simulations"], quotas={"simulation_work_per_day": 6000})
-    assert client.post("/v1/experiments", json=precision, headers=header(enough)).status_code == 202
+    assert client.post("/v1/experiments", json=precision, headers=api_key(enough)).status_code == 202
     # Chunks count once per variant: 3 variants x 10 chunks.
     _, chunky = keys.create_app("Chunky", scopes=["simulations"], quotas={"queued_chunks": 29})
-    body = assert_problem(client.post("/v1/experiments", json={**precision, "chunk_size": 100}, headers=header(chunky)),
-                          403, "quota-exceeded")
+    reply = client.post("/v1/experiments", json={**precision, "chunk_size": 100}, headers=api_key(chunky))
+    body = assert_problem(reply, 403, "quota-exceeded")
     assert body["reason"] == "quota_queued_chunks"
     # An experiment's chunks still to play count against the next experiment: 3 x 10 of 60 taken.
     _, sixty = keys.create_app("Sixty", scopes=["simulations"], quotas={"queued_chunks": 60})
     chunked = {**precision, "chunk_size": 100}
-    assert client.post("/v1/experiments", json=chunked, headers=header(sixty)).status_code == 202
-    assert client.post("/v1/experiments", json=chunked, headers=header(sixty)).status_code == 202
-    body = assert_problem(client.post("/v1/experiments", json=chunked, headers=header(sixty)), 403, "quota-exceeded")
+    assert client.post("/v1/experiments", json=chunked, headers=api_key(sixty)).status_code == 202
+    assert client.post("/v1/experiments", json=chunked, headers=api_key(sixty)).status_code == 202
+    body = assert_problem(client.post("/v1/experiments", json=chunked, headers=api_key(sixty)), 403, "quota-exceeded")
     assert body["reason"] == "quota_queued_chunks" and body["used"] == 60
 
 
@@ -126,15 +107,15 @@ def test_experiments_in_flight_are_bounded_per_app(client, keys):
     _, key = keys.create_app("Busy", scopes=["simulations"])
     body = {**BASE, "sweep": {"starting_money": [10]}}
     for _ in range(MAX_EXPERIMENTS_IN_FLIGHT):
-        assert client.post("/v1/experiments", json=body, headers=header(key)).status_code == 202
-    refused = assert_problem(client.post("/v1/experiments", json=body, headers=header(key)), 403, "quota-exceeded")
+        assert client.post("/v1/experiments", json=body, headers=api_key(key)).status_code == 202
+    refused = assert_problem(client.post("/v1/experiments", json=body, headers=api_key(key)), 403, "quota-exceeded")
     assert refused["reason"] == "quota_experiments_in_flight"
 
 
 def test_experiments_need_the_simulations_scope(client, keys):
     _, key = keys.create_app("Tables", scopes=["games"])
     assert client.post("/v1/experiments", json={**BASE, "sweep": {"starting_money": [10]}},
-                       headers=header(key)).status_code == 403
+                       headers=api_key(key)).status_code == 403
 
 
 def test_a_big_experiment_gets_chunks_big_enough_to_bound_its_tallies():

@@ -5,9 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-import redis as redis_lib
 
-from api.apps.keys import AppKeys
 from api.win_chances.routes import WORK_PER_WORLD
 from tests.api.helpers import act, assert_problem, auth
 
@@ -100,13 +98,8 @@ def test_unknown_game_and_waiting_game(client):
     assert body["reason"] == "not_started"
 
 
-def test_win_chances_are_charged_to_the_game_s_app_as_search_work(redis_db_url):
-    from api.app import create_app
-
-    app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": None, "REQUIRE_API_KEYS": True})
-    app.testing = True
-    client = app.test_client()
-    keys = AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
+def test_win_chances_are_charged_to_the_game_s_app_as_search_work(keyed_client, keys):
+    client = keyed_client
     _, key = keys.create_app("Coach", quotas={"search_work_per_day": 5 * WORK_PER_WORLD})
     headers = {"X-Api-Key": key}
     game, ann, bob = new_game(client, headers)
