@@ -330,7 +330,7 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
 
     _, secret = keys.create_app("League")
     store = keyed_app.extensions["rulehouse.store"]
-    made = [client.post("/v1/games", headers=key(secret), json={
+    made = [client.post("/v1/games", headers=api_key(secret), json={
         "ruleset": "whipcash", "seed": seed, "rated": True, "seats": [{"player": "ann"}, {"bot": "random"}]})
         for seed in (1, 2)]
     games = [reply.get_json() for reply in made]
@@ -340,7 +340,7 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
     play_out(client, secret, toy)
 
     def shown() -> tuple:
-        body = client.get("/v1/players/ann", headers=key(secret)).get_json()
+        body = client.get("/v1/players/ann", headers=api_key(secret)).get_json()
         return body["move_cost"], body["analysed_games"]
 
     assert shown() == (None, 0)  # nothing analysed: nothing read, nothing queued

@@ -89,16 +89,16 @@ def test_a_simulations_admission_counts_the_chunks_its_apps_experiments_hold_and
     _, key = keys.create_app("Mixed", scopes=["simulations"], quotas={"queued_chunks": 40})
     chunked = {**BASE, "games": None, "sweep": {"starting_money": [10, 20]},
                "stop": {"difference_within": 0.05, "max_games": 1000}, "chunk_size": 100}
-    assert client.post("/v1/experiments", json=chunked, headers=header(key)).status_code == 202  # 3 x 10 chunks
-    me = client.get("/v1/apps/me", headers=header(key)).get_json()
+    assert client.post("/v1/experiments", json=chunked, headers=api_key(key)).status_code == 202  # 3 x 10 chunks
+    me = client.get("/v1/apps/me", headers=api_key(key)).get_json()
     assert me["usage"]["queued_chunks"] == 30
     simulation = {"ruleset": "monopoly-cars2", "players": 2, "bots": ["random"], "seed": 1, "chunk_size": 1}
-    body = assert_problem(client.post("/v1/simulations", json={**simulation, "games": 11}, headers=header(key)),
+    body = assert_problem(client.post("/v1/simulations", json={**simulation, "games": 11}, headers=api_key(key)),
                           403, "quota-exceeded")
     assert body["reason"] == "quota_queued_chunks" and body["used"] == 30 and body["allowed"] == 40
-    assert client.post("/v1/simulations", json={**simulation, "games": 10}, headers=header(key)).status_code == 202
+    assert client.post("/v1/simulations", json={**simulation, "games": 10}, headers=api_key(key)).status_code == 202
     # The simulation's 10 chunks and the experiment's 30 fill the quota: the next experiment is refused.
-    body = assert_problem(client.post("/v1/experiments", json={**chunked, "chunk_size": 1000}, headers=header(key)),
+    body = assert_problem(client.post("/v1/experiments", json={**chunked, "chunk_size": 1000}, headers=api_key(key)),
                           403, "quota-exceeded")
     assert body["reason"] == "quota_queued_chunks" and body["used"] == 40
 
