@@ -37,8 +37,16 @@ def fill(element, text: str) -> None:
 
 
 def enabled_actions(driver) -> list:
-    return [button for button in driver.find_elements(By.CSS_SELECTOR, "#decisions button.action")
-            if button.is_enabled()]
+    """The action buttons a person could click now. The page redraws them whenever the game moves, so
+    a button found may be gone by the time it is asked whether it is enabled: it is not counted."""
+    enabled = []
+    for button in driver.find_elements(By.CSS_SELECTOR, "#decisions button.action"):
+        try:
+            if button.is_enabled():
+                enabled.append(button)
+        except StaleElementReferenceException:
+            continue
+    return enabled
 
 
 def click_action(driver, choose=lambda buttons: buttons[0], timeout: float = TIMEOUT) -> int | None:

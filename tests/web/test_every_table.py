@@ -166,7 +166,9 @@ def test_every_table_draws_its_board_and_plays_by_clicking(service, browser, rul
             assert not panel_greyed(driver)
         assert_board_drawn(driver, ruleset, players)
         assert_pawns_distinct(driver)
-        log = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+        # Read in a wait: a bot's move redraws the log meanwhile (the read is then made again).
+        log = wait(driver, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, "#log li")],
+                   message="the log is empty")
         assert log and not [line for line in log if "city " in line or "space " in line]
         assert console_errors(driver) == []
         assert_replay_shows_each_step(driver, service.url, game["id"], ruleset, players)
