@@ -32,4 +32,4 @@ ENV RULEHOUSE_BIND=0.0.0.0:8000 \
     RULEHOUSE_REQUIRE_API_KEYS=1 \
     RULEHOUSE_LOG_FORMAT=json
 # The app writes one JSON access line per request (with its X-Request-Id): no gunicorn access log.
-CMD ["gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
+CMD ["gunicorn", "-c", "python:api.service.gunicorn_conf", "api.app:create_app()"]

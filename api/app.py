@@ -26,19 +26,19 @@ from api.chat.schemas import SPEC_SCHEMAS as CHAT_SPEC_SCHEMAS
 from api.competition import closed_round
 from api.competition.routes import players_blp, ratings_blp
 from api.competition.tournament_routes import blp as tournaments_blp
-from api.config import settings
-from api.cors import init_cors
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.hints.routes import blp as hints_blp
+from api.http.cors import init_cors
+from api.http.operation_ids import OperationIdPlugin
+from api.http.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.observability import dashboard
 from api.observability import init_app as init_observability
-from api.operation_ids import OperationIdPlugin
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
+from api.play.store import GameStore
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
-from api.store import GameStore
+from api.service.config import settings
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp

@@ -13,7 +13,7 @@ not queue behind one another's GIL. Each run measures, in turn:
 
 ``--config WORKERSxTHREADS`` (repeatable) picks the gunicorn layout: ``gevent`` (the deployed
 kind) or a thread count, where threads > 1 is the
-gthread worker, 1 the sync worker; every other setting is the deployed one (api/gunicorn_conf.py).
+gthread worker, 1 the sync worker; every other setting is the deployed one (api/service/gunicorn_conf.py).
 Several configs are measured one after the other in one run.
 """
 
@@ -63,9 +63,9 @@ def start_service(redis_url: str, workers: int, threads: int | None, *, root: Pa
            "RULEHOUSE_WEB_WORKERS": str(workers), **(env or {})}
     if threads is not None:
         env.update(RULEHOUSE_WORKER_CLASS="gthread", RULEHOUSE_THREADS=str(threads))
-    # The deployed settings (api/gunicorn_conf.py), sized by --config.
+    # The deployed settings (api/service/gunicorn_conf.py), sized by --config.
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "warning",
+        [sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf", "--log-level", "warning",
          "api.app:create_app()"],
         cwd=root, env=env,
     )
@@ -244,7 +244,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     with ExitStack() as stack:
-        from api.embedded_redis import redis_url_or_embedded
+        from api.service.embedded_redis import redis_url_or_embedded
 
         redis_url = redis_url_or_embedded(stack)
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")

@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="per game-read measurement")
     args = parser.parse_args()
     with ExitStack() as stack:
-        from api.embedded_redis import redis_url_or_embedded
+        from api.service.embedded_redis import redis_url_or_embedded
 
         redis_url = redis_url_or_embedded(stack)
         print(f"machine: {os.cpu_count()} cores; Redis {redis_url}")

@@ -35,9 +35,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from redis import Redis  # noqa: E402
 from simulate import cpu_seconds, start_workers, stop_workers  # noqa: E402
 
-from api.embedded_redis import EmbeddedRedis  # noqa: E402
-from api.experiments import jobs as experiments  # noqa: E402
-from api.simulations import jobs as simulations  # noqa: E402
+from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
+from api.service.jobs import experiments, simulations  # noqa: E402
 from engine.core.registry import get_ruleset  # noqa: E402
 from engine.experiments.measures import StandingsTracker, VariantTally  # noqa: E402
 from engine.experiments.report import precision_state, stop_reason  # noqa: E402

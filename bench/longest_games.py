@@ -120,8 +120,8 @@ def timed(function, runs: int = 2) -> tuple[list[float], object]:
 
 def cost(longest: dict) -> None:
     from api.app import create_app
-    from api.embedded_redis import redis_url_or_embedded
-    from api.moves import submit_action
+    from api.play.moves import submit_action
+    from api.service.embedded_redis import redis_url_or_embedded
 
     print(f"\nlongest game: {longest['ruleset']}, {longest['players']} players, {longest['bot']} seats, seed "
           f"{longest['seed']}, options {longest['options']}: {len(longest['actions'])} log entries "

@@ -31,15 +31,16 @@ sys.path.insert(0, ROOT)
 from redis import Redis  # noqa: E402
 from rq import Worker  # noqa: E402
 
-from api.embedded_redis import EmbeddedRedis  # noqa: E402
-from api.simulations import jobs  # noqa: E402
+from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
+from api.service.jobs import simulations as jobs  # noqa: E402
 from engine.simulate import play_chunk  # noqa: E402
 
 
 def start_workers(redis_url: str, count: int, fork: bool) -> list[subprocess.Popen]:
     client = Redis.from_url(redis_url)
     expected = Worker.count(connection=client) + count
-    command = [sys.executable, "-m", "api.cli", "worker", "--redis-url", redis_url, *(["--fork"] if fork else [])]
+    command = [sys.executable, "-m", "api.service.cli", "worker", "--redis-url", redis_url,
+               *(["--fork"] if fork else [])]
     env = {**os.environ, "PYTHONPATH": ROOT}
     processes = [
         subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -42,7 +42,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from api.store import GameStore, game_client  # noqa: E402
+from api.play.store import GameStore, game_client  # noqa: E402
 from engine.core.registry import get_ruleset  # noqa: E402
 
 RULESETS = ("cash-n-guns", "hitchiker", "monopoly-cars2", "whipcash")
@@ -148,7 +148,7 @@ class Service:
             self.cluster = LocalCluster(self.home / "cluster").start()
             env["RULEHOUSE_GAME_REDIS_URL"] = self.cluster.url
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--workers", str(args.workers),
+            [sys.executable, "-m", "api.service.cli", "serve", "--port", str(self.port), "--workers", str(args.workers),
              "--bot-workers", str(args.bot_workers), "--web-workers", str(args.web_workers),
              "--threads", str(args.threads)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=self._log_file())

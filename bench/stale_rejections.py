@@ -47,7 +47,7 @@ def main() -> None:
     from werkzeug.serving import make_server
 
     from api.app import create_app
-    from api.embedded_redis import EmbeddedRedis
+    from api.service.embedded_redis import EmbeddedRedis
     from tests.processes import Workers
 
     example = load_example()

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/streams.py [--streams 2000] [--slow 300] [--seconds 20] [--runs 2] [--root DIR]
 
-Starts the service with its deployed gunicorn settings (api/gunicorn_conf.py of the code at
+Starts the service with its deployed gunicorn settings (api/service/gunicorn_conf.py of the code at
 ``--root``, default this checkout) against an embedded Redis, creates ``--games`` 4-seat
 monopoly-cars2 games, then, from one asyncio process:
 
@@ -302,7 +302,7 @@ def main() -> None:
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     with ExitStack() as stack:
-        from api.embedded_redis import EmbeddedRedis
+        from api.service.embedded_redis import EmbeddedRedis
 
         directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
         redis_url = stack.enter_context(EmbeddedRedis(directory, persist=False)).url

@@ -49,8 +49,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from api.app import create_app
-    from api.embedded_redis import EmbeddedRedis
     from api.records.build import full_record
+    from api.service.embedded_redis import EmbeddedRedis
     from engine.records import replay
 
     server = None
@@ -90,7 +90,7 @@ def main() -> None:
         jumps = random.Random(1).choices(range(version + 1), k=200)
         summary("random jumps", [timed(lambda at=at: look(at)) for at in jumps])
         with app.app_context():
-            from api.http import load_game, store
+            from api.http.helpers import load_game, store
             record = full_record(store(), load_game(game_id, None))
         summary("whole log from the seed, per version (no cache)",
                 [timed(lambda at=at: replay(record, compare=False, until_version=at)) for at in jumps[:10]])

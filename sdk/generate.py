@@ -39,7 +39,7 @@ def snake(name: str) -> str:
 
 
 def method_name(method: str, path: str, operation: dict) -> str:
-    """The operation's ``operationId`` (the service gives every operation one: api/operation_ids.py)."""
+    """The operation's ``operationId`` (the service gives every operation one: api/http/operation_ids.py)."""
     if not operation.get("operationId"):
         raise SpecError(f"{method.upper()} {path} has no operationId")
     return snake(operation["operationId"])

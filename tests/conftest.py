@@ -19,7 +19,7 @@ def redis_url(tmp_path_factory) -> str:
     if url:
         yield url
         return
-    from api.embedded_redis import EmbeddedRedis
+    from api.service.embedded_redis import EmbeddedRedis
 
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), persist=False).start()
     os.environ["REDIS_URL"] = server.url

@@ -114,7 +114,7 @@ def run_cli(*args: str, redis_url: str, timeout: float = 60, **env_vars: str) ->
 
 
 class ApiServer:
-    """The API under real gunicorn with the deployed settings (api/gunicorn_conf.py), on a free port.
+    """The API under real gunicorn with the deployed settings (api/service/gunicorn_conf.py), on a free port.
 
     gunicorn binds port 0 and logs the port it got, so no port is guessed.
     """
@@ -130,7 +130,7 @@ class ApiServer:
                "RULEHOUSE_BIND": "127.0.0.1:0", "RULEHOUSE_WEB_WORKERS": str(web_workers),
                "RULEHOUSE_THREADS": str(threads), **self.settings}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "--log-level", "info",
+            [sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf", "--log-level", "info",
              "api.app:create_app()"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )

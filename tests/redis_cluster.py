@@ -14,7 +14,7 @@ from pathlib import Path
 
 import redis
 
-from api.embedded_redis import redis_server_binary
+from api.service.embedded_redis import redis_server_binary
 
 SLOTS = 16384
 #: Redis 6.2 puts a node's cluster bus on its port + 10000.

@@ -1,6 +1,6 @@
 import redis
 
-from api.embedded_redis import EmbeddedRedis
+from api.service.embedded_redis import EmbeddedRedis
 
 
 def test_embedded_redis_serves_and_stops(tmp_path):

@@ -1,7 +1,7 @@
 """``GET /v1/games/{id}/analysis``: a finished game's analysis, computed once on the analysis workers.
 
 The request never analyses: the first ask reserves the work bound against the caller's app, marks
-the analysis asked and queues its job (``api.analysis.jobs``) on the ``analysis`` queue, then waits
+the analysis asked and queues its job (``api.service.jobs.analysis``) on the ``analysis`` queue, then waits
 for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After``.
 """
 
@@ -14,14 +14,14 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.analysis.jobs import analysis_job_id, queue_analysis
 from api.analysis.schemas import AnalysisQuerySchema, AnalysisSchema
 from api.apps import ownership
-from api.bot_seats import job_alive
-from api.http import bearer_token, json_response, load_current, not_modified, store
-from api.problems import ApiProblem, problem_response
-from api.rules_version import ensure_current
-from api.store import BOT_CHECK_AFTER_SECONDS, FINISHED, WAITING, GameRecord
+from api.http.helpers import bearer_token, json_response, load_current, not_modified, store
+from api.http.problems import ApiProblem, problem_response
+from api.play.rules_version import ensure_current
+from api.play.store import BOT_CHECK_AFTER_SECONDS, FINISHED, WAITING, GameRecord
+from api.service.jobs.analysis import analysis_job_id, queue_analysis
+from api.service.jobs.bots import job_alive
 from engine.analysis.game import work_bound
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT

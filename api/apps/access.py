@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from flask import current_app, g, request
 
 from api.apps.keys import LOCAL_APP_ID, App, AppKeys, local_app
-from api.problems import ApiProblem
+from api.http.problems import ApiProblem
 
 HEADER = "X-Api-Key"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")

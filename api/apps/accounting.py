@@ -29,7 +29,7 @@ import redis
 from flask import current_app
 
 from api.apps.keys import App
-from api.problems import ApiProblem
+from api.http.problems import ApiProblem
 
 QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day",
           "search_work_per_seat_per_day")

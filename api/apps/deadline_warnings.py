@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from api.apps.notify import hooks
-from api.deadlines import DEADLINES_KEY, humans_pending
-from api.moves import load_state
-from api.store import GameStore
+from api.play.deadlines import DEADLINES_KEY, humans_pending
+from api.play.moves import load_state
+from api.play.store import GameStore
 from engine.core.registry import get_ruleset
 
 #: ``deadline.near`` is sent when a deadline is this close (at once, for shorter timeouts).

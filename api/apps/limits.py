@@ -7,7 +7,7 @@ Rate limits count requests in four classes: ``moves`` (acting for a seat), ``wri
 - an app's secret keys count in the app's bucket, at the app's figures (its own overrides,
   ``rulehouse apps update --limit``, else ``RATE_LIMITS``);
 - its publishable keys (written into every page, so anyone's) count per client address
-  (``api.client_address``: IPv6 by /64, ``X-Forwarded-For`` only from trusted proxies) in
+  (``api.http.client_address``: IPv6 by /64, ``X-Forwarded-For`` only from trusted proxies) in
   buckets of their own, always at ``PUBLISHABLE_RATE_LIMITS``: the app's overrides are its
   secret keys', and nothing sent with the public key touches the secret key's bucket;
 - the ``local`` app of development mode counts per client address, and is not limited
@@ -32,8 +32,8 @@ from api.apps import accounting
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
 from api.apps.accounting import over_quota, quota_of
 from api.apps.keys import LOCAL_APP_ID, App
-from api.client_address import client_address, trusted_networks
-from api.problems import ApiProblem
+from api.http.client_address import client_address, trusted_networks
+from api.http.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
@@ -131,7 +131,7 @@ def live_games(app_id: str, at_most: int) -> int:
     """The app's games that still exist and are not finished (looks at its newest ``at_most``);
     games that have ended or expired leave the app's set on the way."""
     from api.apps.access import keys
-    from api.store import FINISHED, game_key
+    from api.play.store import FINISHED, game_key
 
     store = keys()
     games = [game_id for game_id, _ in store.owned(app_id, "live-games", limit=at_most)]
@@ -183,7 +183,7 @@ def simulation_chunks(app_id: str) -> int:
     import json
 
     from api.apps.access import keys
-    from api.simulations.jobs import ACTIVE, meta_key
+    from api.service.jobs.simulations import ACTIVE, meta_key
 
     store = keys()
     sims = [sim_id for sim_id, _ in store.owned(app_id, "live-sims")]

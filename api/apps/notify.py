@@ -7,7 +7,7 @@ import logging
 from flask import current_app, has_app_context
 
 from api.apps.webhooks import EXTENSION_NAME, Webhooks, worker_webhooks
-from api.store import FINISHED, GameRecord
+from api.play.store import FINISHED, GameRecord
 
 log = logging.getLogger("rulehouse.webhooks")
 

@@ -19,8 +19,8 @@ from api.apps.schemas import (
     WebhookSchema,
 )
 from api.apps.webhooks import EXTENSION_NAME, UnsafeUrl, Webhooks
-from api.http import json_response
-from api.problems import ApiProblem, problem_response, validation_problem
+from api.http.helpers import json_response
+from api.http.problems import ApiProblem, problem_response, validation_problem
 
 APP_KEY_AUTH = [{"appKey": []}]
 

@@ -49,11 +49,11 @@ import redis
 from rq import Queue
 
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
-from api.config import settings as service_settings
+from api.service.config import settings as service_settings
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
           "rating.updated", "tournament.round_started", "tournament.finished")
-QUEUE = "webhooks"  # api.config.WEBHOOK_QUEUE
+QUEUE = "webhooks"  # api.service.config.WEBHOOK_QUEUE
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"
 MAX_WEBHOOKS_PER_APP = 20

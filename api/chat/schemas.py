@@ -7,7 +7,7 @@ import unicodedata
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.games.schemas import line_kind, line_union
-from api.http import CURSOR_PATTERN
+from api.http.helpers import CURSOR_PATTERN
 from engine.core.strict import StrictBoolean, WholeRegexp
 
 #: the longest message, in characters (Unicode code points)

@@ -45,7 +45,7 @@ def add_parsers(sub) -> None:
 
 
 def _call(args: argparse.Namespace, method: str, path: str, body: dict | None = None) -> dict | None:
-    from api.cli import RequestRefused, http_json
+    from api.service.cli import RequestRefused, http_json
 
     try:
         return http_json(args.url, method, path, body, api_key=args.key or os.environ.get("RULEHOUSE_API_KEY"))

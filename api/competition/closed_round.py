@@ -16,9 +16,9 @@ import re
 from flask import request
 
 from api.competition.keys import closed_key
-from api.http import bearer_token, store
-from api.problems import ApiProblem
-from api.store import GameStore, game_key, token_digest
+from api.http.helpers import bearer_token, store
+from api.http.problems import ApiProblem
+from api.play.store import GameStore, game_key, token_digest
 
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)(/.*)?$")
 #: what not even the game's own seats may read while the round runs: it holds the seed (or searches from it)

@@ -19,7 +19,7 @@ from api.competition.keys import (
     rated_game_key,
     ratings_key,
 )
-from api.store import FINISHED, GameRecord, GameStore
+from api.play.store import FINISHED, GameRecord, GameStore
 from engine.competition import Rating, ranks_from_result, rate
 from engine.core.registry import get_ruleset
 
@@ -197,7 +197,7 @@ def _tell_rated(app_id: str, game_id: str, ruleset: str, players: list, ranks: l
 
 
 def game_finished(store: GameStore, record: GameRecord) -> None:
-    """The hook of the move that finished a game (``api.moves.submit_action``): rate it if rated, and
+    """The hook of the move that finished a game (``api.play.moves.submit_action``): rate it if rated, and
     let its tournament go on. Never raises: the worker sweep (``sweep``) does whatever this missed."""
     try:
         if record.rated and record.app:

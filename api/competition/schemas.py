@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.competition.players import MOVE_COST_GAMES
-from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.games.schemas import MAX_SEED
+from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.seats.schemas import PLAYER_ID_PATTERN
 from engine.competition.pairing import FORMATS, MAX_ENTRANTS, MAX_ROUNDS
 from engine.core.strict import StrictBoolean, WholeRegexp

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from api.competition import games, tournaments
-from api.store import GameStore
+from api.play.store import GameStore
 
 log = logging.getLogger("rulehouse.competition")
 

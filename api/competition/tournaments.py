@@ -24,14 +24,14 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from api import deadlines
 from api.apps.keys import AppKeys
 from api.competition.games import final_ranks, game_created
 from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
-from api.preconditions import next_marks
+from api.play import deadlines
+from api.play.preconditions import next_marks
+from api.play.store import ACTIVE, FINISHED, GameStore, game_key, token_digest
+from api.play.table import public_seats
 from api.records.creation import sealed
-from api.seats.table import public_seats
-from api.store import ACTIVE, FINISHED, GameStore, game_key, token_digest
 from engine.competition import TableResult, TournamentPlan, plan_round, standings, table_seeds
 from engine.competition.pairing import DUPLICATE
 from engine.core.registry import get_ruleset

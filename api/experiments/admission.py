@@ -16,7 +16,7 @@ from flask import g
 from api.apps import limits
 from api.apps.access import keys
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.problems import ApiProblem
+from api.http.problems import ApiProblem
 
 LIVE_KIND = "live-exps"
 
@@ -32,7 +32,7 @@ def budget_as_simulation(spec: dict) -> dict:
 def experiments_in_flight(app_id: str) -> tuple[int, int]:
     """The app's experiments queued or running, and the chunks they may still play (each counted
     once per variant, as admitted); the ended ones leave the app's set on the way."""
-    from api.experiments.jobs import ACTIVE, meta_key
+    from api.service.jobs.experiments import ACTIVE, meta_key
 
     store = keys()
     owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_KIND)]

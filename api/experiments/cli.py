@@ -57,7 +57,7 @@ def _value(text: str):
 
 def build_body(args: argparse.Namespace) -> dict:
     """The request of ``POST /v1/experiments`` the arguments describe."""
-    from api.cli import _parse_options
+    from api.service.cli import _parse_options
 
     sweep = {}
     for item in args.sweep:
@@ -93,24 +93,24 @@ class RedisExperiments:
         self.redis = Redis.from_url(redis_url)
 
     def submit(self, body: dict) -> str:
-        from api.experiments import jobs
+        from api.service.jobs import experiments as jobs
 
         return jobs.submit(self.redis, body)
 
     def status(self, exp_id: str) -> dict:
-        from api.experiments import jobs
+        from api.service.jobs import experiments as jobs
 
         return jobs.status(self.redis, exp_id)
 
     def cancel(self, exp_id: str) -> None:
-        from api.experiments import jobs
+        from api.service.jobs import experiments as jobs
 
         jobs.cancel(self.redis, exp_id)
 
 
 class HttpExperiments:
     def __init__(self, base_url: str) -> None:
-        from api.cli import HttpSimulations
+        from api.service.cli import HttpSimulations
 
         self.http = HttpSimulations(base_url)
 
@@ -126,7 +126,7 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    from api.cli import wait_until_ended
+    from api.service.cli import wait_until_ended
 
     return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
                             poll_seconds=0.3)
@@ -166,7 +166,7 @@ def format_table(state: dict) -> str:
 def cmd_experiment(args: argparse.Namespace) -> int:
     import importlib.util
 
-    from api.cli import RequestRefused, refusal_message, resolve_redis_url
+    from api.service.cli import RequestRefused, refusal_message, resolve_redis_url
     from engine.core.errors import InvalidOptions
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:

@@ -7,10 +7,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
-from api.experiments import admission, jobs
+from api.experiments import admission
 from api.experiments.schemas import ExperimentRequestSchema, ExperimentSchema
-from api.http import json_response
-from api.problems import ApiProblem, problem_response, validation_problem
+from api.http.helpers import json_response
+from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.service.jobs import experiments as jobs
 from api.simulations.routes import app_settings, redis, settings
 from engine.core.errors import InvalidOptions
 

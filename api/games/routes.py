@@ -11,7 +11,6 @@ from flask import Response, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import bot_seats, deadlines
 from api.apps import notify, ownership
 from api.competition import closed_round
 from api.competition.games import game_created, seat_player
@@ -25,7 +24,7 @@ from api.games.schemas import (
     GameSchema,
     StreamQuerySchema,
 )
-from api.http import (
+from api.http.helpers import (
     bearer_token,
     caller_role,
     caller_seat,
@@ -38,12 +37,14 @@ from api.http import (
     required_token,
     store,
 )
-from api.moves import load_state, submit_action
-from api.preconditions import next_marks, parse_if_match, with_ids
-from api.problems import ApiProblem, problem_response, validation_problem
+from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.play import deadlines
+from api.play.moves import load_state, submit_action
+from api.play.preconditions import next_marks, parse_if_match, with_ids
+from api.play.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
+from api.play.table import Table, game_invites, public_seats
 from api.records.creation import NewGame, fork_game, sealed
-from api.seats.table import Table, game_invites, public_seats
-from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
+from api.service.jobs import bots as bot_seats
 from api.streams import live
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
-from api.http import CURSOR_PATTERN
+from api.http.helpers import CURSOR_PATTERN
+from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.seats.schemas import SeatRequestSchema, SeatSchema
 from engine.core.strict import StrictBoolean, WholeRegexp
 

@@ -1,6 +1,6 @@
 """``GET /v1/games/{id}/hint``: a search bot's advice on the caller's own decision.
 
-The search runs on the search workers (``api.hints.jobs``), never in the request: the request
+The search runs on the search workers (``api.service.jobs.hints``), never in the request: the request
 counts the hint, queues its job and waits for it at most ``?wait=`` seconds (polling Redis, which
 yields to the event loop), then answers 200 with the hint or 202 with ``Retry-After``.
 """
@@ -15,13 +15,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
-from api.bot_seats import job_alive
-from api.hints.jobs import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from api.hints.schemas import HintQuerySchema, HintSchema
-from api.http import answer_current, caller_role, json_response, not_modified, required_token, store
-from api.moves import load_state
-from api.problems import ApiProblem, problem_response
-from api.store import BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
+from api.http.helpers import answer_current, caller_role, json_response, not_modified, required_token, store
+from api.http.problems import ApiProblem, problem_response
+from api.play.moves import load_state
+from api.play.store import BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
+from api.service.jobs.bots import job_alive
+from api.service.jobs.hints import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset

@@ -75,16 +75,16 @@ def scrape_refusal(authorization: str | None, config: dict) -> str | None:
 
 
 def counted_actions(submit: Callable) -> Callable:
-    """Wraps ``api.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
+    """Wraps ``api.play.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
     seen before) or rejected with the engine's reason, else the problem's kind."""
-    from api.problems import ApiProblem
+    from api.http.problems import ApiProblem
 
     @functools.wraps(submit)
     def counted(*args, **kwargs):
         try:
             outcome = submit(*args, **kwargs)
         except ApiProblem as problem:
-            # Reasons and kinds are a fixed vocabulary of the engines and api/problems.py, never client text.
+            # Reasons and kinds are a fixed vocabulary of the engines and api/http/problems.py, never client text.
             ACTIONS.labels("rejected", str(problem.extra.get("reason") or problem.kind)[:64]).inc()
             raise
         ACTIONS.labels("replayed" if outcome.replayed else "accepted", "").inc()
@@ -154,7 +154,7 @@ def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, que
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from api.config import settings
+    from api.service.config import settings
 
     config = settings() if config is None else config
     check_scrape_settings(config)

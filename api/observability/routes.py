@@ -23,6 +23,6 @@ def scrape() -> Response:
     store = current_app.extensions["rulehouse.store"]
     queue = store.bot_queue or store.search_queue
     connection = queue.connection if queue is not None else None
-    from api.config import ALL_QUEUES
+    from api.service.config import ALL_QUEUES
 
     return Response(metrics.exposition(connection, ALL_QUEUES), content_type=metrics.CONTENT_TYPE)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from api.moves import load_state
-from api.store import FINISHED, GameRecord, GameStore
+from api.play.moves import load_state
+from api.play.store import FINISHED, GameRecord, GameStore
 from engine.core.registry import get_ruleset
 from engine.records import action_entry, make_record, redact, seat_change_entry
 

@@ -14,10 +14,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from api.moves import load_state
-from api.problems import ApiProblem, validation_problem
+from api.http.problems import ApiProblem, validation_problem
+from api.play.moves import load_state
+from api.play.store import FINISHED, GameStore
 from api.records.build import full_record
-from api.store import FINISHED, GameStore
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
 from engine.records import RecordError, fork_position, replay, seed_commitment, state_digest

@@ -6,11 +6,11 @@ from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import bearer_token, caller_seat, json_response, load_current, ruleset_at_path, store
-from api.problems import ApiProblem, problem_response, validation_problem
+from api.http.helpers import bearer_token, caller_seat, json_response, load_current, ruleset_at_path, store
+from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.play.store import WAITING
 from api.records.build import record_for
 from api.records.schemas import EvaluateRequestSchema, EvaluationSchema
-from api.store import WAITING
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT, RecordError, RecordSchema, evaluate
 
 blp = Blueprint("records", __name__, url_prefix="/v1", description="Game records: export, replay and evaluation.")

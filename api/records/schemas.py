@@ -20,7 +20,7 @@ class EvaluateRequestSchema(Schema):
 
 class EvaluatedDecisionSchema(DecisionSchema):
     """A pending decision as the engine states it: a stored game's decisions also carry an ``id``
-    (api/preconditions.py), which a record evaluated without storage does not have."""
+    (api/play/preconditions.py), which a record evaluated without storage does not have."""
 
     id = fields.String(load_default=None, metadata={"description": "Absent: decision ids belong to stored games."})
 

@@ -9,10 +9,10 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.event_types import event_types
-from api.http import json_response, ruleset_at_path
-from api.jsonschema import json_schema
-from api.problems import ApiProblem, problem_response
+from api.http.helpers import json_response, ruleset_at_path
+from api.http.jsonschema import json_schema
+from api.http.problems import ApiProblem, problem_response
+from api.play.event_types import event_types
 from api.rulesets.schemas import RulesetListSchema, RulesetSchema
 from engine.core.registry import all_rulesets
 

@@ -1,5 +1,5 @@
 """Seats and the lobby: join a game, leave before the start, start early, hand a seat to a bot,
-and list the games that wait for players (``api.seats.table`` does the work)."""
+and list the games that wait for players (``api.play.table`` does the work)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from flask_smorest import Blueprint
 
 from api.apps import ownership
 from api.competition.games import player_joined
-from api.http import iso_time, json_response, required_token, store
-from api.problems import ApiProblem, problem_response
+from api.http.helpers import iso_time, json_response, required_token, store
+from api.http.problems import ApiProblem, problem_response
+from api.play.store import GameRecord
+from api.play.table import Table, is_open, public_seats
 from api.seats.schemas import (
     BotSeatSchema,
     JoinedSchema,
@@ -20,8 +22,6 @@ from api.seats.schemas import (
     SeatsChangedSchema,
     StartSchema,
 )
-from api.seats.table import Table, is_open, public_seats
-from api.store import GameRecord
 from engine.core.registry import get_ruleset
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",

@@ -10,9 +10,9 @@ from flask_smorest import Blueprint
 from redis import Redis
 
 from api.apps import ownership
-from api.http import json_response
-from api.problems import ApiProblem, problem_response, validation_problem
-from api.simulations import jobs
+from api.http.helpers import json_response
+from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.service.jobs import simulations as jobs
 from api.simulations.schemas import SimulationRequestSchema, SimulationSchema
 from engine.core.errors import InvalidOptions
 

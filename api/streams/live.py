@@ -14,10 +14,10 @@ from typing import Protocol
 import redis
 from flask import Response, current_app, stream_with_context
 
-from api.client_address import client_address
-from api.moves import load_state
-from api.problems import ApiProblem
-from api.store import FINISHED, GameStore, StoredEvent
+from api.http.client_address import client_address
+from api.http.problems import ApiProblem
+from api.play.moves import load_state
+from api.play.store import FINISHED, GameStore, StoredEvent
 from api.streams.hub import StreamHub, Waiter
 from engine.core.registry import get_ruleset
 

@@ -9,8 +9,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from api.http import json_response, store
-from api.problems import ApiProblem, problem_response
+from api.http.helpers import json_response, store
+from api.http.problems import ApiProblem, problem_response
 
 blp = Blueprint("system", __name__, url_prefix="/v1", description="Service health.")
 bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/_bench")

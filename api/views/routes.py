@@ -7,10 +7,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from api.http import bearer_token, caller_seat, json_response, load_game, store
-from api.problems import ApiProblem, problem_response, validation_problem
-from api.rules_version import ensure_current
-from api.store import FINISHED
+from api.http.helpers import bearer_token, caller_seat, json_response, load_game, store
+from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.play.rules_version import ensure_current
+from api.play.store import FINISHED
 from api.views.timeline import timelines
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT

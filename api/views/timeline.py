@@ -16,8 +16,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from api.play.store import WAITING, GameRecord, GameStore
 from api.records.build import record_log, table_started_version
-from api.store import WAITING, GameRecord, GameStore
 from engine.core.ruleset import Ruleset
 from engine.records import ACTION, initial_state
 

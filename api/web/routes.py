@@ -11,7 +11,7 @@ from pathlib import Path
 import swagger_ui_bundle
 from flask import Blueprint, Response, current_app, render_template, send_from_directory
 
-from api.problems import ApiProblem
+from api.http.problems import ApiProblem
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/web/static")

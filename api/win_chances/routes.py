@@ -16,10 +16,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
-from api.http import answer_current, bearer_token, caller_role, json_response, store
-from api.moves import load_state
-from api.problems import ApiProblem, problem_response
-from api.store import WAITING, GameRecord
+from api.http.helpers import answer_current, bearer_token, caller_role, json_response, store
+from api.http.problems import ApiProblem, problem_response
+from api.play.moves import load_state
+from api.play.store import WAITING, GameRecord
 from api.win_chances.schemas import WinChancesQuerySchema, WinChancesSchema
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed

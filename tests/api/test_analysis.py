@@ -8,9 +8,9 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
-from api.analysis.jobs import analysis_job_id, compute_analysis
 from api.analysis.routes import reservation
-from api.cli import main as cli_main
+from api.service.cli import main as cli_main
+from api.service.jobs.analysis import analysis_job_id, compute_analysis
 from engine.analysis.game import analyse
 from tests.api.helpers import assert_problem, auth
 from tests.api.test_records import create, drive, record_of
@@ -108,7 +108,7 @@ def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app,
 
 
 def test_the_analysis_is_charged_to_the_calling_app_not_to_the_games(keyed_app, keyed_client, keys):
-    from api.moves import load_state
+    from api.play.moves import load_state
     from engine.core.registry import get_ruleset
     from engine.core.rng import Rng
 

@@ -10,7 +10,7 @@ import ipaddress
 import pytest
 
 from api.apps.keys import PUBLISHABLE
-from api.client_address import client_ip, group, trusted_networks
+from api.http.client_address import client_ip, group, trusted_networks
 from tests.api.helpers import assert_problem, auth
 
 ORIGIN = "https://table.example"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.bot_seats import play_bot_turn
+from api.service.jobs.bots import play_bot_turn
 from tests.api.helpers import act, auth, create_game
 
 

@@ -12,7 +12,7 @@ import redis as redis_lib
 
 from api.apps.keys import PUBLISHABLE, AppKeys
 from api.chat.schemas import KEPT_MESSAGES, MAX_TEXT_LENGTH, MESSAGES_PER_WINDOW, WINDOW_SECONDS
-from api.store import chat_key, game_key
+from api.play.store import chat_key, game_key
 from tests.api.helpers import act, assert_problem, auth
 from tests.processes import wait_for
 

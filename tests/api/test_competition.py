@@ -10,7 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from api.apps.keys import PUBLISHABLE, app_key
-from api.moves import load_state, submit_action
+from api.play.moves import load_state, submit_action
 from engine.core.registry import get_ruleset
 from tests.api.helpers import api_key, assert_problem, auth
 
@@ -325,8 +325,8 @@ def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_
 
 def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_made(client, keyed_app, keys,
                                                                                      monkeypatch):
-    from api.analysis.jobs import analysis_job_id, compute_analysis
     from api.competition import players
+    from api.service.jobs.analysis import analysis_job_id, compute_analysis
 
     _, secret = keys.create_app("League")
     store = keyed_app.extensions["rulehouse.store"]

@@ -1,4 +1,4 @@
-"""Decision deadlines: a human seat too slow to decide gets its decision's default (api/deadlines.py)."""
+"""Decision deadlines: a human seat too slow to decide gets its decision's default (api/play/deadlines.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from api.deadlines import DEADLINES_KEY, apply_defaults, sweep
+from api.play.deadlines import DEADLINES_KEY, apply_defaults, sweep
 from tests.api.helpers import act, assert_problem, auth
 from tests.processes import wait_for
 

@@ -32,7 +32,7 @@ def test_a_seed_drawn_by_the_service_stays_secret(client, toy_ruleset):
 
 
 def test_a_cached_state_is_used_only_at_its_version(client, toy_ruleset, app):
-    from api.moves import states
+    from api.play.moves import states
 
     game = create_game(client, toy_ruleset.id, [{"name": "a"}, {"name": "b"}])
     record = app.extensions["rulehouse.store"].load(game["id"])

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from api.deadlines import apply_defaults
-from api.store import GameStore
+from api.play.deadlines import apply_defaults
+from api.play.store import GameStore
 from tests.api.helpers import assert_problem, auth, create_game
 
 
@@ -98,9 +98,9 @@ def test_a_version_tag_may_be_the_callers_read_etag(client, played_to_cards):
 
 
 def test_a_commit_that_lost_its_race_to_another_seat_is_re_run_for_a_decision(client, played_to_cards):
-    from api.moves import submit_action
-    from api.preconditions import Precondition
-    from api.problems import ApiProblem
+    from api.http.problems import ApiProblem
+    from api.play.moves import submit_action
+    from api.play.preconditions import Precondition
 
     game, tokens = played_to_cards
     store = client.application.extensions["rulehouse.store"]

@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from api.bot_seats import play_bot_turn
-from api.cli import main as cli_main
-from api.deadlines import apply_defaults
-from api.moves import load_state, submit_action
+from api.play.deadlines import apply_defaults
+from api.play.moves import load_state, submit_action
+from api.play.store import events_key
 from api.records.routes import EVALUATE_MAX_BYTES
-from api.store import events_key
+from api.service.cli import main as cli_main
+from api.service.jobs.bots import play_bot_turn
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng
 from engine.records import MAX_LOG_ENTRIES, RECORD_VERSION, RecordError, replay

@@ -8,9 +8,9 @@ import json
 import pytest
 import redis
 
-from api.bot_seats import play_bot_turn
-from api.config import settings
-from api.store import GameStore, game_key
+from api.play.store import GameStore, game_key
+from api.service.config import settings
+from api.service.jobs.bots import play_bot_turn
 from engine.core.registry import all_rulesets, get_ruleset
 from tests.api.helpers import act, assert_problem, auth, create_game
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from api.operation_ids import derived_operation_id
+from api.http.operation_ids import derived_operation_id
 from tests.api.helpers import auth
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")

@@ -1,4 +1,4 @@
-"""A named subset of tests/api on the cluster layout: every read and write path of api/store.py."""
+"""A named subset of tests/api on the cluster layout: every read and write path of api/play/store.py."""
 
 from tests.api.test_concurrency import test_racing_clients_leave_exactly_the_replay_of_accepted_actions  # noqa: F401
 from tests.api.test_errors import (  # noqa: F401

@@ -1,4 +1,4 @@
-"""The games' connection: a cluster is detected or declared (api/store.py ``game_client``)."""
+"""The games' connection: a cluster is detected or declared (api/play/store.py ``game_client``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from api.app import create_app
-from api.store import game_client, is_cluster
+from api.play.store import game_client, is_cluster
 
 
 def test_a_cluster_is_detected_and_a_plain_redis_is_not(game_cluster, redis_db_url):

@@ -1,5 +1,5 @@
 """SIGKILL an API process in the middle of an action (held at a test-only pause point,
-api/faults.py): the client sees its connection close, never a 500 or a hang; the retry with
+api/service/faults.py): the client sees its connection close, never a 500 or a hang; the retry with
 the same Idempotency-Key is applied exactly once; the game goes on from its last commit."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 import redis as redis_lib
 import requests
 
-from api.store import GameStore
+from api.play.store import GameStore
 from tests.processes import ROOT, free_port, wait_for
 
 SEATS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]
@@ -32,7 +32,7 @@ def server(redis_db_url, tmp_path):
         env = {**os.environ, "REDIS_URL": redis_db_url, "PYTHONPATH": str(ROOT), "RULEHOUSE_BOT_QUEUE": "",
                "RULEHOUSE_BIND": f"127.0.0.1:{port}", "RULEHOUSE_WEB_WORKERS": "1", "RULEHOUSE_THREADS": "4",
                "RULEHOUSE_TEST_PAUSE": f"{point}:{marker}"}
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf",
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf",
                                     "api.app:create_app()"], cwd=ROOT, env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started.append(process)

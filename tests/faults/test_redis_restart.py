@@ -18,7 +18,7 @@ import time
 import pytest
 
 from api.app import create_app
-from api.embedded_redis import EmbeddedRedis
+from api.service.embedded_redis import EmbeddedRedis
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng
 from engine.simulate import simulate
@@ -33,7 +33,7 @@ def play_human(client, game: dict, rng: Rng, moves: int | None = None, seat: int
     """``seat`` (None: whoever is asked first) plays up to ``moves`` moves (None: until the game ends)."""
     made = 0
     token = auth(game["seats"][0]["token"])
-    # A bot job the outage caught in flight is run again about a minute later (api/worker.py).
+    # A bot job the outage caught in flight is run again about a minute later (api/service/worker.py).
     deadline = time.monotonic() + 150
     while moves is None or made < moves:
         assert time.monotonic() < deadline, f"game {game['id']} stopped moving: {_why(client, game)}"
@@ -60,7 +60,7 @@ def _why(client, game: dict) -> dict:
     from redis import Redis
     from rq.job import Job
 
-    from api.store import bot_job_id
+    from api.play.store import bot_job_id
 
     store = client.application.extensions["rulehouse.store"]
     status, version = store.status(game["id"])
@@ -153,7 +153,7 @@ def run_restart(tmp_path, bots: bool) -> None:
             assert store.status(game["id"])[1] > versions[game["id"]]
             assert_replays(store, game, ruleset_id, players)
         # A chunk caught in flight (started, or taken from the queue and not started) is queued
-        # again by the reaper once its lease expired (api/simulations/jobs.py), seconds later.
+        # again by the reaper once its lease expired (api/service/jobs/simulations.py), seconds later.
         finished = wait_for(lambda: (r := client.get(location).get_json())["status"] == "finished" and r,
                             timeout=180, interval=0.2)
         expected = simulate(SIMULATION["ruleset"], SIMULATION["games"], SIMULATION["players"], ["random"], {},

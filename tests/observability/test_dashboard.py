@@ -54,7 +54,7 @@ SITE = "http://localhost"  # the test client's own origin
 def failed_job(redis_db_url) -> tuple[Queue, str]:
     """A job of the bots queue that failed (in RQ's failed registry, out of the queue)."""
     queue = Queue("bots", connection=redis.Redis.from_url(redis_db_url))
-    job = queue.enqueue("api.bot_seats.play_bot_turn", "nogame", 0)
+    job = queue.enqueue("api.service.jobs.bots.play_bot_turn", "nogame", 0)
     queue.remove(job)
     job.set_status(JobStatus.FAILED)
     queue.failed_job_registry.add(job, ttl=600, exc_string="boom")

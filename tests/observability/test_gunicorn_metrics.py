@@ -28,7 +28,7 @@ def test_metrics_survive_the_workers_that_recorded_them(redis_db_url, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
     env.update(REDIS_URL=redis_db_url, RULEHOUSE_BIND=f"127.0.0.1:{port}", RULEHOUSE_WEB_WORKERS="2",
                RULEHOUSE_THREADS="2", PYTHONPATH=str(ROOT))
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf",
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf",
                                "api.app:create_app()"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

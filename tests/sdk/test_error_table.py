@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rulehouse_sdk import Client, errors
 
-from api.problems import KINDS
+from api.http.problems import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 

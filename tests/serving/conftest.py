@@ -1,4 +1,4 @@
-"""A real gunicorn (the deployed settings of api/gunicorn_conf.py) on a free loopback port."""
+"""A real gunicorn (the deployed settings of api/service/gunicorn_conf.py) on a free loopback port."""
 
 from __future__ import annotations
 
@@ -31,11 +31,11 @@ class Service:
 
 @contextlib.contextmanager
 def gunicorn(redis_url: str, log: Path, **settings: str):
-    """gunicorn with ``api.gunicorn_conf`` bound to port 0; ``settings`` are RULEHOUSE_* variables."""
+    """gunicorn with ``api.service.gunicorn_conf`` bound to port 0; ``settings`` are RULEHOUSE_* variables."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": redis_url, "RULEHOUSE_BIND": "127.0.0.1:0",
            "RULEHOUSE_BOT_QUEUE": "", **{f"RULEHOUSE_{name}": value for name, value in settings.items()}}
     with log.open("w") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf",
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf",
                                     "api.app:create_app()"], cwd=ROOT, env=env, stdout=sink, stderr=sink)
     try:
         deadline = time.monotonic() + 60

@@ -64,7 +64,7 @@ def full_page(driver, path: Path, width: int = 1500) -> None:
 
 def main(out: Path) -> None:
     from api.app import create_app
-    from api.embedded_redis import EmbeddedRedis
+    from api.service.embedded_redis import EmbeddedRedis
 
     out.mkdir(parents=True, exist_ok=True)
     redis_server = EmbeddedRedis(Path(tempfile.mkdtemp()), persist=False).start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from api.experiments import jobs
+from api.service.jobs import experiments as jobs
 from tests.processes import wait_for
 from tests.web.pages import console_errors, wait_data
 

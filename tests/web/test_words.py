@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.event_types import SERVICE_EVENT_TYPES, event_types
+from api.play.event_types import SERVICE_EVENT_TYPES, event_types
 from engine.core.registry import all_rulesets
 from tests.engine.invariants import play_random
 from tests.web.pages import wait_data

@@ -8,7 +8,7 @@ import pytest
 import redis as redis_lib
 
 from api.apps.keys import AppKeys
-from api.hints.jobs import HINT_BOT, HINT_SEED_STREAM, hint_bound, hint_cost
+from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM, hint_bound, hint_cost
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from tests.api.helpers import assert_problem, auth
@@ -106,7 +106,7 @@ def test_work_of_a_known_cost_is_admitted_under_the_same_day_and_seat_bounds(ser
     """Work computed in the request (its cost known before) goes through the same accounting: counted
     when it fits the app's day and the seat's own, refused whole when not, and given back on demand."""
     from api.apps import ownership
-    from api.problems import ApiProblem
+    from api.http.problems import ApiProblem
 
     client, keys = service
     app_id, key = keys.create_app("Analyst", quotas={"search_work_per_day": 1000,

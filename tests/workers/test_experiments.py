@@ -6,8 +6,8 @@ import json
 
 from rq import Queue
 
-from api.experiments import jobs
-from api.simulations import jobs as simulations
+from api.service.jobs import experiments as jobs
+from api.service.jobs import simulations
 from engine.core.registry import get_ruleset
 from engine.experiments.design import Variant
 from engine.experiments.measures import VariantTally, play_experiment_chunk

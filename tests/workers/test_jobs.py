@@ -8,7 +8,7 @@ import pytest
 from rq import Queue
 from rq.job import Job
 
-from api.simulations import jobs
+from api.service.jobs import simulations as jobs
 from api.simulations.spec import MAX_CHUNKS, MAX_GAMES, normalize_spec
 from engine.core.errors import InvalidOptions
 from engine.simulate import simulate

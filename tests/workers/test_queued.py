@@ -7,10 +7,10 @@ import signal
 
 import pytest
 
-from api.experiments import jobs as experiments
-from api.hints.jobs import hint_job_id
-from api.simulations import jobs
-from api.store import bot_current_key
+from api.play.store import bot_current_key
+from api.service.jobs import experiments
+from api.service.jobs import simulations as jobs
+from api.service.jobs.hints import hint_job_id
 from engine.simulate import simulate
 from tests.api.helpers import auth
 from tests.processes import wait_for
@@ -34,7 +34,7 @@ def test_two_workers_match_the_in_process_run(redis, workers):
 def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_started(redis, workers, monkeypatch,
                                                                                     tmp_path):
     # The first worker takes a chunk from the queue (LPOP: it listens on several queues) and is
-    # held at a test-only pause point (api/faults.py) before RQ marks the job started.
+    # held at a test-only pause point (api/service/faults.py) before RQ marks the job started.
     marker = tmp_path / "job-taken.pid"
     monkeypatch.setenv("RULEHOUSE_TEST_PAUSE", f"job-taken:{marker}")
     (first,) = workers.start(1)

@@ -18,9 +18,9 @@ import requests
 from rq import Queue, Worker
 
 from api.apps import webhooks
-from api.cli import Supervisor
-from api.embedded_redis import EmbeddedRedis
-from api.worker import InProcessWorker
+from api.service.cli import Supervisor
+from api.service.embedded_redis import EmbeddedRedis
+from api.service.worker import InProcessWorker
 from tests.processes import ROOT, free_port, wait_for
 
 
@@ -76,7 +76,7 @@ def spawn(*args: str, **env_vars: str) -> Output:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("REDIS_URL", None)
     env.update(env_vars)
-    return Output(subprocess.Popen([sys.executable, "-m", "api.cli", *args], cwd=ROOT, env=env,
+    return Output(subprocess.Popen([sys.executable, "-m", "api.service.cli", *args], cwd=ROOT, env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    start_new_session=True))
 
@@ -131,8 +131,8 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
 def test_a_stop_signal_in_the_middle_of_a_sweep_stops_the_worker_after_it(redis_db_url, monkeypatch):
     from rq.exceptions import StopRequested
 
-    from api import deadlines
-    from api.worker import QUEUES
+    from api.play import deadlines
+    from api.service.worker import QUEUES
 
     connection = redis_lib.Redis.from_url(redis_db_url)
     worker = InProcessWorker(list(QUEUES), connection=connection)

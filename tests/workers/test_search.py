@@ -14,8 +14,8 @@ from rq.timeouts import JobTimeoutException, UnixSignalDeathPenalty
 from rq.utils import now, utcformat
 
 from api.app import create_app
-from api.bot_seats import BOT_JOB_LEASE, job_alive, play_bot_turn
-from api.hints.jobs import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
+from api.service.jobs.bots import BOT_JOB_LEASE, job_alive, play_bot_turn
+from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed

@@ -225,7 +225,7 @@ def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redi
     from rq import Queue
 
     from api.apps.webhooks import QUEUE, Webhooks, in_flight_key
-    from api.config import settings
+    from api.service.config import settings
 
     inbox = receivers()
     config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
@@ -247,7 +247,7 @@ def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redi
 
 def test_a_delivery_that_expired_in_its_slot_frees_it_for_the_next(redis_db_url, monkeypatch, workers, receivers):
     from api.apps.webhooks import Webhooks, delivery_key
-    from api.config import settings
+    from api.service.config import settings
 
     inbox = receivers()
     config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}

@@ -3,8 +3,8 @@
 Off unless ``RULEHOUSE_TEST_PAUSE=<point>:<marker file>`` is in the environment. At that
 point the process writes its pid to the marker file and sleeps (up to a minute), waiting to
 be killed; once the marker exists the point no longer pauses (one pause per marker).
-Points: ``before-commit`` and ``after-commit`` (api/moves.py, either side of the
-compare-and-set of an action); ``job-taken`` (api/worker.py, a worker holding a job it took
+Points: ``before-commit`` and ``after-commit`` (api/play/moves.py, either side of the
+compare-and-set of an action); ``job-taken`` (api/service/worker.py, a worker holding a job it took
 from its queue before RQ marks it started). Never set it in a deployment.
 """
 

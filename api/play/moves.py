@@ -6,14 +6,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from api import deadlines
 from api.apps import notify
-from api.faults import pause_point
+from api.http.problems import ApiProblem, validation_problem
 from api.observability.metrics import counted_actions
-from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
-from api.problems import ApiProblem, validation_problem
-from api.rules_version import ensure_current
-from api.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.play import deadlines
+from api.play.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
+from api.play.rules_version import ensure_current
+from api.play.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.service.faults import pause_point
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -93,7 +93,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
     ``version-mismatch`` (the precondition no longer holds), ``illegal-action`` (with the
     engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the caller
     has just loaded the game. A bot seat left pending gets its job queued, a human one its
-    deadline (``api.deadlines``); ``timed_out`` marks a default the service played.
+    deadline (``api.play.deadlines``); ``timed_out`` marks a default the service played.
     """
     precondition = expected if isinstance(expected, Precondition) else Precondition(version=expected)
     digest = body_digest(action) if idempotency_key is not None else None

@@ -3,7 +3,7 @@
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
-and plays the defaults of overdue decisions (``api.deadlines.sweep``).
+and plays the defaults of overdue decisions (``api.play.deadlines.sweep``).
 """
 
 from __future__ import annotations
@@ -17,16 +17,18 @@ from rq import SimpleWorker, Worker
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
-from api import bot_seats, deadlines, faults, heartbeats
 from api.apps import deadline_warnings, webhooks
-from api.bot_seats import job_store
 from api.competition import sweep as competition_sweep
-from api.config import WORKER_QUEUES, settings
-from api.experiments import jobs as experiments
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
-from api.redis_wait import RedisWait
-from api.simulations import jobs
+from api.play import deadlines
+from api.service import faults, heartbeats
+from api.service.config import WORKER_QUEUES, settings
+from api.service.jobs import bots as bot_seats
+from api.service.jobs import experiments
+from api.service.jobs import simulations as jobs
+from api.service.jobs.bots import job_store
+from api.service.redis_wait import RedisWait
 from engine.core.registry import all_rulesets
 
 QUEUES = WORKER_QUEUES
@@ -112,7 +114,7 @@ class SweepingMixin:
         worker on several queues (the default) took with LPOP, with no intermediate list, which
         nothing here sees. The bot sweep and a hint's next ask queue such a bot move or hint
         again under a new id (``bot_seats.job_alive``), the simulation and experiment reapers
-        such a chunk (``api.chunks.taken_but_never_started``)."""
+        such a chunk (``api.service.jobs.chunks.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:
@@ -143,7 +145,7 @@ class SweepingMixin:
 
 
     def execute_job(self, job, queue) -> None:
-        # Test-only (api/faults.py): a fault test kills the worker here, holding a job it took
+        # Test-only (api/service/faults.py): a fault test kills the worker here, holding a job it took
         # from its queue that RQ has not marked started yet.
         faults.pause_point("job-taken")
         super().execute_job(job, queue)
@@ -180,7 +182,7 @@ def run_worker(
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
-    # one-off run over what is queued) does not wait: it fails at once, in one line (api/cli.py).
+    # one-off run over what is queued) does not wait: it fails at once, in one line (api/service/cli.py).
     if not burst:
         try:
             RedisWait(redis_url, log.warning, what="; this worker starts once it answers").wait()
@@ -188,7 +190,7 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        from api.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
+        from api.service.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
 
         metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
     worker_class = ForkingWorker if fork else InProcessWorker

@@ -31,8 +31,8 @@ from redis import Redis, RedisError
 from rq import Queue, get_current_job
 
 from api.apps import notify
-from api.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.observability import metrics
+from api.service.jobs.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.simulate import Tally, play_chunk, summarize
 

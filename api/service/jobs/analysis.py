@@ -18,9 +18,9 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError
 
 from api.apps import accounting
-from api.bot_seats import job_store
+from api.play.store import FINISHED, GameStore
 from api.records.build import full_record
-from api.store import FINISHED, GameStore
+from api.service.jobs.bots import job_store
 from engine.analysis.game import analyse
 from engine.records import RecordError
 
@@ -38,7 +38,7 @@ def analysis_job_id(game_id: str, *, again: bool = False) -> str:
 def queue_analysis(store: GameStore, game_id: str, job_id: str, app_id: str | None, reserved: int) -> None:
     """Queue the job ``job_id`` that analyses the game (nothing when it exists already)."""
     with contextlib.suppress(DuplicateJobError):
-        store.analysis_queue.enqueue("api.analysis.jobs.compute_analysis", game_id, job_id, app_id, reserved,
+        store.analysis_queue.enqueue("api.service.jobs.analysis.compute_analysis", game_id, job_id, app_id, reserved,
                                      job_id=job_id, unique=True, job_timeout=store.analysis_timeout,
                                      result_ttl=60, failure_ttl=FAILURE_TTL, retry=Retry(max=1))
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 from flask import Response, current_app, request
 
-from api import deadlines
-from api.preconditions import if_none_match, read_etag, role_tag
-from api.problems import ApiProblem
-from api.store import GameRecord, GameStore
+from api.http.problems import ApiProblem
+from api.play import deadlines
+from api.play.preconditions import if_none_match, read_etag, role_tag
+from api.play.store import GameRecord, GameStore
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
 

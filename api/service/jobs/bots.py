@@ -38,14 +38,12 @@ from rq.job import Job
 from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
-from api import heartbeats
 from api.apps import accounting
-from api.config import settings
-from api.moves import load_state, submit_action
+from api.http.problems import ApiProblem
 from api.observability import metrics
-from api.problems import ApiProblem
-from api.rules_version import is_current
-from api.store import (
+from api.play.moves import load_state, submit_action
+from api.play.rules_version import is_current
+from api.play.store import (
     ACTIVE,
     BOT_CHECK_AFTER_SECONDS,
     BOT_GAMES_KEY,
@@ -55,6 +53,8 @@ from api.store import (
     bot_job_version,
     game_key,
 )
+from api.service import heartbeats
+from api.service.config import settings
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -110,7 +110,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
         return "moved-on"
     ruleset = get_ruleset(record.ruleset)
     if not is_current(ruleset, record):
-        return "rules-version"  # never played on under other rules (api/rules_version.py)
+        return "rules-version"  # never played on under other rules (api/play/rules_version.py)
     state = load_state(ruleset, record)
     if ruleset.result(state) is not None:
         return "over"
@@ -184,7 +184,7 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
 
     A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
     of its own) while it is within that timeout too, since its worker gives up on it there, but
-    only while that worker still beats (``api.heartbeats``): a killed search worker's job is dead
+    only while that worker still beats (``api.service.heartbeats``): a killed search worker's job is dead
     about ``BOT_JOB_LEASE`` seconds after the kill, not at the end of its timeout. A job queued
     less than ``grace`` seconds ago is alive even when a worker has just taken it off its queue
     and not yet started it.

@@ -70,7 +70,7 @@ DEFAULTS: dict = {
     #: (run more delivery workers than this, so one app's receivers never hold them all)
     "WEBHOOK_DELIVERIES_PER_APP": 1,
     #: proxies (addresses or networks, comma-separated, e.g. ``10.0.0.0/8``) whose ``X-Forwarded-For``
-    #: names the client (api/client_address.py); none by default: the header is ignored
+    #: names the client (api/http/client_address.py); none by default: the header is ignored
     "TRUSTED_PROXIES": "",
     #: browser origins (comma-separated, e.g. ``https://app.example``; ``*`` for any) allowed to call the API
     #: from their pages (CORS); none by default
@@ -78,7 +78,7 @@ DEFAULTS: dict = {
     #: an app key the web table's pages send as ``X-Api-Key`` (a browser-safe, publishable key:
     #: it is written into every page); empty: the pages send none, as a local client
     "WEB_API_KEY": "",
-    #: the games' Redis (api/store.py game keys only); None: REDIS_URL. May be a Redis Cluster.
+    #: the games' Redis (api/play/store.py game keys only); None: REDIS_URL. May be a Redis Cluster.
     "GAME_REDIS_URL": None,
     #: is GAME_REDIS_URL a Redis Cluster: "auto" (ask the server: INFO cluster), "yes" or "no"
     "GAME_REDIS_CLUSTER": "auto",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, kind_for_status
+from api.http.problems import PROBLEM_CONTENT_TYPE, ApiProblem, kind_for_status
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:

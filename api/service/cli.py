@@ -16,9 +16,9 @@ from pathlib import Path
 
 from api.apps.cli import add_parser as add_apps_parser
 from api.competition.cli import add_parsers as add_competition_parsers
-from api.config import WORKER_QUEUES
 from api.experiments.cli import add_parser as add_experiment_parser
-from api.redis_wait import RedisWait, redis_location
+from api.service.config import WORKER_QUEUES
+from api.service.redis_wait import RedisWait, redis_location
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
@@ -144,7 +144,7 @@ class RedisSimulations:
     def submit(self, body: dict) -> str:
         from rq import Queue, Worker
 
-        from api.simulations import jobs
+        from api.service.jobs import simulations as jobs
 
         sim_id = jobs.submit(self.redis, body)
         if not Worker.count(connection=self.redis, queue=Queue(jobs.QUEUE, connection=self.redis)):
@@ -152,12 +152,12 @@ class RedisSimulations:
         return sim_id
 
     def status(self, sim_id: str) -> dict:
-        from api.simulations import jobs
+        from api.service.jobs import simulations as jobs
 
         return jobs.status(self.redis, sim_id)
 
     def cancel(self, sim_id: str) -> None:
-        from api.simulations import jobs
+        from api.service.jobs import simulations as jobs
 
         jobs.cancel(self.redis, sim_id)
 
@@ -294,7 +294,7 @@ def print_value_scores(data: dict) -> None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from api.worker import run_worker
+    from api.service.worker import run_worker
 
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name,
@@ -311,7 +311,7 @@ MAX_RESTART_PAUSE_SECONDS = 30.0
 class Supervisor:
     """Runs the API and the workers as child processes; restarts a crashed worker.
 
-    With ``redis_url``, the workers start once that Redis answers (``api.redis_wait``: one line
+    With ``redis_url``, the workers start once that Redis answers (``api.service.redis_wait``: one line
     when it does not, then quiet retries); the API starts at once, answering ``/v1/health`` and,
     until Redis answers, ``/v1/ready`` 503. A worker that keeps crashing is restarted after a
     pause that doubles with each quick crash.
@@ -397,8 +397,8 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.config import WEBHOOK_QUEUE
-    from api.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
+    from api.service.config import WEBHOOK_QUEUE
+    from api.service.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()
     url_file = home / "redis.url"
@@ -423,15 +423,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         **os.environ,
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir.resolve()),
         "REDIS_URL": redis_url,
-        # Read by api/gunicorn_conf.py, the API server's settings.
+        # Read by api/service/gunicorn_conf.py, the API server's settings.
         "RULEHOUSE_BIND": f"{args.host}:{args.port}",
         "RULEHOUSE_WEB_WORKERS": str(args.web_workers),
         "RULEHOUSE_THREADS": str(args.threads),
         "RULEHOUSE_WORKER_CLASS": args.worker_class,
         "RULEHOUSE_WORKER_CONNECTIONS": str(args.connections),
     }
-    api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.app:create_app()"]
-    worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
+    api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf", "api.app:create_app()"]
+    worker = [sys.executable, "-m", "api.service.cli", "worker", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
     # search-only workers take the searches (searching bot seats, hints) off everyone else,
     # analysis-only workers the game analyses (up to a minute each) off the searches, and webhook

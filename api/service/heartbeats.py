@@ -12,7 +12,7 @@ runs while a job computes:
 
 A started job whose worker's alive key exists is alive; one whose worker let it expire, or
 whose worker name was born again after the job started (a restart under the same name), is
-dead, and its work is queued again (``api.bot_seats.job_alive``). A job of a worker that never
+dead, and its work is queued again (``api.service.jobs.bots.job_alive``). A job of a worker that never
 beats (a plain ``rq worker``: no born key) keeps the timeout rule.
 """
 

@@ -8,8 +8,8 @@ saw, so the service refuses such a game (410, ``rules-version``) instead of migr
 
 from __future__ import annotations
 
-from api.problems import ApiProblem
-from api.store import GameRecord
+from api.http.problems import ApiProblem
+from api.play.store import GameRecord
 from engine.core.ruleset import Ruleset
 
 

@@ -1,13 +1,13 @@
 """Gunicorn settings for the API, shared by ``rulehouse serve``, the Docker image and the benches.
 
-    gunicorn -c python:api.gunicorn_conf "api.app:create_app()"
+    gunicorn -c python:api.service.gunicorn_conf "api.app:create_app()"
 
 Environment: ``RULEHOUSE_BIND`` (default ``127.0.0.1:8000``), ``RULEHOUSE_WEB_WORKERS``
 (processes, default 2), ``RULEHOUSE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
 ``RULEHOUSE_WORKER_CONNECTIONS`` (connections per gevent process, default 5000),
 ``RULEHOUSE_THREADS`` (threads per gthread process, default 8), ``RULEHOUSE_HEADER_TIMEOUT``
 (seconds for a request's headers, and for an idle keep-alive connection, default 5), and
-the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
+the slow-client limits of api/service/serving.py. See docs/operations.md ("Serving").
 """
 
 import os
@@ -20,7 +20,7 @@ _own_metrics_dir = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
-from api.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
+from api.service.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -28,7 +28,7 @@ _kind = os.environ.get("RULEHOUSE_WORKER_CLASS", "gevent")
 threads = int(os.environ.get("RULEHOUSE_THREADS", "8"))
 if _kind == "gevent":
     # One event loop per process: an open stream or a slow client costs a greenlet, not a thread.
-    worker_class = "api.serving.TimedGeventWorker"
+    worker_class = "api.service.serving.TimedGeventWorker"
     worker_connections = int(os.environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
 else:
     # gthread: each stream or slow client holds one of the threads.
@@ -36,7 +36,7 @@ else:
     # Capped at its thread count, a busy gthread worker stops accepting and the idle one takes the client.
     worker_connections = threads
 # A request's line and headers must arrive within this (gunicorn times the parser with it under
-# gevent). Connections close after each answer (api/serving.py, prepare_request).
+# gevent). Connections close after each answer (api/service/serving.py, prepare_request).
 keepalive = int(os.environ.get("RULEHOUSE_HEADER_TIMEOUT", "5"))
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
@@ -57,7 +57,7 @@ def on_starting(server) -> None:
 
 def post_worker_init(worker) -> None:
     """gunicorn's own error answers (414, 400 for a bad header...) become problem+json like the app's."""
-    from api.server_errors import install
+    from api.http.server_errors import install
 
     install(worker)
 

@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from api.problems import ApiProblem
+from api.http.problems import ApiProblem
 from engine.core.decisions import Decision
 
 #: a seat's pending decisions: seat (as text, JSON keys) -> [since, digest]

@@ -3,7 +3,7 @@
 ``game:{<id>}`` is a hash (ruleset, the ruleset's rules version, state JSON, version, status,
 seats, seed, options, timestamps, the optional decision_timeout, the owning app, the app's own
 ``ttl`` and ``finished_ttl`` when it set a retention, listed, the decision marks of
-api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
+api/play/preconditions.py, the hint counts of a game with hints on (``hints``, ``hints_at``,
 ``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
 chat: on), ``win_chances`` (``spectators`` when spectators may ask for a live game's win chances; absent:
 seats only, api/win_chances), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the
@@ -248,7 +248,7 @@ def bot_current_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:bot"
 
 
-#: Sorted set of games with bot seats; score: when api.bot_seats.sweep should next look at the game.
+#: Sorted set of games with bot seats; score: when api.service.jobs.bots.sweep should next look at the game.
 BOT_GAMES_KEY = "bots:games"
 #: A bot job gets this long to be picked up before the sweep looks at its game.
 BOT_CHECK_AFTER_SECONDS = 2.0
@@ -298,18 +298,18 @@ class GameRecord:
     seed: int
     created: float
     updated: float
-    #: seconds each human decision may take before its default is played (api/deadlines.py); None: no limit
+    #: seconds each human decision may take before its default is played (api/play/deadlines.py); None: no limit
     decision_timeout: int | None = None
     #: the id of the app that created the game (api/apps); None for games older than apps
     app: str | None = None
     #: the seed commitment published at creation (api/records); None for games made before commitments
     seed_commitment: str | None = None
-    #: seat (as text) -> [since, digest] of its pending decisions (api/preconditions.py); None for older games
+    #: seat (as text) -> [since, digest] of its pending decisions (api/play/preconditions.py); None for older games
     marks: dict | None = None
     options: dict | None = None
     #: shown in the lobby while waiting
     listed: bool = False
-    #: the ruleset's rules version the game was created under (see api/rules_version.py)
+    #: the ruleset's rules version the game was created under (see api/play/rules_version.py)
     rules_version: int = FIRST_RULES_VERSION
     #: hints asked per seat as readers see them at this version (``ASK_HINT_SCRIPT``); None: hints are off
     hint_counts: list[int] | None = None
@@ -404,7 +404,7 @@ class GameStore:
         """Games on ``GAME_REDIS_URL`` (else on ``client`` or ``REDIS_URL``); the rest on ``client`` or
         ``REDIS_URL`` (decoding), the bot queue on ``queue_connection`` or ``REDIS_URL``."""
         if client is None:
-            from api.serving import cooperative
+            from api.service.serving import cooperative
 
             if cooperative():
                 # An event-loop process: thousands of live streams share a bounded pool, waiting for a free
@@ -490,7 +490,7 @@ class GameStore:
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
                events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
         """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
-        (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
+        (api/play/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
         keys = [game_key(game_id), events_key(game_id), chat_key(game_id)]
         record = ""
         if idempotency is not None:
@@ -513,7 +513,7 @@ class GameStore:
 
         The id is unique per game and version, so a second request for the same version
         (a retry, a duplicate) queues nothing; the job itself moves only if the game is
-        still at ``version``. ``retry`` (api.bot_seats.sweep, for a job that died) queues
+        still at ``version``. ``retry`` (api.service.jobs.bots.sweep, for a job that died) queues
         another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
         sweep finds it even if the job is lost before it runs (or is never queued). The job
         plays the first pending bot seat: on the search queue when its bot searches, so the
@@ -532,7 +532,7 @@ class GameStore:
         queue = self.search_queue if searching else self.bot_queue
         with contextlib.suppress(DuplicateJobError):
             # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
-            queue.enqueue("api.bot_seats.play_bot_turn", game_id, version, job_id=job_id, unique=True,
+            queue.enqueue("api.service.jobs.bots.play_bot_turn", game_id, version, job_id=job_id, unique=True,
                           result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3),
                           job_timeout=self.search_timeout if searching else None)
         return job_id

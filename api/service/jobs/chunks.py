@@ -1,4 +1,4 @@
-"""What simulations (api/simulations/jobs.py) and experiments (api/experiments/jobs.py) share: one RQ
+"""What simulations (api/service/jobs/simulations.py) and experiments (api/service/jobs/experiments.py) share: one RQ
 job a chunk of games on the queue ``simulations``, a status hash, a tally hash written once per chunk,
 a lease per chunk in progress, and the reaper's answer to "which of these chunks will nobody finish?".
 

@@ -21,11 +21,11 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError
 
 from api.apps import accounting
-from api.bot_seats import job_store
-from api.moves import load_state
-from api.preconditions import decision_id, since_of
-from api.rules_version import is_current
-from api.store import GameRecord, GameStore
+from api.play.moves import load_state
+from api.play.preconditions import decision_id, since_of
+from api.play.rules_version import is_current
+from api.play.store import GameRecord, GameStore
+from api.service.jobs.bots import job_store
 from engine.bots.search import MAX_CANDIDATES, candidate_actions
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
@@ -91,7 +91,7 @@ def hint_options(analysis: dict) -> list[dict]:
 def queue_hint(store: GameStore, game_id: str, seat: int, version: int, job_id: str) -> None:
     """Queue the job ``job_id`` that computes the hint (nothing when it exists already)."""
     with contextlib.suppress(DuplicateJobError):
-        store.search_queue.enqueue("api.hints.jobs.compute_hint", game_id, seat, version, job_id=job_id,
+        store.search_queue.enqueue("api.service.jobs.hints.compute_hint", game_id, seat, version, job_id=job_id,
                                    unique=True, job_timeout=store.search_timeout, result_ttl=60,
                                    failure_ttl=FAILURE_TTL, retry=Retry(max=1))
 

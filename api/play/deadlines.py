@@ -11,7 +11,7 @@ member, which is how a move made in time cancels the deadline.
 members, each by one ``ZREM`` so that only one worker applies it, and plays every human
 seat still pending at that version the engine's ``Ruleset.timeout_action`` (the decision's
 published default, or for a secret decision a draw over what the seat holds, from a private
-generator) through ``api.moves.submit_action``, the compare-and-set path of any move; a
+generator) through ``api.play.moves.submit_action``, the compare-and-set path of any move; a
 member whose game moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
 deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals.
 Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
@@ -24,10 +24,10 @@ import logging
 import secrets
 import time
 
+from api.http.problems import ApiProblem
 from api.observability import metrics
-from api.problems import ApiProblem
-from api.rules_version import is_current
-from api.store import ACTIVE, GameRecord, GameStore
+from api.play.rules_version import is_current
+from api.play.store import ACTIVE, GameRecord, GameStore
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng
@@ -89,7 +89,7 @@ def schedule(store: GameStore, game_id: str, version: int, seats: list[dict], ti
 
 def apply_defaults(store: GameStore, game_id: str, version: int, now: float | None = None) -> str:
     """Play the defaults of ``version`` if the game is still there and its deadline passed; say what happened."""
-    from api.moves import load_state, submit_action  # api.moves calls schedule(): import it late
+    from api.play.moves import load_state, submit_action  # api.play.moves calls schedule(): import it late
 
     record = store.load(game_id)
     if record is None:

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 import redis
 
-from api.moves import after_commit, load_state
-from api.preconditions import next_marks
-from api.problems import ApiProblem
-from api.store import (
+from api.http.problems import ApiProblem
+from api.play.moves import after_commit, load_state
+from api.play.preconditions import next_marks
+from api.play.store import (
     ACTIVE,
     FINISHED,
     WAITING,

@@ -1,6 +1,6 @@
 """How gunicorn serves the API: a gevent worker with time limits on slow clients, and the fd limit.
 
-``api/gunicorn_conf.py`` uses these. One gevent worker process holds thousands of
+``api/service/gunicorn_conf.py`` uses these. One gevent worker process holds thousands of
 connections (idle live streams cost a greenlet and a socket each), so a few slow or idle
 clients can no longer take every thread. The limits on slow clients:
 

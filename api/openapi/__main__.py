@@ -1,0 +1,5 @@
+import sys
+
+from api.http.openapi import spec_yaml
+
+sys.stdout.write(spec_yaml())

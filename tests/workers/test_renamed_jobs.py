@@ -1,0 +1,42 @@
+"""Jobs queued under the dotted names of before issue 27's move still run (kept for one release)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+import redis as redis_lib
+from rq import Queue
+from rq.job import Job
+from rq.utils import import_attribute
+
+from api.service.jobs import renamed
+from tests.processes import wait_for
+
+#: every job function queued by name before the move, and where it lives now
+OLD_NAMES = {
+    "api.bot_seats.play_bot_turn": "api.service.jobs.bots.play_bot_turn",
+    "api.hints.jobs.compute_hint": "api.service.jobs.hints.compute_hint",
+    "api.analysis.jobs.compute_analysis": "api.service.jobs.analysis.compute_analysis",
+    "api.simulations.jobs.run_chunk": "api.service.jobs.simulations.run_chunk",
+    "api.experiments.jobs.run_chunk": "api.service.jobs.experiments.run_chunk",
+}
+
+
+@pytest.mark.parametrize("old", sorted(OLD_NAMES))
+def test_an_old_job_name_resolves_to_the_moved_function(old):
+    new_module, _, name = OLD_NAMES[old].rpartition(".")
+    assert import_attribute(old) is getattr(importlib.import_module(new_module), name)
+
+
+def test_every_renamed_module_is_covered():
+    assert {old.rpartition(".")[0] for old in OLD_NAMES} == set(renamed.RENAMED)
+
+
+def test_a_worker_runs_a_job_queued_under_its_old_name(redis_db_url, workers):
+    connection = redis_lib.Redis.from_url(redis_db_url)
+    job = Queue("bots", connection=connection).enqueue("api.bot_seats.play_bot_turn", "no-such-game", 0)
+    workers.start(1)
+    finished = wait_for(lambda: Job.fetch(job.id, connection=connection).get_status() == "finished")
+    assert finished
+    assert Job.fetch(job.id, connection=connection).return_value() == "gone"
