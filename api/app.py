@@ -31,14 +31,17 @@ from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.hints.routes import blp as hints_blp
 from api.http.cors import init_cors
 from api.http.operation_ids import OperationIdPlugin
+from api.http.play_errors import play_error_response
 from api.http.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.observability import dashboard
-from api.observability import init_app as init_observability
+from api.observability.wiring import init_app as init_observability
+from api.play.errors import PlayError
 from api.play.store import GameStore
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
 from api.service.config import settings
+from api.service.wiring import wire
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp
@@ -173,10 +176,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
-    store = GameStore.from_settings(app.config)
+    webhooks = Webhooks.from_settings(app.config)
+    store = wire(GameStore.from_settings(app.config), webhooks)
     app.extensions["rulehouse.store"] = store
     app.extensions[access.EXTENSION] = AppKeys(store.control)
-    app.extensions[WEBHOOKS_EXTENSION] = Webhooks.from_settings(app.config)
+    app.extensions[WEBHOOKS_EXTENSION] = webhooks
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "
                     "(set RULEHOUSE_REQUIRE_API_KEYS=1 in any deployment)")
@@ -190,6 +194,7 @@ def create_app(config: dict | None = None) -> Flask:
     limits.init_limiter(app)
     app.before_request(_check_json_body)
     app.register_error_handler(ApiProblem, lambda problem: problem.response())
+    app.register_error_handler(PlayError, play_error_response)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(Exception, _unexpected)
     return app

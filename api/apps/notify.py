@@ -1,4 +1,5 @@
-"""What happens to a game, simulation or experiment, told to its app's webhooks (API and workers alike)."""
+"""What happens to a simulation, experiment or tournament, told to its app's webhooks (API and workers
+alike). A game's own webhooks (``decision.waiting``, ``game.finished``) are sent by api/play/after.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import logging
 from flask import current_app, has_app_context
 
 from api.apps.webhooks import EXTENSION_NAME, Webhooks, worker_webhooks
-from api.play.store import FINISHED, GameRecord
 
 log = logging.getLogger("rulehouse.webhooks")
 
@@ -16,33 +16,6 @@ def hooks() -> Webhooks:
     if has_app_context():
         return current_app.extensions[EXTENSION_NAME]
     return worker_webhooks()
-
-
-def game_moved(record: GameRecord, version: int, status: str, pending: list, result: dict | None) -> None:
-    """After a committed action: ``game.finished``, or ``decision.waiting`` for the human seats now to
-    move (``pending``: the new version's decisions)."""
-    if not record.app:
-        return
-    try:
-        webhooks = hooks()
-        if status == FINISHED:
-            webhooks.emit(record.app, "game.finished", {"game": record.id, "version": version, "result": result})
-            return
-        seats = sorted({d.seat for d in pending if not record.seats[d.seat].get("bot")})
-        if seats:
-            webhooks.emit(record.app, "decision.waiting", {"game": record.id, "version": version, "seats": seats})
-    except Exception:  # a webhook must never undo or fail a move that is already stored
-        log.exception("webhook for game %s failed", record.id)
-
-
-def game_created(app_id: str, game_id: str, seats: list[dict], pending: list) -> None:
-    """A new game (or one that just started): ``decision.waiting`` for its human seats to move."""
-    try:
-        waiting = sorted({d.seat for d in pending if not seats[d.seat].get("bot")})
-        if waiting:
-            hooks().emit(app_id, "decision.waiting", {"game": game_id, "version": 0, "seats": waiting})
-    except Exception:
-        log.exception("webhook for game %s failed", game_id)
 
 
 def simulation_finished(app_id: str | None, sim_id: str, status: str) -> None:

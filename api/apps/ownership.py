@@ -8,6 +8,7 @@ from flask import current_app, g
 from api.apps import accounting, limits
 from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
+from api.play.bots import bot_searches
 
 __all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
            "game_retention", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
@@ -37,8 +38,6 @@ def _paying_app(owner: str | None):
 def admit_search_seats(ruleset, bots: list[str | None], owner: str | None) -> None:
     """Before searching bots take seats of a game of ``owner`` (creation, a start that fills open
     seats, a seat handed to a bot): 403 when the owner's search work of today is spent."""
-    from api.play.store import bot_searches
-
     if any(bot_searches(ruleset.id, bot) for bot in bots) and (app := _paying_app(owner)) is not None:
         accounting.check_room(app, "search_work_per_day")
 

@@ -10,6 +10,7 @@ from collections import defaultdict
 
 import redis
 
+from api.apps.notify import hooks
 from api.competition.keys import (
     PENDING_KEY,
     board_key,
@@ -186,28 +187,12 @@ def rate_game(store: GameStore, app_id: str, game_id: str) -> str:
 
 def _tell_rated(app_id: str, game_id: str, ruleset: str, players: list, ranks: list[int], before: list[Rating],
                 after: list[Rating]) -> None:
-    from api.apps.notify import hooks
-
     try:
         hooks().emit(app_id, "rating.updated", {"game": game_id, "ruleset": ruleset, "players": [
             {"player": player, "seat": seat, "place": ranks[seat], "before": before[seat].to_dict(),
              "after": after[seat].to_dict()} for seat, player in enumerate(players)]})
     except Exception:  # a webhook must never undo a rating that is stored
         log.exception("rating.updated webhook for game %s failed", game_id)
-
-
-def game_finished(store: GameStore, record: GameRecord) -> None:
-    """The hook of the move that finished a game (``api.play.moves.submit_action``): rate it if rated, and
-    let its tournament go on. Never raises: the worker sweep (``sweep``) does whatever this missed."""
-    try:
-        if record.rated and record.app:
-            rate_game(store, record.app, record.id)
-        if record.tournament:
-            from api.competition.tournaments import advance
-
-            advance(store, record.tournament)
-    except Exception:
-        log.exception("after game %s finished", record.id)
 
 
 def sweep(store: GameStore, limit: int = 200) -> int:

@@ -25,11 +25,12 @@ import time
 from dataclasses import dataclass
 
 from api.apps.keys import AppKeys
-from api.competition.games import final_ranks, game_created
+from api.apps.notify import hooks
+from api.competition.games import final_ranks
 from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
-from api.play import deadlines
+from api.play import creation
 from api.play.preconditions import next_marks
-from api.play.store import ACTIVE, FINISHED, GameStore, game_key, token_digest
+from api.play.store import ACTIVE, FINISHED, GameStore, NewGameRecord, token_digest
 from api.play.table import public_seats
 from api.records.creation import sealed
 from engine.competition import TableResult, TournamentPlan, plan_round, standings, table_seeds
@@ -174,10 +175,7 @@ def _advance(store: GameStore, tournament_id: str) -> str:
 
 
 def _statuses(store: GameStore, game_ids: list[str]) -> list[str]:
-    pipe = store.redis.pipeline(transaction=False)
-    for game_id in game_ids:
-        pipe.hget(game_key(game_id), "status")
-    return [GONE if status is None else status for status in pipe.execute()]
+    return [GONE if status is None else status for status in store.statuses(game_ids)]
 
 
 def _end(store: GameStore, tournament: dict, status: str, reason: str | None) -> str:
@@ -234,26 +232,18 @@ def create_table_game(store: GameStore, app_id: str, spec: Spec, entrants: list[
                "players": len(seats), "seats": public_seats(seats), "seed_commitment": provenance["commitment"],
                "fork": None, "tournament": tournament_id},
               *(event.to_dict() for event in ruleset.setup_events(state))]
-    now = time.time()
-    store.create(game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version,
-                 state=json.dumps(ruleset.to_dict(state)), status=status, seats=seats, players=len(seats), seed=seed,
-                 options=spec.options, tokens=digests, events=events, decision_timeout=spec.decision_timeout,
-                 app=app_id, now=now, provenance=provenance, marks=next_marks(pending, None, 0), chat=True,
-                 rated=spec.rated, tournament=tournament_id)
+    result = ruleset.result(state)
+    creation.create(store, NewGameRecord(
+        game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=json.dumps(ruleset.to_dict(state)),
+        status=status, seats=seats, seed=seed, options=spec.options, tokens=digests, events=events,
+        marks=next_marks(pending, None, 0), created=time.time(), decision_timeout=spec.decision_timeout,
+        app=app_id, provenance=provenance, chat=True, rated=spec.rated, tournament=tournament_id),
+        pending, result=None if result is None else result.to_dict())
     AppKeys(store.control).own(app_id, "games", game_id, store.game_ttl)
-    game_created(store, app_id, game_id, seats, spec.rated, now)
-    if status == ACTIVE:
-        store.schedule_bots(game_id, 0, seats, pending, ruleset=ruleset.id)
-        deadlines.schedule(store, game_id, 0, seats, spec.decision_timeout, pending, since=now)
-        from api.apps import notify
-
-        notify.game_created(app_id, game_id, seats, pending)
     return game_id, tokens
 
 
 def _tell(app_id: str, event_type: str, data: dict) -> None:
-    from api.apps.notify import hooks
-
     try:
         hooks().emit(app_id, event_type, data)
     except Exception:  # a webhook must never stop a tournament

@@ -11,9 +11,9 @@ from flask import Response, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import notify, ownership
+from api.apps import ownership
 from api.competition import closed_round
-from api.competition.games import game_created, seat_player
+from api.competition.games import seat_player
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -24,6 +24,7 @@ from api.games.schemas import (
     GameSchema,
     StreamQuerySchema,
 )
+from api.http.etags import parse_if_match
 from api.http.helpers import (
     bearer_token,
     caller_role,
@@ -38,13 +39,13 @@ from api.http.helpers import (
     store,
 )
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.play import deadlines
+from api.play import creation, deadlines
+from api.play.bots import ensure_job
 from api.play.moves import load_state, submit_action
-from api.play.preconditions import next_marks, parse_if_match, with_ids
-from api.play.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
+from api.play.preconditions import next_marks, with_ids
+from api.play.store import ACTIVE, FINISHED, WAITING, NewGameRecord, StoredEvent, token_digest
 from api.play.table import Table, game_invites, public_seats
 from api.records.creation import NewGame, fork_game, sealed
-from api.service.jobs import bots as bot_seats
 from api.streams import live
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
@@ -179,7 +180,7 @@ class Games(MethodView):
         digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
         digests[token_digest(creator_token)] = "creator"
         invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game and not body["rated"])
-        timeout, now, due = body["decision_timeout"], time.time(), None
+        timeout, now, result_body = body["decision_timeout"], time.time(), None
         first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
                        "players": len(seats),
                        "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
@@ -193,21 +194,19 @@ class Games(MethodView):
             events = [first_event, *(event.to_dict() for event in
                                      ([] if new.fork else ruleset.setup_events(state)))]
             pending = ruleset.pending(state) if status == ACTIVE else []
-        store().create(game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json,
-                       status=status, seats=seats, players=len(seats), seed=new.seed, options=new.options,
-                       tokens=digests, events=events, decision_timeout=timeout, app=ownership.current_app_id(),
-                       retention=ownership.game_retention(), now=now, provenance=new.provenance,
-                       marks=next_marks(pending, None, 0), listed=body["listed"], invites=invite_digests,
-                       hints=body["hints"], chat=body["chat"], rated=body["rated"],
-                       win_chances=body["win_chances"])
+            result = ruleset.result(state)
+            result_body = None if result is None else result.to_dict()
+        made = creation.create(store(), NewGameRecord(
+            game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
+            seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,
+            marks=next_marks(pending, None, 0), created=now, decision_timeout=timeout,
+            app=ownership.current_app_id(), retention=ownership.game_retention(), provenance=new.provenance,
+            listed=body["listed"], invites=invite_digests, hints=body["hints"], chat=body["chat"],
+            rated=body["rated"], win_chances=body["win_chances"]), pending, result=result_body)
         ownership.claim("games", game_id)
-        game_created(store(), ownership.current_app_id(), game_id, seats, body["rated"], now)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
-        if status == ACTIVE:
-            store().schedule_bots(game_id, 0, seats, pending, ruleset=ruleset.id)
-            due = deadlines.schedule(store(), game_id, 0, seats, timeout, pending, since=now)
-            notify.game_created(ownership.current_app_id(), game_id, seats, pending)
+        due = made.deadline
         created = {
             "id": game_id, "ruleset": ruleset.id, "rules_version": ruleset.rules_version, "version": 0,
             "status": status, "seed": body["seed"],
@@ -252,7 +251,7 @@ class Game(MethodView):
         pending = [] if state is None else ruleset.pending(state)
         if result is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
-            bot_seats.ensure_job(store(), record, pending)
+            ensure_job(store(), record, pending)
         body = {
             "id": game_id, "ruleset": record.ruleset, "rules_version": record.rules_version,
             "version": record.version, "status": record.status,

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 from flask import Response, current_app, request
 
+from api.http.etags import if_none_match, read_etag, role_tag
 from api.http.problems import ApiProblem
-from api.play import deadlines
-from api.play.preconditions import if_none_match, read_etag, role_tag
+from api.play import timeouts
 from api.play.store import GameRecord, GameStore
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
@@ -98,7 +98,7 @@ def load_game(game_id: str, token: str | None) -> GameRecord:
 def load_current(game_id: str, token: str | None) -> GameRecord:
     """The game as a reader should see it: with its overdue decision defaults played first."""
     record = load_game(game_id, token)
-    if deadlines.apply_if_overdue(store(), record):
+    if timeouts.apply_if_overdue(store(), record):
         record = load_game(game_id, token)
     return record
 

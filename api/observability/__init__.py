@@ -1,21 +1,6 @@
 """Observability: Prometheus metrics, JSON-lines logs with request ids, the optional RQ dashboard.
 
-``init_app`` wires all three into the Flask app; workers record the same metrics
-(``api.observability.metrics``) and may serve them with ``rulehouse worker --metrics-port``.
-See docs/operations.md ("Observability").
+``wiring.init_app`` wires all three into the Flask app; workers and the game's room record the same
+metrics (``api.observability.metrics``, which imports no Flask) and may serve them with
+``rulehouse worker --metrics-port``. See docs/operations.md ("Observability").
 """
-
-from __future__ import annotations
-
-from flask import Flask
-
-from api.observability import dashboard, metrics, requests
-from api.observability.routes import metrics_blp
-
-
-def init_app(app: Flask) -> None:
-    """Register first, so even a request refused by a later hook has a request id and is counted."""
-    requests.init_app(app)
-    metrics.check_scrape_settings(app.config)
-    app.register_blueprint(metrics_blp)
-    dashboard.init_app(app)

@@ -18,6 +18,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
+from api.play.errors import PlayError
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 #: Seconds: from a few ms (a read) to the stream and simulation waits.
@@ -76,16 +78,15 @@ def scrape_refusal(authorization: str | None, config: dict) -> str | None:
 
 def counted_actions(submit: Callable) -> Callable:
     """Wraps ``api.play.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
-    seen before) or rejected with the engine's reason, else the problem's kind."""
-    from api.http.problems import ApiProblem
+    seen before) or rejected with the engine's reason, else the refusal's code (api/play/errors.py)."""
 
     @functools.wraps(submit)
     def counted(*args, **kwargs):
         try:
             outcome = submit(*args, **kwargs)
-        except ApiProblem as problem:
-            # Reasons and kinds are a fixed vocabulary of the engines and api/http/problems.py, never client text.
-            ACTIONS.labels("rejected", str(problem.extra.get("reason") or problem.kind)[:64]).inc()
+        except PlayError as refused:
+            # Reasons and codes are a fixed vocabulary of the engines and api/play/errors.py, never client text.
+            ACTIONS.labels("rejected", str(refused.reason or refused.code)[:64]).inc()
             raise
         ACTIONS.labels("replayed" if outcome.replayed else "accepted", "").inc()
         return outcome

@@ -7,29 +7,17 @@ set ``deadlines`` (score: when it is due; on ``store.control``, the queue Redis,
 games' cluster), written right after the commit; the next version removes its predecessor's
 member, which is how a move made in time cancels the deadline.
 
-``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
-members, each by one ``ZREM`` so that only one worker applies it, and plays every human
-seat still pending at that version the engine's ``Ruleset.timeout_action`` (the decision's
-published default, or for a secret decision a draw over what the seat holds, from a private
-generator) through ``api.play.moves.submit_action``, the compare-and-set path of any move; a
-member whose game moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
-deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals.
-Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
-Bot seats are never defaulted: their jobs answer for them.
+This module keeps the book (``schedule``, called for every new version by api/play/after.py);
+api/play/timeouts.py plays the defaults when a deadline passes.
 """
 
 from __future__ import annotations
 
-import logging
 import secrets
 import time
 
-from api.http.problems import ApiProblem
-from api.observability import metrics
-from api.play.rules_version import is_current
 from api.play.store import ACTIVE, GameRecord, GameStore
 from engine.core.decisions import Decision
-from engine.core.registry import get_ruleset
 from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset
 
@@ -37,8 +25,6 @@ from engine.core.ruleset import Ruleset
 DEADLINES_KEY = "deadlines"
 #: Bounds of ``decision_timeout`` in seconds.
 MIN_TIMEOUT, MAX_TIMEOUT = 1, 86400
-
-log = logging.getLogger("rulehouse.deadlines")
 
 
 def timeout_action(ruleset: Ruleset, state, decision: Decision) -> dict:
@@ -85,84 +71,3 @@ def schedule(store: GameStore, game_id: str, version: int, seats: list[dict], ti
         pipe.zadd(DEADLINES_KEY, {member(game_id, version): due})
     pipe.execute()
     return due
-
-
-def apply_defaults(store: GameStore, game_id: str, version: int, now: float | None = None) -> str:
-    """Play the defaults of ``version`` if the game is still there and its deadline passed; say what happened."""
-    from api.play.moves import load_state, submit_action  # api.play.moves calls schedule(): import it late
-
-    record = store.load(game_id)
-    if record is None:
-        return "gone"
-    if record.version != version:
-        return "moved-on"
-    if record.status != ACTIVE or not record.decision_timeout:
-        return "no-deadline"
-    ruleset = get_ruleset(record.ruleset)
-    if not is_current(ruleset, record):
-        return "rules-version"  # never played on under other rules; its readers get the 410 problem
-    state = load_state(ruleset, record)
-    late = humans_pending(record.seats, ruleset.pending(state))
-    due = deadline_of(record, late)
-    if due is None:
-        return "no-human-pending"
-    if due > (time.time() if now is None else now):
-        store.control.zadd(DEADLINES_KEY, {member(game_id, version): due})
-        return "not-due"
-    played = []
-    for overdue in late:
-        # Each default is its own move: the seats left pending are those still facing the same decision.
-        if played:
-            record = store.load(game_id)
-            if record is None or record.status != ACTIVE:
-                break
-            state = load_state(ruleset, record)
-            still = {d.seat: d for d in humans_pending(record.seats, ruleset.pending(state))}
-            if still.get(overdue.seat) is None or still[overdue.seat].kind != overdue.kind:
-                continue
-            overdue = still[overdue.seat]
-        try:
-            submit_action(store, game_id, overdue.seat, timeout_action(ruleset, state, overdue), record.version,
-                          record=record, timed_out=True)
-        except ApiProblem as problem:
-            if problem.kind == "version-mismatch":
-                break  # someone moved meanwhile: their version has its own deadline
-            raise
-        played.append(overdue.seat)
-        metrics.DEADLINE_DEFAULTS.inc()
-    return f"defaulted seats {played}" if played else "moved-on"
-
-
-def apply_if_overdue(store: GameStore, record: GameRecord) -> bool:
-    """The read path's check: apply this version's defaults if its deadline passed. True if anything moved."""
-    if not record.decision_timeout or record.status != ACTIVE or record.updated + record.decision_timeout > time.time():
-        return False
-    return apply_defaults(store, record.id, record.version).startswith("defaulted")
-
-
-def sweep(store: GameStore, now: float | None = None, limit: int = 100) -> int:
-    """Apply every due deadline (each taken by exactly one sweeper); the number of versions defaulted."""
-    now = time.time() if now is None else now
-    applied = 0
-    for due in store.control.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
-        if not store.control.zrem(DEADLINES_KEY, due):
-            continue  # another sweeper took it
-        game_id, _, version = due.rpartition(":")
-        try:
-            said = apply_defaults(store, game_id, int(version), now)
-        except Exception:  # one broken game must not block the others
-            log.exception("deadline %s failed", due)
-            continue
-        applied += said.startswith("defaulted")
-    return applied
-
-
-def sweep_logged(store: GameStore) -> None:
-    """``sweep`` for the worker loop: never raises."""
-    try:
-        applied = sweep(store)
-    except Exception:
-        log.exception("deadline sweep failed")
-        return
-    if applied:
-        log.info("played the defaults of %d overdue game version(s)", applied)

@@ -1,16 +1,17 @@
-"""The one code path that applies a move to a stored game (HTTP handlers and bot jobs both use it)."""
+"""The one code path that applies a move to a stored game (HTTP handlers, bot jobs and timeouts use it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
 
-from api.apps import notify
-from api.http.problems import ApiProblem, validation_problem
 from api.observability.metrics import counted_actions
 from api.play import deadlines
-from api.play.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
+from api.play.after import after_version
+from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, StaleVersion
+from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
 from api.play.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
 from api.service.faults import pause_point
@@ -39,7 +40,7 @@ def body_digest(action) -> str:
 
 
 def load_state(ruleset: Ruleset, record: GameRecord):
-    """The game's state; the ``rules-version`` problem for a game created under other rules."""
+    """The game's state; ``RulesVersionGone`` for a game created under other rules."""
     ensure_current(ruleset, record)
     return ruleset.from_dict(json.loads(record.state))
 
@@ -89,11 +90,11 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
     ``expected`` is the precondition: a version (strict: the game must still be at it) or a
     ``Precondition`` naming the seat's decision (accepted while that decision is pending and
     unchanged; when only other seats moved meanwhile, the compare-and-set is re-run here).
-    Raises ``ApiProblem``: ``not-found``, ``validation-error`` (the body fits no action schema),
-    ``version-mismatch`` (the precondition no longer holds), ``illegal-action`` (with the
-    engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the caller
-    has just loaded the game. A bot seat left pending gets its job queued, a human one its
-    deadline (``api.play.deadlines``); ``timed_out`` marks a default the service played.
+    Raises ``GameNotFound``, ``MalformedAction`` (the body fits no action schema),
+    ``StaleVersion`` (the precondition no longer holds), ``IllegalMove`` (with the engine's
+    ``reason``), ``IdempotencyKeyReused``, ``RulesVersionGone`` (api/play/errors.py). ``record``
+    may be passed when the caller has just loaded the game. The new version gets what it owes
+    (``api.play.after.after_version``); ``timed_out`` marks a default the service played.
     """
     precondition = expected if isinstance(expected, Precondition) else Precondition(version=expected)
     digest = body_digest(action) if idempotency_key is not None else None
@@ -106,17 +107,17 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         if record is None:
             record = store.load(game_id)
             if record is None:
-                raise ApiProblem("not-found", f"no game {game_id!r}")
+                raise GameNotFound(game_id)
         ruleset = get_ruleset(record.ruleset)
         if record.status == WAITING:
-            raise ApiProblem("illegal-action", "the game has not started: it waits for its open seats",
-                             reason="not_started", version=record.version)
+            raise IllegalMove("the game has not started: it waits for its open seats", reason="not_started",
+                              version=record.version)
         if parsed is None:
             try:
                 parsed = ruleset.parse_action(action)
             except IllegalAction as error:
-                raise validation_problem(error.fields or {"type": [error.message]}, error.message,
-                                         reason=error.reason) from None
+                raise MalformedAction(error.message, fields=error.fields or {"type": [error.message]},
+                                      reason=error.reason) from None
         if not precondition.names_decision and precondition.version != record.version:
             raise _stale(store, game_id, seat, record)
         state = states.take(ruleset, record)
@@ -128,7 +129,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
             ruleset.check(state, seat, parsed, pending)
         except IllegalAction as error:
             states.put(game_id, record.version, state)
-            raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
+            raise IllegalMove(error.message, reason=error.reason, version=record.version) from None
         played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out)
         if played.commit.outcome != "stale":
             break
@@ -139,7 +140,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         raise _stale(store, game_id, seat, detail="the game kept moving; try again")
     commit = played.commit
     if commit.outcome == "missing":
-        raise ApiProblem("not-found", f"no game {game_id!r}")
+        raise GameNotFound(game_id)
     if commit.outcome == "duplicate":
         # The same key won a race a moment ago: answer as a replay of that request.
         return _replay(game_id, seat, store.idempotency_record(game_id, seat, idempotency_key), digest)
@@ -147,12 +148,8 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
               for cursor, event in zip(commit.cursors, played.events, strict=True)]
     if played.status == ACTIVE:
         states.put(game_id, commit.version, played.state)
-        after_commit(store, game_id, commit.version, record, played.pending)
-    notify.game_moved(record, commit.version, played.status, played.pending, played.result)
-    if played.status == FINISHED and (record.rated or record.tournament):
-        from api.competition.games import game_finished  # it reaches tournaments, which create games
-
-        game_finished(store, record)
+    written = dataclasses.replace(record, version=commit.version, status=played.status, token_role=None)
+    after_version(store, written, played.pending, result=played.result)
     return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
 
 
@@ -189,33 +186,23 @@ def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat:
     return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
 
 
-def after_commit(store: GameStore, game_id: str, version: int, record: GameRecord, pending: list) -> None:
-    """Queue the bot job and start the deadline a new ``version`` needs (``record``: its seats and timeout)."""
-    has_bots = any(entry.get("bot") for entry in record.seats)
-    if has_bots:
-        store.schedule_bots(game_id, version, record.seats, pending, ruleset=record.ruleset)
-    if record.decision_timeout:
-        deadlines.schedule(store, game_id, version, record.seats, record.decision_timeout, pending)
-
-
 def _stale(store: GameStore, game_id: str, seat: int, record: GameRecord | None = None, pending: list | None = None,
-           detail: str | None = None) -> ApiProblem:
-    """412 with the current version and the caller's current decision ids."""
+           detail: str | None = None) -> StaleVersion | GameNotFound:
+    """The refusal of a stale precondition: the current version and the caller's current decision ids."""
     if record is None:
         record = store.load(game_id)
         if record is None:
-            return ApiProblem("not-found", f"no game {game_id!r}")
+            return GameNotFound(game_id)
     if pending is None:
         pending = [] if record.status != ACTIVE else get_ruleset(record.ruleset).pending(
             load_state(get_ruleset(record.ruleset), record))
-    return ApiProblem("version-mismatch", detail or f"the game is at version {record.version}", version=record.version,
-                      decisions=current_ids(record.marks, seat, record.version, pending),
-                      headers={"ETag": read_etag(record.version, str(seat))})
+    return StaleVersion(detail or f"the game is at version {record.version}", version=record.version, seat=seat,
+                        decisions=current_ids(record.marks, seat, record.version, pending))
 
 
 def _replay(game_id: str, seat: int, earlier: dict | None, digest: str | None) -> Outcome:
     if earlier is None or earlier["b"] != digest:
-        raise ApiProblem("idempotency-key-reused", "this Idempotency-Key was sent before with another action")
+        raise IdempotencyKeyReused()
     version = earlier["version"]
     events = [StoredEvent(cursor, version, event)
               for cursor, event in zip(earlier["cursors"], earlier["events"], strict=True)]

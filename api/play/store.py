@@ -42,8 +42,9 @@ from dataclasses import dataclass
 
 import redis
 from redis.cluster import RedisCluster
-from rq import Queue, Retry
-from rq.exceptions import DuplicateJobError
+from rq import Queue
+
+from api.play.listeners import Listeners
 
 #: Check the version, write the state and the decision marks, append the action and its events,
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
@@ -225,6 +226,10 @@ def wake_channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:wake"
 
 
+#: every game's wake channel, for one pattern subscription (api/streams/hub.py)
+WAKE_PATTERN = "game:{*}:wake"
+
+
 def chat_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:chat"
 
@@ -273,15 +278,6 @@ def analysis_costs_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:analysis:costs"
 
 
-def bot_searches(ruleset_id: str, bot: str | None) -> bool:
-    """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
-    the search queue."""
-    from engine.core.registry import get_ruleset
-
-    bot_class = get_ruleset(ruleset_id).bot_classes().get(bot) if bot else None
-    return bot_class is not None and bot_class.searches
-
-
 def idempotency_key(game_id: str, seat: int, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{seat}:{token_digest(key)}"
 
@@ -323,6 +319,52 @@ class GameRecord:
     win_chances: str = "seats"
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
+
+
+@dataclass(slots=True)
+class NewGameRecord:
+    """Everything ``GameStore.create`` writes: a game at version 0 and its first events.
+
+    ``tokens`` maps token digests to "<seat>" or "creator", ``invites`` invite digests to "<seat>"
+    or "game" (api/play/table.py); ``retention`` may set the game's own ``ttl`` and ``finished_ttl``
+    (seconds) in place of the store's; ``provenance`` holds the records room's fields (``commitment``
+    and ``RECORD_FIELDS``); ``hints`` lets its seats ask for hints (api/hints), ``chat`` post to the
+    table chat (api/chat).
+    """
+
+    id: str
+    ruleset: str
+    rules_version: int
+    state: str  # the ruleset's to_dict() as JSON text; "" while the game waits for its seats
+    status: str
+    seats: list[dict]
+    seed: int
+    options: dict
+    tokens: dict[str, str]
+    events: list[dict]
+    marks: dict
+    created: float
+    decision_timeout: int | None = None
+    app: str | None = None
+    retention: dict | None = None
+    provenance: dict[str, str] | None = None
+    listed: bool = False
+    invites: dict[str, str] | None = None
+    hints: bool = False
+    chat: bool = True
+    rated: bool = False
+    tournament: str | None = None
+    win_chances: str = "seats"
+
+    def record(self) -> GameRecord:
+        """The game as ``load`` will read it back (no token role)."""
+        return GameRecord(
+            id=self.id, ruleset=self.ruleset, version=0, status=self.status, state=self.state, seats=self.seats,
+            players=len(self.seats), seed=self.seed, created=self.created, updated=self.created,
+            decision_timeout=self.decision_timeout, app=self.app,
+            seed_commitment=(self.provenance or {}).get("commitment"), marks=self.marks, options=self.options,
+            listed=self.listed, rules_version=self.rules_version, hint_counts=[0] * len(self.seats) if self.hints
+            else None, chat=self.chat, rated=self.rated, tournament=self.tournament, win_chances=self.win_chances)
 
 
 @dataclass(slots=True)
@@ -382,6 +424,8 @@ class GameStore:
         queue), each allowed ``analysis_timeout`` seconds."""
         self.redis = client
         self.control = client if control is None else control
+        #: the webhooks and rooms a new version is told to (api/play/after.py); none until a process wires them
+        self.listeners = Listeners()
         self.bot_queue = bot_queue
         self.search_queue = search_queue or bot_queue
         self.search_timeout = search_timeout
@@ -439,53 +483,41 @@ class GameStore:
 
     # -- writes ---------------------------------------------------------------
 
-    def create(self, game_id: str, *, ruleset: str, rules_version: int, state: str, status: str, seats: list[dict],
-               players: int, seed: int, options: dict, tokens: dict[str, str], events: list[dict],
-               decision_timeout: int | None = None, app: str | None = None, retention: dict | None = None,
-               now: float | None = None, provenance: dict[str, str] | None = None, marks: dict | None = None,
-               listed: bool = False, invites: dict[str, str] | None = None, hints: bool = False,
-               chat: bool = True, rated: bool = False, tournament: str | None = None,
-               win_chances: str = "seats") -> list[str]:
-        """Store a new game at version 0 with its first ``events``; ``tokens`` maps token digests
-        to "<seat>" or "creator", ``invites`` invite digests to "<seat>" or "game" (api/seats);
-        ``retention`` may set the game's own ``ttl`` and ``finished_ttl`` (seconds) in place of the
-        store's; ``provenance`` holds the records room's fields (``commitment`` and
-        ``RECORD_FIELDS``); ``hints`` lets its seats ask for hints (api/hints), ``chat`` post to the table
-        chat (api/chat). Returns the events' cursors.
-        """
-        now = repr(time.time() if now is None else now)
+    def create(self, new: NewGameRecord) -> list[str]:
+        """Store a new game at version 0 with its first events; the events' cursors."""
+        now = repr(new.created)
         mapping = {
-            "ruleset": ruleset, "rules_version": str(rules_version), "version": "0", "status": status,
-            "state": state, "seats": json.dumps(seats),
-            "players": str(players), "seed": str(seed), "options": json.dumps(options),
-            "created": now, "updated": now, "marks": json.dumps(marks or {}), "listed": "1" if listed else "0",
-            "chat": "1" if chat else "0",
+            "ruleset": new.ruleset, "rules_version": str(new.rules_version), "version": "0", "status": new.status,
+            "state": new.state, "seats": json.dumps(new.seats),
+            "players": str(len(new.seats)), "seed": str(new.seed), "options": json.dumps(new.options),
+            "created": now, "updated": now, "marks": json.dumps(new.marks or {}), "listed": "1" if new.listed else "0",
+            "chat": "1" if new.chat else "0",
         }
-        if decision_timeout is not None:
-            mapping["decision_timeout"] = str(decision_timeout)
-        if app is not None:
-            mapping["app"] = app
-        if hints:
+        if new.decision_timeout is not None:
+            mapping["decision_timeout"] = str(new.decision_timeout)
+        if new.app is not None:
+            mapping["app"] = new.app
+        if new.hints:
             mapping["hints"] = ""  # no hint asked yet (see ASK_HINT_SCRIPT)
-        if rated:
+        if new.rated:
             mapping["rated"] = "1"
-        if tournament is not None:
-            mapping["tournament"] = tournament
-        if win_chances != "seats":
-            mapping["win_chances"] = win_chances
-        retention = retention or {}
+        if new.tournament is not None:
+            mapping["tournament"] = new.tournament
+        if new.win_chances != "seats":
+            mapping["win_chances"] = new.win_chances
+        retention = new.retention or {}
         mapping.update({name: str(int(seconds)) for name, seconds in retention.items()})
-        mapping.update({f"t:{digest}": role for digest, role in tokens.items()})
-        mapping.update({f"i:{digest}": role for digest, role in (invites or {}).items()})
-        mapping.update(provenance or {})
-        ttl = int(retention.get("finished_ttl" if status == FINISHED else "ttl", self.ttl_for(status)))
+        mapping.update({f"t:{digest}": role for digest, role in new.tokens.items()})
+        mapping.update({f"i:{digest}": role for digest, role in (new.invites or {}).items()})
+        mapping.update(new.provenance or {})
+        ttl = int(retention.get("finished_ttl" if new.status == FINISHED else "ttl", self.ttl_for(new.status)))
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(game_key(game_id), mapping=mapping)
-        for event in events:
-            pipe.xadd(events_key(game_id), {"k": "e", "v": "0", "d": json.dumps(event)})
-        pipe.expire(game_key(game_id), ttl)
-        pipe.expire(events_key(game_id), ttl)
-        return pipe.execute()[1:1 + len(events)]
+        pipe.hset(game_key(new.id), mapping=mapping)
+        for event in new.events:
+            pipe.xadd(events_key(new.id), {"k": "e", "v": "0", "d": json.dumps(event)})
+        pipe.expire(game_key(new.id), ttl)
+        pipe.expire(events_key(new.id), ttl)
+        return pipe.execute()[1:1 + len(new.events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
                events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
@@ -507,35 +539,12 @@ class GameStore:
             return Commit("ok", int(reply[1]), list(reply[2:]))
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
-    def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, ruleset: str,
-                      retry: bool = False) -> str | None:
-        """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
-
-        The id is unique per game and version, so a second request for the same version
-        (a retry, a duplicate) queues nothing; the job itself moves only if the game is
-        still at ``version``. ``retry`` (api.service.jobs.bots.sweep, for a job that died) queues
-        another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
-        sweep finds it even if the job is lost before it runs (or is never queued). The job
-        plays the first pending bot seat: on the search queue when its bot searches, so the
-        quick bots of other games never wait behind a search.
-        """
-        if self.bot_queue is None:
-            return None
-        bot = next((seats[d.seat]["bot"] for d in decisions if seats[d.seat].get("bot")), None)
-        if bot is None:
-            return None
-        job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
+    def note_bot_job(self, game_id: str, job_id: str, check_at: float) -> None:
+        """Make ``job_id`` the job responsible for the game's pending bot move, and note the game in
+        ``BOT_GAMES_KEY`` to be looked at ``check_at`` (api/play/bots.py queues the job itself)."""
         # The game's own key on the games' Redis; the sweep's set is global: on the control Redis.
         self.redis.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
-        self.control.zadd(BOT_GAMES_KEY, {game_id: time.time() + BOT_CHECK_AFTER_SECONDS})
-        searching = bot_searches(ruleset, bot)
-        queue = self.search_queue if searching else self.bot_queue
-        with contextlib.suppress(DuplicateJobError):
-            # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
-            queue.enqueue("api.service.jobs.bots.play_bot_turn", game_id, version, job_id=job_id, unique=True,
-                          result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3),
-                          job_timeout=self.search_timeout if searching else None)
-        return job_id
+        self.control.zadd(BOT_GAMES_KEY, {game_id: check_at})
 
     def ask_hint(self, game_id: str, seat: int, version: int, job_id: str) -> tuple[str, str | None]:
         """Count and mark a hint of ``seat`` at ``version`` (``ASK_HINT_SCRIPT``): (outcome, its value)."""
@@ -708,6 +717,60 @@ class GameStore:
         """The ``RECORD_FIELDS`` the game has (absent ones left out)."""
         values = self.redis.hmget(game_key(game_id), RECORD_FIELDS)
         return {name: value for name, value in zip(RECORD_FIELDS, values, strict=True) if value is not None}
+
+    @contextlib.contextmanager
+    def watching(self, game_id: str):
+        """A pipeline watching the game's hash: a seat change's optimistic transaction (``WatchError``
+        when the game changed before ``write_change``'s ``execute``)."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.watch(game_key(game_id))
+            yield pipe
+
+    def write_change(self, pipe, record: GameRecord, *, status: str, state: str, seats: list[dict], players: int,
+                     marks: dict, events: list[dict], set_fields: dict[str, str], del_fields: list[str],
+                     now: float) -> None:
+        """Queue in ``pipe`` (from ``watching``) the next version of ``record``: its fields, its events, the
+        TTLs of its keys and the wake-up of its streams, as the commit script does for a move."""
+        version = record.version + 1
+        key, ttl = game_key(record.id), self.ttl_for(status)
+        pipe.multi()
+        pipe.hset(key, mapping={"version": str(version), "updated": repr(now), "status": status,
+                                "seats": json.dumps(seats), "players": str(players),
+                                "state": state, "marks": json.dumps(marks), **set_fields})
+        if del_fields:
+            pipe.hdel(key, *del_fields)
+        for event in events:
+            pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
+        pipe.expire(key, ttl)
+        pipe.expire(events_key(record.id), ttl)
+        pipe.expire(chat_key(record.id), ttl)  # the table chat lives as long as the game
+        pipe.publish(wake_channel(record.id), str(version))
+
+    def access_fields(self, game_id: str, prefixes: tuple[str, ...] = ("t:",)) -> list[tuple[str, str]]:
+        """(field, role) of the game's token fields (``t:``) and, asked for, its invites (``i:``)."""
+        fields = self.redis.hgetall(game_key(game_id))
+        return [(name, value) for name, value in fields.items() if name.startswith(prefixes)]
+
+    def token_role(self, game_id: str, token: str) -> str | None:
+        """What ``token`` names in the game (a seat number, ``creator``), or None."""
+        return self.redis.hget(game_key(game_id), f"t:{token_digest(token)}")
+
+    def statuses(self, game_ids: list[str]) -> list[str | None]:
+        """Each game's status, None for a game that is gone, in one round trip."""
+        return [fields[0] for fields in self.fields_of(game_ids, ["status"])]
+
+    def fields_of(self, game_ids: list[str], fields: list[str]) -> list[list[str | None]]:
+        """Those hash fields of each game (all None for a game that is gone), in one round trip."""
+        if not game_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), fields)
+        return pipe.execute()
+
+    def bot_job(self, game_id: str) -> str | None:
+        """The id of the bot job now responsible for the game's pending bot move (``schedule_bots``)."""
+        return self.redis.get(bot_current_key(game_id))
 
     def load_watched(self, pipe, game_id: str, extra_field: str | None = None) -> tuple[GameRecord | None, str | None]:
         """The game read through ``pipe``, a pipeline watching the game's hash (a seat change's

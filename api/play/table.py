@@ -25,21 +25,11 @@ from dataclasses import dataclass, field
 
 import redis
 
-from api.http.problems import ApiProblem
-from api.play.moves import after_commit, load_state
+from api.play.after import after_version
+from api.play.errors import GameNotFound, KeptChanging, NotAllowed, SeatConflict, SeatNotFound, UnknownBot, UnknownToken
+from api.play.moves import load_state
 from api.play.preconditions import next_marks
-from api.play.store import (
-    ACTIVE,
-    FINISHED,
-    WAITING,
-    GameRecord,
-    GameStore,
-    chat_key,
-    events_key,
-    game_key,
-    token_digest,
-    wake_channel,
-)
+from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, GameStore, token_digest
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.registry import get_ruleset
 
@@ -62,9 +52,8 @@ def new_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
-def conflict(reason: str, detail: str, version: int | None = None) -> ApiProblem:
-    extra = {} if version is None else {"version": version}
-    return ApiProblem("seat-conflict", detail, reason=reason, **extra)
+def conflict(reason: str, detail: str, version: int | None = None) -> SeatConflict:
+    return SeatConflict(reason, detail, version)
 
 
 @dataclass(slots=True)
@@ -96,9 +85,9 @@ class Table:
 
         def change(record: GameRecord, invited: str | None) -> Change:
             if invite is not None and invited is None:
-                raise ApiProblem("forbidden", "this invite is not one of this game's")
+                raise NotAllowed("this invite is not one of this game's")
             if invite is None and not record.listed:
-                raise ApiProblem("forbidden", "joining this game needs an invite (only a listed game takes anyone)")
+                raise NotAllowed("joining this game needs an invite (only a listed game takes anyone)")
             if invite is None and record.status != WAITING:
                 raise conflict("table_full", "the game has started: its seats are all taken", record.version)
             token = new_secret()
@@ -163,7 +152,7 @@ class Table:
 
         def change(record: GameRecord, role: str | None) -> Change:
             if role != "creator":
-                raise ApiProblem("forbidden", "only the creator token starts a game")
+                raise NotAllowed("only the creator token starts a game")
             if record.status != WAITING:
                 raise conflict("already_started", "the game has started already", record.version)
             if fill == "bot":
@@ -218,28 +207,33 @@ class Table:
     def _change(self, game_id: str, change: Callable[[GameRecord, str | None], Change], *,
                 extra_field: str | None) -> tuple[dict, GameRecord]:
         """Run ``change`` on the game under WATCH and write what it returns as the next version."""
-        key = game_key(game_id)
         for _ in range(MAX_ATTEMPTS):
-            with self.store.redis.pipeline(transaction=True) as pipe:
-                try:
-                    pipe.watch(key)
+            try:
+                with self.store.watching(game_id) as pipe:
                     record, extra = self.store.load_watched(pipe, game_id, extra_field)
                     if record is None:
-                        raise ApiProblem("not-found", f"no game {game_id!r}")
+                        raise GameNotFound(game_id)
                     result = change(record, extra)
-                    written = self._write(pipe, record, result)
+                    written, pending = self._write(pipe, record, result)
                     pipe.execute()
-                except redis.WatchError:
-                    continue
+            except redis.WatchError:
+                continue
             if record.listed and written.status != WAITING:
                 # Off the lobby once started: a global key, so outside the game's own transaction.
                 self.store.control.zrem(LOBBY_KEY, record.id)
                 self.store.control.zrem(lobby_key(record.ruleset), record.id)
-            self._after(written, result)
+            after_version(self.store, written, pending, result=self._result(written, result))
             return result.answer, written
-        raise ApiProblem("service-unavailable", "the game kept changing; try again", headers={"Retry-After": "1"})
+        raise KeptChanging("the game kept changing; try again")
 
-    def _write(self, pipe, record: GameRecord, change: Change) -> GameRecord:
+    def _result(self, written: GameRecord, change: Change) -> dict | None:
+        """The result of a game a seat change finished (a start whose setup ended it), else None."""
+        if written.status != FINISHED or change.state is None:
+            return None
+        result = get_ruleset(written.ruleset).result(change.state)
+        return None if result is None else result.to_dict()
+
+    def _write(self, pipe, record: GameRecord, change: Change) -> tuple[GameRecord, list]:
         version = record.version + 1
         now = time.time()
         status = change.status or record.status
@@ -252,33 +246,15 @@ class Table:
         else:
             pending = []
         marks = next_marks(pending, record.marks, version)
-        key, ttl = game_key(record.id), self.store.ttl_for(status)
         players = record.players if change.players is None else change.players
-        pipe.multi()
-        pipe.hset(key, mapping={"version": str(version), "updated": repr(now), "status": status,
-                                "seats": json.dumps(change.seats), "players": str(players),
-                                "state": state_json, "marks": json.dumps(marks), **change.set_fields})
-        if change.del_fields:
-            pipe.hdel(key, *change.del_fields)
-        for event in change.events:
-            pipe.xadd(events_key(record.id), {"k": "e", "v": str(version), "d": json.dumps(event)})
-        pipe.expire(key, ttl)
-        pipe.expire(events_key(record.id), ttl)
-        pipe.expire(chat_key(record.id), ttl)  # the table chat lives as long as the game
-        pipe.publish(wake_channel(record.id), str(version))
+        self.store.write_change(pipe, record, status=status, state=state_json, seats=change.seats, players=players,
+                                marks=marks, events=change.events, set_fields=change.set_fields,
+                                del_fields=change.del_fields, now=now)
         # Everything the change did not touch (the owning app, the rules version...) stays as read.
         written = dataclasses.replace(record, version=version, status=status, state=state_json, seats=change.seats,
                                       players=players, updated=now, marks=marks, token_role=None)
         change.answer.setdefault("version", version)
-        return written
-
-    def _after(self, record: GameRecord, change: Change) -> None:
-        """Queue what the new version needs: the pending bot's job, the human seats' deadline."""
-        if record.status != ACTIVE:
-            return
-        ruleset = get_ruleset(record.ruleset)
-        state = change.state if change.state is not None else load_state(ruleset, record)
-        after_commit(self.store, record.id, record.version, record, ruleset.pending(state))
+        return written, pending
 
     def _start(self, record: GameRecord, change: Change, fill: tuple[str, str | None] | None) -> None:
         """Fill or remove the open seats of ``change.seats`` and set the game up (its version-0 setup)."""
@@ -357,24 +333,21 @@ class Table:
 
     def _own_seat(self, record: GameRecord, seat: int, role: str | None, *, creator_too: bool) -> None:
         if role is None:
-            raise ApiProblem("unauthorized", "this token does not belong to this game",
-                             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            raise UnknownToken("this token does not belong to this game")
         if not 0 <= seat < len(record.seats):
-            raise ApiProblem("not-found", f"no seat {seat} in this game")
+            raise SeatNotFound(seat)
         if role != str(seat) and not (creator_too and role == "creator"):
             who = "this seat's token or the creator's" if creator_too else "this seat's own token"
-            raise ApiProblem("forbidden", f"only {who} may do that")
+            raise NotAllowed(f"only {who} may do that")
 
     def _check_bot(self, ruleset_id: str, bot: str | None) -> None:
         bots = get_ruleset(ruleset_id).bot_names()
         if bot not in bots:
-            raise ApiProblem("validation-error", f"unknown bot {bot!r}", errors=[
-                {"pointer": "/bot", "detail": f"must be one of {bots}"}])
+            raise UnknownBot(bot, bots)
 
     def _tokens(self, game_id: str, prefixes: tuple[str, ...] = ("t:",)) -> list[tuple[str, str]]:
         """(field, role) of the game's token (and invite) fields."""
-        fields = self.store.redis.hgetall(game_key(game_id))
-        return [(name, value) for name, value in fields.items() if name.startswith(prefixes)]
+        return self.store.access_fields(game_id, prefixes)
 
 
 def joined_event(seat: int, name: str, player: str | None) -> dict:

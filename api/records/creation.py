@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from api.http.problems import ApiProblem, validation_problem
+from api.play.errors import Invalid, NotAllowed
 from api.play.moves import load_state
 from api.play.store import FINISHED, GameStore
 from api.records.build import full_record
@@ -54,39 +54,43 @@ def sealed(seed: int, source: str, start: dict | None = None) -> dict[str, str]:
 
 def fork_game(store: GameStore, body: dict, token: str | None,
               require_creator_app: Callable[[str | None], None]) -> NewGame:
-    """The new game ``body["fork"]`` asks for (``{"game": id, "version": n}``); 422 for a missing
-    game or version, 403 when the game runs and ``token`` is not its creator's, or
-    ``require_creator_app(the game's app)`` refuses the calling app."""
+    """The new game ``body["fork"]`` asks for (``{"game": id, "version": n}``); ``Invalid`` for a missing
+    game or version, ``NotAllowed`` when the game runs and ``token`` is not its creator's, or what
+    ``require_creator_app(the game's app)`` raises when it refuses the calling app."""
     origin = body["fork"]
     parent = store.load(origin["game"], token=token)
     if parent is None:
-        raise validation_problem({"fork": {"game": [f"no game {origin['game']!r} (or it expired)"]}})
+        raise _invalid({"fork": {"game": [f"no game {origin['game']!r} (or it expired)"]}})
     finished = parent.status == FINISHED
     if not finished and parent.token_role != "creator":
-        raise ApiProblem("forbidden", "only the creator of a running game may fork it (send its creator token); "
-                                      "anyone may fork a finished game")
+        raise NotAllowed("only the creator of a running game may fork it (send its creator token); "
+                         "anyone may fork a finished game")
     if not finished:
         require_creator_app(parent.app)
     version = parent.version if origin["version"] is None else origin["version"]
     if version > parent.version:
-        raise validation_problem({"fork": {"version": [f"the game is at version {parent.version}"]}})
+        raise _invalid({"fork": {"version": [f"the game is at version {parent.version}"]}})
     ruleset = get_ruleset(parent.ruleset)
     if body["ruleset"] is not None and body["ruleset"] != ruleset.id:
-        raise validation_problem({"ruleset": [f"the forked game plays {ruleset.id!r}"]})
+        raise _invalid({"ruleset": [f"the forked game plays {ruleset.id!r}"]})
     if version == parent.version:
         state = load_state(ruleset, parent)
     else:
         try:
             state = replay(full_record(store, parent), compare=False, until_version=version).state
         except RecordError as error:  # e.g. a game played by rules this service no longer has
-            raise validation_problem({"fork": {"game": [error.message]}}) from None
+            raise _invalid({"fork": {"game": [error.message]}}) from None
     seed = state.rng.seed if finished else secrets.randbits(63)
     start = fork_position(ruleset, state, finished=finished, seed=seed)
     seats = body["seats"] or [{"name": seat.get("name"), "bot": seat.get("bot")} for seat in parent.seats]
     if len(seats) != parent.players:
-        raise validation_problem({"seats": [f"a fork keeps the game's {parent.players} seats"]})
+        raise _invalid({"seats": [f"a fork keeps the game's {parent.players} seats"]})
     fork = {"game": parent.id, "version": version, "hidden_redealt": not finished}
     provenance = sealed(seed, "fork" if finished else "service", ruleset.to_dict(start))
     provenance["fork"] = json.dumps(fork)
     options = json.loads(store.record_fields(parent.id).get("options", "{}"))
     return NewGame(ruleset, start, seed, seats, options, provenance, fork)
+
+
+def _invalid(fields: dict) -> Invalid:
+    return Invalid("the request does not fit its schema", fields=fields)

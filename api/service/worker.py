@@ -3,7 +3,7 @@
 
 Beside RQ's own work it sweeps the active simulations every few seconds (``reap_all``),
 so a chunk whose worker was killed is queued again even when nobody polls its status,
-and plays the defaults of overdue decisions (``api.play.deadlines.sweep``).
+and plays the defaults of overdue decisions (``api.play.timeouts.sweep``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from api.apps import deadline_warnings, webhooks
 from api.competition import sweep as competition_sweep
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
-from api.play import deadlines
+from api.play import timeouts
 from api.service import faults, heartbeats
 from api.service.config import WORKER_QUEUES, settings
 from api.service.jobs import bots as bot_seats
@@ -81,7 +81,7 @@ class SweepingMixin:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
-        deadlines.sweep_logged(job_store())
+        timeouts.sweep_logged(job_store())
         bot_seats.sweep_logged(job_store())
         competition_sweep.sweep_logged(job_store())
         try:

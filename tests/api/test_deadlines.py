@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from api.play.deadlines import DEADLINES_KEY, apply_defaults, sweep
+from api.play.deadlines import DEADLINES_KEY
+from api.play.timeouts import Defaults, Outcome, apply_defaults, sweep
 from tests.api.helpers import act, assert_problem, auth
 from tests.processes import wait_for
 
@@ -74,7 +75,7 @@ def test_several_silent_seats_all_get_their_default(client, app):
     store = app.extensions["rulehouse.store"]
     game = new_game(client)
     assert act(client, game["id"], game["seats"][0]["token"], BULLET, 0).status_code == 200
-    assert apply_defaults(store, game["id"], 1, now=time.time() + 2) == "defaulted seats [1, 2, 3]"
+    assert apply_defaults(store, game["id"], 1, now=time.time() + 2) == Defaults(Outcome.DEFAULTED, (1, 2, 3))
     seen = game_of(client, game, 0)
     assert seen["version"] == 4 and seen["view"]["phase"] == "aim"
     assert [seat for seat, _ in store.action_log(game["id"])] == [0, 1, 2, 3]
@@ -86,7 +87,7 @@ def test_no_deadline_without_the_option(client, app):
     assert game["decision_timeout"] is None and game["deadline"] is None
     version = everyone_but_last_chooses(client, game)
     assert store.control.zcard(DEADLINES_KEY) == 0
-    assert apply_defaults(store, game["id"], version, now=time.time() + 10**6) == "no-deadline"
+    assert apply_defaults(store, game["id"], version, now=time.time() + 10**6).outcome is Outcome.NO_DEADLINE
     seen = game_of(client, game)
     assert seen["version"] == version and seen["deadline"] is None and seen["decision_timeout"] is None
 
@@ -108,7 +109,7 @@ def test_a_stale_deadline_does_nothing(client, app):
     version = everyone_but_last_chooses(client, game)
     # A late member of an older version (e.g. left by a crash before its ZREM) is popped and ignored.
     store.control.zadd(DEADLINES_KEY, {f"{game['id']}:0": 0, "no-such-game:3": 0})
-    assert apply_defaults(store, game["id"], 0, now=time.time() + 2) == "moved-on"
+    assert apply_defaults(store, game["id"], 0, now=time.time() + 2).outcome is Outcome.MOVED_ON
     assert sweep(store, now=time.time()) == 0
     assert store.control.zrange(DEADLINES_KEY, 0, -1) == [f"{game['id']}:{version}"]
     assert store.load(game["id"]).version == version
@@ -120,7 +121,7 @@ def test_bot_seats_get_no_deadline(client, app):
     assert act(client, game["id"], game["seats"][0]["token"], BULLET, 0).status_code == 200
     assert store.control.zcard(DEADLINES_KEY) == 0  # only bots are pending: they answer themselves
     assert game_of(client, game, 0)["deadline"] is None
-    assert apply_defaults(store, game["id"], 1, now=time.time() + 2) == "no-human-pending"
+    assert apply_defaults(store, game["id"], 1, now=time.time() + 2).outcome is Outcome.NO_HUMAN_PENDING
 
 
 @pytest.mark.parametrize("timeout", [0, -1, 86401, 1.5, "10", True])
@@ -157,7 +158,7 @@ def test_what_a_timed_out_secret_choice_played_cannot_be_told_from_what_the_othe
         version = everyone_but_last_chooses(client, game)
         listed = client.get(f"/v1/games/{game['id']}/decisions", headers=auth(game["seats"][3]["token"])).get_json()
         assert listed["decisions"][0]["secret"] is True and listed["decisions"][0]["default"] is None
-        assert apply_defaults(store, game["id"], version, now=time.time() + 2) == "defaulted seats [3]"
+        assert apply_defaults(store, game["id"], version, now=time.time() + 2) == Defaults(Outcome.DEFAULTED, (3,))
         seat, action = store.action_log(game["id"])[-1]
         assert seat == 3 and action["type"] == "choose_bullet"
         played.add(action["card"])
@@ -205,7 +206,7 @@ def test_what_a_timeout_plays_is_the_default_published_in_decisions(client, app,
             assert listed["version"] == seen["version"]
             published[seat] = listed["decisions"][0]
         said = apply_defaults(store, game["id"], seen["version"], now=time.time() + 7200)
-        assert said == f"defaulted seats {sorted(published)}", said
+        assert said == Defaults(Outcome.DEFAULTED, tuple(sorted(published))), said
         for seat, action in store.action_log(game["id"])[seen["version"]:]:
             decision = published[seat]
             if decision.get("secret"):

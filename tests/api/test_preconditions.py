@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from api.play.deadlines import apply_defaults
 from api.play.store import GameStore
+from api.play.timeouts import apply_defaults
 from tests.api.helpers import assert_problem, auth, create_game
 
 
@@ -69,7 +69,7 @@ def test_a_default_played_by_the_deadline_fails_the_decision_precondition(client
     store = client.application.extensions["rulehouse.store"]
     assert isinstance(store, GameStore)
     said = apply_defaults(store, game["id"], 1, now=time.time() + 120)
-    assert said.startswith("defaulted")
+    assert said.played
     stale = assert_problem(move(client, game["id"], tokens[0], card(mine), f'"d:{mine["id"]}"'), 412,
                            "version-mismatch")
     assert stale["decisions"] == []
@@ -98,7 +98,7 @@ def test_a_version_tag_may_be_the_callers_read_etag(client, played_to_cards):
 
 
 def test_a_commit_that_lost_its_race_to_another_seat_is_re_run_for_a_decision(client, played_to_cards):
-    from api.http.problems import ApiProblem
+    from api.play.errors import StaleVersion
     from api.play.moves import submit_action
     from api.play.preconditions import Precondition
 
@@ -108,9 +108,9 @@ def test_a_commit_that_lost_its_race_to_another_seat_is_re_run_for_a_decision(cl
     seen = store.load(game["id"])  # seat 0 read version 1 ...
     theirs = decisions(client, game["id"], tokens[1])[0]
     assert move(client, game["id"], tokens[1], card(theirs), '"1"').status_code == 200  # ... seat 1 moved
-    with pytest.raises(ApiProblem) as strict:
+    with pytest.raises(StaleVersion) as strict:
         submit_action(store, game["id"], 0, card(mine), 1, record=seen)
-    assert strict.value.kind == "version-mismatch"
+    assert strict.value.version == 2
     # The compare-and-set at version 1 fails inside; the decision is unchanged, so it runs again at 2.
     outcome = submit_action(store, game["id"], 0, card(mine), Precondition(seat=0, since=1), record=seen)
     assert outcome.version == 3

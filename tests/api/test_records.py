@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from api.play.deadlines import apply_defaults
 from api.play.moves import load_state, submit_action
 from api.play.store import events_key
+from api.play.timeouts import apply_defaults
 from api.records.routes import EVALUATE_MAX_BYTES
 from api.service.cli import main as cli_main
 from api.service.jobs.bots import play_bot_turn
@@ -49,7 +49,7 @@ def drive(client, app, game: dict, *, seed: int, steps: int = 5000, default_ever
             continue
         human_steps += 1
         if default_every and human_steps % default_every == 1:
-            assert apply_defaults(store, game["id"], record.version, now=time.time() + 10**6).startswith("defaulted")
+            assert apply_defaults(store, game["id"], record.version, now=time.time() + 10**6).played
         else:
             action = ruleset.bot("random").act(None, decision, chooser)
             reply = act(client, game["id"], tokens[decision.seat], action, record.version)

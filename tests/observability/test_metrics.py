@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.play.deadlines import sweep
+from api.play.timeouts import sweep
 from tests.api.helpers import act
 from tests.processes import free_port, wait_for
 

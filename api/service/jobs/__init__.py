@@ -9,7 +9,7 @@ queued under (RQ stores the name, so a job outlives the process that queued it).
   shared chunk machinery of ``chunks``.
 - ``api.apps.webhooks.deliver`` (``webhooks``): one delivery attempt; it stays beside the app's
   webhooks, whose key layout it shares.
-- The deadline sweep is ``api.play.deadlines.sweep`` (the worker loop, not a queued job).
+- The deadline sweep is ``api.play.timeouts.sweep`` (the worker loop, not a queued job).
 
 ``renamed`` keeps the names of jobs queued before these modules moved importable for one release.
 """

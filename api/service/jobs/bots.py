@@ -39,22 +39,16 @@ from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
 from api.apps import accounting
-from api.http.problems import ApiProblem
+from api.apps.webhooks import worker_webhooks
 from api.observability import metrics
+from api.play.bots import schedule_bots
+from api.play.errors import StaleVersion
 from api.play.moves import load_state, submit_action
 from api.play.rules_version import is_current
-from api.play.store import (
-    ACTIVE,
-    BOT_CHECK_AFTER_SECONDS,
-    BOT_GAMES_KEY,
-    GameRecord,
-    GameStore,
-    bot_current_key,
-    bot_job_version,
-    game_key,
-)
+from api.play.store import ACTIVE, BOT_CHECK_AFTER_SECONDS, BOT_GAMES_KEY, GameStore, bot_job_version
 from api.service import heartbeats
 from api.service.config import settings
+from api.service.wiring import wire
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -97,6 +91,7 @@ def job_store() -> GameStore:
                                              queue_connection=job.connection)
         else:
             _store = GameStore.from_settings(config)
+        wire(_store, worker_webhooks())
     return _store
 
 
@@ -139,11 +134,9 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     action = legal_or_default(ruleset, state, decision, action, rng, record.seats[decision.seat]["bot"], game_id)
     try:
         outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
-    except ApiProblem as problem:
-        if problem.kind == "version-mismatch":
-            # Someone else moved first; whoever did queued the job for the new version.
-            return "moved-on"
-        raise
+    except StaleVersion:
+        # Someone else moved first; whoever did queued the job for the new version.
+        return "moved-on"
     metrics.bot_replied(record.updated)
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
 
@@ -162,15 +155,6 @@ def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: R
                   "decision's default %s instead", bot_name, game_id, decision.seat, action, refused.reason,
                   refused.message, fallback if not decision.secret else "(a secret draw)")
         return fallback
-
-
-def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
-    """The read path's check: queue the job of this version if none was (e.g. the API died before queueing)."""
-    if store.bot_queue is None or not any(record.seats[d.seat].get("bot") for d in decisions):
-        return
-    current = store.redis.get(bot_current_key(record.id))
-    if current is None or bot_job_version(current) != record.version:
-        store.schedule_bots(record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
 
 
 def _seconds_since(rq_time: str | None) -> float:
@@ -209,8 +193,8 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
 
 def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
-    version, status = store.redis.hmget(game_key(game_id), ["version", "status"])
-    current = store.redis.get(bot_current_key(game_id))
+    version, status = store.fields_of([game_id], ["version", "status"])[0]
+    current = store.bot_job(game_id)
     later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
@@ -227,7 +211,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
         # Waiting for humans: a human move that leaves a bot pending notes the game again.
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
-    store.schedule_bots(game_id, record.version, record.seats, decisions, ruleset=record.ruleset, retry=True)
+    schedule_bots(store, game_id, record.version, record.seats, decisions, ruleset=record.ruleset, retry=True)
     return True
 
 

@@ -1,0 +1,31 @@
+"""What the competition room does with a game's versions (wired in as listeners of api/play/after.py by
+api/service/wiring.py): index a new game under its players; rate a finished rated game and let its
+tournament go on. It sits apart from ``games`` and ``tournaments`` because it reaches both."""
+
+from __future__ import annotations
+
+import logging
+
+from api.competition import tournaments
+from api.competition.games import game_created, rate_game
+from api.play.store import GameRecord, GameStore
+
+log = logging.getLogger("rulehouse.competition")
+
+
+def game_made(store: GameStore, record: GameRecord) -> None:
+    """A new game (its version 0): indexed under each of its named players, its rating queued when rated."""
+    if record.app is not None:
+        game_created(store, record.app, record.id, record.seats, record.rated, record.created)
+
+
+def game_finished(store: GameStore, record: GameRecord) -> None:
+    """A version that finished its game: rate it if rated, and let its tournament go on. Never raises: the
+    worker sweep (``api.competition.sweep``) does whatever this missed."""
+    try:
+        if record.rated and record.app:
+            rate_game(store, record.app, record.id)
+        if record.tournament:
+            tournaments.advance(store, record.tournament)
+    except Exception:
+        log.exception("after game %s finished", record.id)

@@ -1,0 +1,66 @@
+"""Queueing a game version's bot move: which queue, under which job id, noted for the bot sweep.
+
+The job itself (``api.service.jobs.bots.play_bot_turn``) is queued by its dotted name: this room
+never imports the worker's code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import time
+
+from rq import Retry
+from rq.exceptions import DuplicateJobError
+
+from api.play.store import BOT_CHECK_AFTER_SECONDS, GameRecord, GameStore, bot_job_id, bot_job_version
+from engine.core.decisions import Decision
+from engine.core.registry import get_ruleset
+
+#: the job that plays one bot move (RQ stores the name; api/service/jobs/renamed.py keeps older names)
+PLAY_BOT_TURN = "api.service.jobs.bots.play_bot_turn"
+
+
+def bot_searches(ruleset_id: str, bot: str | None) -> bool:
+    """Whether bot ``bot`` of ruleset ``ruleset_id`` searches (seconds of CPU a move): its jobs go on
+    the search queue."""
+    bot_class = get_ruleset(ruleset_id).bot_classes().get(bot) if bot else None
+    return bot_class is not None and bot_class.searches
+
+
+def schedule_bots(store: GameStore, game_id: str, version: int, seats: list[dict], decisions: list[Decision], *,
+                  ruleset: str, retry: bool = False) -> str | None:
+    """Queue the bot job for this version if a bot seat is among ``decisions``; its job id.
+
+    The id is unique per game and version, so a second request for the same version
+    (a retry, a duplicate) queues nothing; the job itself moves only if the game is
+    still at ``version``. ``retry`` (api.service.jobs.bots.sweep, for a job that died) queues
+    another job under a new id. The game is first noted in ``BOT_GAMES_KEY``, so the
+    sweep finds it even if the job is lost before it runs (or is never queued). The job
+    plays the first pending bot seat: on the search queue when its bot searches, so the
+    quick bots of other games never wait behind a search.
+    """
+    if store.bot_queue is None:
+        return None
+    bot = next((seats[d.seat]["bot"] for d in decisions if seats[d.seat].get("bot")), None)
+    if bot is None:
+        return None
+    job_id = bot_job_id(game_id, version) + (f"-{secrets.token_hex(3)}" if retry else "")
+    store.note_bot_job(game_id, job_id, time.time() + BOT_CHECK_AFTER_SECONDS)
+    searching = bot_searches(ruleset, bot)
+    queue = store.search_queue if searching else store.bot_queue
+    with contextlib.suppress(DuplicateJobError):
+        # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
+        queue.enqueue(PLAY_BOT_TURN, game_id, version, job_id=job_id, unique=True,
+                      result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3),
+                      job_timeout=store.search_timeout if searching else None)
+    return job_id
+
+
+def ensure_job(store: GameStore, record: GameRecord, decisions: list[Decision]) -> None:
+    """The read path's check: queue the job of this version if none was (e.g. the API died before queueing)."""
+    if store.bot_queue is None or not any(record.seats[d.seat].get("bot") for d in decisions):
+        return
+    current = store.bot_job(record.id)
+    if current is None or bot_job_version(current) != record.version:
+        schedule_bots(store, record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
