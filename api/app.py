@@ -41,6 +41,7 @@ from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
 from api.service.config import settings
+from api.service.serving import cooperative
 from api.service.wiring import wire
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
@@ -177,7 +178,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
     webhooks = Webhooks.from_settings(app.config)
-    store = wire(GameStore.from_settings(app.config), webhooks)
+    store = wire(GameStore.from_settings(app.config, pooled=cooperative()), webhooks)
     app.extensions["rulehouse.store"] = store
     app.extensions[access.EXTENSION] = AppKeys(store.control)
     app.extensions[WEBHOOKS_EXTENSION] = webhooks

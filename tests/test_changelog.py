@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api.http.openapi import spec_dict
+from api.openapi import spec_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,7 @@
 """Apps: API keys, ownership, rate limits, quotas and webhooks.
 
-An app is a third-party program that uses Rulehouse (a phone game, a Discord bot). It
+"App" here is a tenant of the service, never the Flask app (``api.app``, ``current_app``): an app is
+a third-party program that uses Rulehouse (a phone game, a Discord bot). It
 authenticates with an app key in the ``X-Api-Key`` header; seat tokens keep travelling in
 ``Authorization: Bearer``. ``keys`` stores apps and their keys, ``access`` decides what a
 request's key may do, ``limits`` holds the rate limits and the quotas of what an app holds,

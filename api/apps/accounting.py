@@ -28,6 +28,7 @@ import time
 import redis
 from flask import current_app
 
+from api.apps.access import keys
 from api.apps.keys import App
 from api.http.problems import ApiProblem
 
@@ -95,8 +96,6 @@ def _add(client: redis.Redis, *counters_and: str | int) -> list[int]:
 
 
 def _client() -> redis.Redis:
-    from api.apps.access import keys
-
     return keys().redis
 
 

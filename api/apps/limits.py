@@ -24,16 +24,23 @@ secret keys'). Over a quota: 403 problem+json, ``reason`` naming the quota.
 
 from __future__ import annotations
 
+import json
+
 from flask import Flask, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
 from api.apps import accounting
-from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
+from api.apps.access import PLAY, SAFE_METHODS, is_metered, keys, requirement
 from api.apps.accounting import over_quota, quota_of
 from api.apps.keys import LOCAL_APP_ID, App
 from api.http.client_address import client_address, trusted_networks
 from api.http.problems import ApiProblem
+from api.play.store import FINISHED
+from api.service.jobs.experiments import ACTIVE as EXPERIMENT_ACTIVE
+from api.service.jobs.experiments import meta_key as experiment_meta_key
+from api.service.jobs.simulations import ACTIVE, meta_key
+from engine.core.registry import get_ruleset
 
 CLASSES = ("moves", "writes", "reads", "streams")
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
@@ -130,18 +137,12 @@ def check_live_games(app: App) -> None:
 def live_games(app_id: str, at_most: int) -> int:
     """The app's games that still exist and are not finished (looks at its newest ``at_most``);
     games that have ended or expired leave the app's set on the way."""
-    from api.apps.access import keys
-    from api.play.store import FINISHED, game_key
-
     store = keys()
     games = [game_id for game_id, _ in store.owned(app_id, "live-games", limit=at_most)]
     if not games:
         return 0
     # The games' own Redis (a cluster, maybe): the app's set of games lives apart from them.
-    pipe = current_app.extensions["rulehouse.store"].redis.pipeline(transaction=False)
-    for game_id in games:
-        pipe.hget(game_key(game_id), "status")
-    statuses = pipe.execute()
+    statuses = current_app.extensions["rulehouse.store"].statuses(games)
     ended = [game_id for game_id, status in zip(games, statuses, strict=True) if status in (None, FINISHED)]
     store.disown(app_id, "live-games", *ended)
     return len(games) - len(ended)
@@ -149,8 +150,6 @@ def live_games(app_id: str, at_most: int) -> int:
 
 def simulation_cost(spec: dict) -> int:
     """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
-    from engine.core.registry import get_ruleset
-
     ruleset = get_ruleset(spec["ruleset"])
     classes = ruleset.bot_classes()
     per_game = sum(classes[name].cost_per_move for name in spec["bots"])
@@ -173,18 +172,11 @@ def queued_chunks(app_id: str) -> int:
     """The chunks the app's queued or running simulations and experiments may still play (an
     experiment's once per variant): what the ``queued_chunks`` quota bounds, whichever of them is
     admitted next."""
-    from api.experiments.admission import experiments_in_flight
-
     return simulation_chunks(app_id) + experiments_in_flight(app_id)[1]
 
 
 def simulation_chunks(app_id: str) -> int:
     """Chunks of the app's simulations that are queued or running and not yet done."""
-    import json
-
-    from api.apps.access import keys
-    from api.service.jobs.simulations import ACTIVE, meta_key
-
     store = keys()
     sims = [sim_id for sim_id, _ in store.owned(app_id, "live-sims")]
     if not sims:
@@ -200,3 +192,29 @@ def simulation_chunks(app_id: str) -> int:
             ended.append(sim_id)
     store.disown(app_id, "live-sims", *ended)
     return waiting
+
+
+#: the app's set of experiments queued or running (api/experiments)
+LIVE_EXPERIMENTS = "live-exps"
+
+
+def experiments_in_flight(app_id: str) -> tuple[int, int]:
+    """The app's experiments queued or running, and the chunks they may still play (each counted
+    once per variant, as admitted); the ended ones leave the app's set on the way."""
+    store = keys()
+    owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_EXPERIMENTS)]
+    if not owned:
+        return 0, 0
+    pipe = store.redis.pipeline(transaction=False)
+    for exp_id in owned:
+        pipe.hmget(experiment_meta_key(exp_id), ["status", "spec", "chunks_done"])
+    running, waiting, ended = 0, 0, []
+    for exp_id, (status, raw_spec, done) in zip(owned, pipe.execute(), strict=True):
+        if status not in EXPERIMENT_ACTIVE:
+            ended.append(exp_id)
+            continue
+        spec = json.loads(raw_spec)
+        running += 1
+        waiting += max(0, spec["budget_chunks"] - int(done or 0)) * len(spec["variants"])
+    store.disown(app_id, LIVE_EXPERIMENTS, *ended)
+    return running, waiting

@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable
 from urllib.parse import quote
 
+from api.service.cli_support import RequestRefused, http_json
+
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 
@@ -45,8 +47,6 @@ def add_parsers(sub) -> None:
 
 
 def _call(args: argparse.Namespace, method: str, path: str, body: dict | None = None) -> dict | None:
-    from api.service.cli import RequestRefused, http_json
-
     try:
         return http_json(args.url, method, path, body, api_key=args.key or os.environ.get("RULEHOUSE_API_KEY"))
     except RequestRefused as error:

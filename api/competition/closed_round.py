@@ -18,7 +18,7 @@ from flask import request
 from api.competition.keys import closed_key
 from api.http.helpers import bearer_token, store
 from api.http.problems import ApiProblem
-from api.play.store import GameStore, game_key, token_digest
+from api.play.store import GameStore
 
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)(/.*)?$")
 #: what not even the game's own seats may read while the round runs: it holds the seed (or searches from it)
@@ -55,7 +55,7 @@ def guard() -> None:
     if rest.startswith(_SHUT_TO_SEATS):
         raise round_running(tournament_id)
     token = bearer_token()
-    role = None if token is None else games.redis.hget(game_key(game_id), f"t:{token_digest(token)}")
+    role = None if token is None else games.token_role(game_id, token)
     if role is None or not role.isdigit():
         raise round_running(tournament_id)
     asked_seat = request.args.get("seat")

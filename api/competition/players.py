@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from api.competition.keys import board_key, player_games_key, player_results_key, players_key, ratings_key
-from api.play.store import GameStore, game_key
+from api.play.store import GameStore
 from engine.competition import Rating
 from engine.core.registry import all_rulesets
 
@@ -68,12 +68,10 @@ def player_games(store: GameStore, app_id: str, player: str, offset: int, limit:
     Games that expired leave the index as they are met."""
     key = player_games_key(app_id, player)
     entries = store.control.zrevrange(key, offset, offset + limit - 1, withscores=True)
-    pipe = store.redis.pipeline(transaction=False)
-    for member, _ in entries:
-        pipe.hmget(game_key(member.rpartition(":")[0]), ["ruleset", "status", "rated", "tournament"])
+    games = store.fields_of([member.rpartition(":")[0] for member, _ in entries],
+                            ["ruleset", "status", "rated", "tournament"])
     found, gone = [], []
-    for (member, created), (ruleset, status, rated, tournament) in zip(entries, pipe.execute() if entries else [],
-                                                                       strict=True):
+    for (member, created), (ruleset, status, rated, tournament) in zip(entries, games, strict=True):
         game_id, _, seat = member.rpartition(":")
         if ruleset is None:
             gone.append(member)

@@ -9,16 +9,12 @@ its rounds go. ``admit`` is the one place that asks the quotas.
 
 from __future__ import annotations
 
-import json
-
 from flask import g
 
 from api.apps import limits
-from api.apps.access import keys
+from api.apps.limits import experiments_in_flight
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.http.problems import ApiProblem
-
-LIVE_KIND = "live-exps"
 
 
 def budget_as_simulation(spec: dict) -> dict:
@@ -27,30 +23,6 @@ def budget_as_simulation(spec: dict) -> dict:
     variants = spec["variants"]
     return {"ruleset": spec["ruleset"], "bots": [bot for v in variants for bot in v["bots"]],
             "games": spec["budget"], "chunks": spec["budget_chunks"] * len(variants)}
-
-
-def experiments_in_flight(app_id: str) -> tuple[int, int]:
-    """The app's experiments queued or running, and the chunks they may still play (each counted
-    once per variant, as admitted); the ended ones leave the app's set on the way."""
-    from api.service.jobs.experiments import ACTIVE, meta_key
-
-    store = keys()
-    owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_KIND)]
-    if not owned:
-        return 0, 0
-    pipe = store.redis.pipeline(transaction=False)
-    for exp_id in owned:
-        pipe.hmget(meta_key(exp_id), ["status", "spec", "chunks_done"])
-    running, waiting, ended = 0, 0, []
-    for exp_id, (status, raw_spec, done) in zip(owned, pipe.execute(), strict=True):
-        if status not in ACTIVE:
-            ended.append(exp_id)
-            continue
-        spec = json.loads(raw_spec)
-        running += 1
-        waiting += max(0, spec["budget_chunks"] - int(done or 0)) * len(spec["variants"])
-    store.disown(app_id, LIVE_KIND, *ended)
-    return running, waiting
 
 
 def admit(spec: dict) -> None:

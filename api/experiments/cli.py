@@ -8,6 +8,16 @@ import argparse
 import json
 import sys
 
+from api.service.cli_support import (
+    HttpSimulations,
+    RequestRefused,
+    parse_options,
+    refusal_message,
+    resolve_redis_url,
+    wait_until_ended,
+)
+from engine.core.errors import InvalidOptions
+
 DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
 bot lineups) on the same seeds, on the workers: through Redis (--redis-url, $REDIS_URL, or a
 local `rulehouse serve`) or a service's HTTP API (--url). Prints one row per variant; Ctrl+C
@@ -57,8 +67,6 @@ def _value(text: str):
 
 def build_body(args: argparse.Namespace) -> dict:
     """The request of ``POST /v1/experiments`` the arguments describe."""
-    from api.service.cli import _parse_options
-
     sweep = {}
     for item in args.sweep:
         name, _, values = item.partition("=")
@@ -71,12 +79,12 @@ def build_body(args: argparse.Namespace) -> dict:
     variants = []
     for item in args.variant:
         name, _, options = item.partition("=")
-        variants.append({"name": name, "options": _parse_options(options)})
+        variants.append({"name": name, "options": parse_options(options)})
     for item in args.lineup:
         name, _, bots = item.partition("=")
         variants.append({"name": name, "bots": [b.strip() for b in bots.split(",") if b.strip()]})
     body = {"ruleset": args.ruleset, "players": args.players, "bots": [b.strip() for b in args.bots.split(",")],
-            "options": _parse_options(args.options), "sweep": sweep, "variants": variants, "seed": args.seed,
+            "options": parse_options(args.options), "sweep": sweep, "variants": variants, "seed": args.seed,
             "chunk_size": args.chunk_size}
     if args.win_rate_within or args.difference_within:
         body["stop"] = {"win_rate_within": args.win_rate_within, "difference_within": args.difference_within,
@@ -88,30 +96,28 @@ def build_body(args: argparse.Namespace) -> dict:
 
 class RedisExperiments:
     def __init__(self, redis_url: str) -> None:
-        from redis import Redis
+        from redis import Redis  # the command line loads Redis and the jobs only for the commands that use them
 
         self.redis = Redis.from_url(redis_url)
 
     def submit(self, body: dict) -> str:
-        from api.service.jobs import experiments as jobs
+        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
 
         return jobs.submit(self.redis, body)
 
     def status(self, exp_id: str) -> dict:
-        from api.service.jobs import experiments as jobs
+        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
 
         return jobs.status(self.redis, exp_id)
 
     def cancel(self, exp_id: str) -> None:
-        from api.service.jobs import experiments as jobs
+        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
 
         jobs.cancel(self.redis, exp_id)
 
 
 class HttpExperiments:
     def __init__(self, base_url: str) -> None:
-        from api.service.cli import HttpSimulations
-
         self.http = HttpSimulations(base_url)
 
     def submit(self, body: dict) -> str:
@@ -126,8 +132,6 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    from api.service.cli import wait_until_ended
-
     return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
                             poll_seconds=0.3)
 
@@ -165,9 +169,6 @@ def format_table(state: dict) -> str:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     import importlib.util
-
-    from api.service.cli import RequestRefused, refusal_message, resolve_redis_url
-    from engine.core.errors import InvalidOptions
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.competition.games import rated_game_problems
 from api.http.helpers import CURSOR_PATTERN
 from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.seats.schemas import SeatRequestSchema, SeatSchema
@@ -69,8 +70,6 @@ class CreateGameSchema(Schema):
     @validates_schema
     def _rated_game(self, data: dict, **_kwargs) -> None:
         if data["rated"]:
-            from api.competition.games import rated_game_problems
-
             problems = rated_game_problems(data)
             if problems:
                 raise ValidationError(problems)

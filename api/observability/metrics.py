@@ -11,14 +11,17 @@ from __future__ import annotations
 import functools
 import hmac
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
 from api.play.errors import PlayError
+from api.service.config import settings
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -152,11 +155,6 @@ def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, que
                   config: dict | None = None) -> None:
     """A worker's own ``/metrics`` on ``addr:port`` in a daemon thread, behind the scrape token as the
     API's (``config``: the service settings); ``/health`` answers ``ok`` to anyone (health checks)."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    from api.service.config import settings
-
     config = settings() if config is None else config
     check_scrape_settings(config)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 
 from api.observability import metrics
+from api.service.config import ALL_QUEUES
 
 metrics_blp = Blueprint("metrics", __name__)
 
@@ -23,6 +24,4 @@ def scrape() -> Response:
     store = current_app.extensions["rulehouse.store"]
     queue = store.bot_queue or store.search_queue
     connection = queue.connection if queue is not None else None
-    from api.service.config import ALL_QUEUES
-
     return Response(metrics.exposition(connection, ALL_QUEUES), content_type=metrics.CONTENT_TYPE)

@@ -1,5 +1,5 @@
 import sys
 
-from api.http.openapi import spec_yaml
+from api.openapi import spec_yaml
 
 sys.stdout.write(spec_yaml())

@@ -444,13 +444,12 @@ class GameStore:
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
-                      queue_connection: redis.Redis | None = None) -> GameStore:
+                      queue_connection: redis.Redis | None = None, pooled: bool = False) -> GameStore:
         """Games on ``GAME_REDIS_URL`` (else on ``client`` or ``REDIS_URL``); the rest on ``client`` or
-        ``REDIS_URL`` (decoding), the bot queue on ``queue_connection`` or ``REDIS_URL``."""
+        ``REDIS_URL`` (decoding), the bot queue on ``queue_connection`` or ``REDIS_URL``. ``pooled``: the
+        process runs an event loop (``api.service.serving.cooperative``)."""
         if client is None:
-            from api.service.serving import cooperative
-
-            if cooperative():
+            if pooled:
                 # An event-loop process: thousands of live streams share a bounded pool, waiting for a free
                 # connection when all are busy. A threaded process holds at most one per thread anyway.
                 client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(

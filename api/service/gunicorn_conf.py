@@ -57,13 +57,14 @@ def on_starting(server) -> None:
 
 def post_worker_init(worker) -> None:
     """gunicorn's own error answers (414, 400 for a bad header...) become problem+json like the app's."""
-    from api.http.server_errors import install
+    from api.http.server_errors import install  # in the worker only: the master never loads the app's modules
 
     install(worker)
 
 
 def child_exit(server, worker) -> None:
     """A dead worker's live gauges (open streams) must not be added up any more."""
+    # Not at the top: this module sets PROMETHEUS_MULTIPROC_DIR before prometheus_client is first imported.
     from api.observability.metrics import process_exited
 
     process_exited(worker.pid)

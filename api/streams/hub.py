@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 
 import redis
 
+from api.play.store import WAKE_PATTERN
 from api.service.serving import cooperative
 
 log = logging.getLogger("rulehouse.streams")
 
-#: The wake-up channels ``api.play.store.wake_channel`` names: ``game:{<id>}:wake``.
-WAKE_PATTERN = "game:{*}:wake"
 #: A stream's slot in its client's count lives this long without a refresh (a process that died frees it then).
 LEASE_SECONDS = 30.0
 #: The hub refreshes its streams' leases this often.

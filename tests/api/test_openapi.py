@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from api.http.openapi import spec_dict, spec_yaml
+from api.openapi import spec_dict, spec_yaml
 from tests.api.helpers import create_game
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
