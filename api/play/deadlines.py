@@ -7,8 +7,17 @@ set ``deadlines`` (score: when it is due; on ``store.control``, the queue Redis,
 games' cluster), written right after the commit; the next version removes its predecessor's
 member, which is how a move made in time cancels the deadline.
 
-This module keeps the book (``schedule``, called for every new version by api/play/after.py);
-api/play/timeouts.py plays the defaults when a deadline passes.
+``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due
+members, each by one ``ZREM`` so that only one worker applies it, and plays every human
+seat still pending at that version the engine's ``Ruleset.timeout_action`` (the decision's
+published default, or for a secret decision a draw over what the seat holds, from a private
+generator) through ``api.play.moves.submit_action``, the compare-and-set path of any move; a
+member whose game moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read, so
+deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals.
+Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
+Bot seats are never defaulted: their jobs answer for them.
+
+Here is the book (``schedule``: api/play/after.py); the sweep and the defaults: api/play/timeouts.py.
 """
 
 from __future__ import annotations

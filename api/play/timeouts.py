@@ -1,14 +1,7 @@
-"""Timing out: a human seat that does not decide in time gets its decision's default.
-
-``sweep`` (run by every ``rulehouse worker`` beside the simulation sweep) takes the due members of
-the deadlines set (api/play/deadlines.py), each by one ``ZREM`` so that only one worker applies it,
-and plays every human seat still pending at that version the engine's ``Ruleset.timeout_action``
-(the decision's published default, or for a secret decision a draw over what the seat holds, from a
-private generator) through ``api.play.moves.submit_action``, the compare-and-set path of any move; a
-member whose game moved on is a no-op. ``apply_if_overdue`` does the same lazily when a game is read,
-so deadlines also pass without workers, and a member lost between commit and ``ZADD`` heals. Each
-defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``. Bot seats are
-never defaulted: their jobs answer for them.
+"""Timing out: the sweep and the read path's check that play a default for each human seat whose
+deadline passed (what a deadline is, and when it is due: api/play/deadlines.py). A default is a move
+like any (``api.play.moves.submit_action``), its events led by ``{"type": "timed_out", "seat": n}``;
+this module sits above the moves, which import the deadline book, never this.
 """
 
 from __future__ import annotations
