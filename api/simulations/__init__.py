@@ -1,5 +1,6 @@
-"""Bulk simulations on RQ workers: the spec, the jobs, and (with Flask) the HTTP blueprint.
+"""Bulk simulations on RQ workers: the spec and (with Flask) the HTTP blueprint; the jobs are
+``api.service.jobs.simulations``.
 
-``spec`` and ``jobs`` import neither Flask nor the app, so the command line and the
+``spec`` and the jobs import neither Flask nor the app, so the command line and the
 workers use them directly.
 """
