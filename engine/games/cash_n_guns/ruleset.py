@@ -168,7 +168,7 @@ def _courage_decision(seat: int) -> Decision:
     return Decision(seat, "courage", [STAND, LIE_DOWN], secret=True)
 
 
-class CashNGuns(Ruleset):
+class CashNGunsRuleset(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
@@ -583,12 +583,12 @@ class CashNGuns(Ruleset):
 
 
 _HANDLERS = {
-    "choose_bullet": CashNGuns._choose_bullet,
-    "aim": CashNGuns._aim,
-    "privilege": CashNGuns._privilege,
-    "retarget": CashNGuns._retarget,
-    "courage": CashNGuns._courage,
-    "take_loot": CashNGuns._take_loot,
-    "take_godfather_token": CashNGuns._take_godfather_token,
-    "clip_discard": CashNGuns._clip_discard,
+    "choose_bullet": CashNGunsRuleset._choose_bullet,
+    "aim": CashNGunsRuleset._aim,
+    "privilege": CashNGunsRuleset._privilege,
+    "retarget": CashNGunsRuleset._retarget,
+    "courage": CashNGunsRuleset._courage,
+    "take_loot": CashNGunsRuleset._take_loot,
+    "take_godfather_token": CashNGunsRuleset._take_godfather_token,
+    "clip_discard": CashNGunsRuleset._clip_discard,
 }
