@@ -14,6 +14,7 @@ import functools
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
@@ -189,7 +190,7 @@ class CashNGunsRuleset(Ruleset):
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions
     state_class = CashNGunsState
-    bots = {"heuristic": HeuristicBot}
+    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
     action_schemas = {
         "choose_bullet": action_schema("choose_bullet", card=fields.String(required=True,
                                                                            validate=validate.OneOf([CLICK, BANG]))),

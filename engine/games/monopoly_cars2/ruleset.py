@@ -7,6 +7,7 @@ import functools
 
 from marshmallow import fields, validate, validates_schema
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
@@ -126,7 +127,7 @@ class MonopolyCars2Ruleset(Ruleset):
         "move_forward": action_schema("move_forward", spaces=fields.Integer(required=True, strict=True)),
     }
     state_class = GameState
-    bots = {"heuristic": HeuristicBot}
+    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
 
     # -- setup ---------------------------------------------------------------------
 
