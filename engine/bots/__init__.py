@@ -1,6 +1,6 @@
 """Bots that play any ruleset through the contract (``engine.core.bot.Bot``).
 
-A game offers them by listing ``GENERIC_BOTS`` in its ``Ruleset.bots`` beside its own heuristic: the
+A game offers them by setting ``Ruleset.generic_bots = GENERIC_BOTS`` beside its own ``bots``: the
 contract in ``engine.core`` never imports them, so the engine's packages stay a one-way stack
 (core, then bots and values, then games).
 """

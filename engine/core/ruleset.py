@@ -1,7 +1,7 @@
 """The contract every game implements.
 
 A game subclasses ``Ruleset`` and fills in ``setup``, ``pending``, ``play``, ``view``
-and ``result`` and lists its ``bots``; the base class adds option and action validation, the
+and ``result`` and lists its bots; the base class adds option and action validation, the
 legality check against the pending decisions and serialization.
 The flow is the reducer of boardgame.io: state in, action in, events out.
 """
@@ -71,10 +71,12 @@ class Ruleset(ABC):
     action_schemas: ClassVar[dict[str, type[Schema]]]
     #: the dataclass holding a game's state; must have ``rng``, ``turn`` and ``players``
     state_class: ClassVar[type]
-    #: bot name -> Bot subclass: every bot the ruleset offers. A game lists the generic ones
-    #: (``engine.bots.GENERIC_BOTS``: ``random`` and the searches) beside its own, so the contract
-    #: here never imports the bots that play through it.
+    #: bot name -> Bot subclass: the game's own bots (its heuristic)
     bots: ClassVar[dict[str, type[Bot]]] = {}
+    #: bot name -> Bot subclass: the bots that play any game through this contract which the game
+    #: offers too (a game sets ``engine.bots.GENERIC_BOTS``: ``random`` and the searches). The game
+    #: names them, not this module: the contract never imports the bots that play through it.
+    generic_bots: ClassVar[dict[str, type[Bot]]] = {}
     #: True when no action body is a secret (no hidden or simultaneous choices), so a running
     #: game's record may show every seat's actions; False withholds other seats' action bodies
     actions_public: ClassVar[bool] = False
@@ -290,7 +292,7 @@ class Ruleset(ABC):
 
     def bot_classes(self) -> dict[str, type[Bot]]:
         """Bot name -> class: what a bot is (``searches``, ``cost_per_move``) without making one."""
-        return dict(self.bots)
+        return {**self.generic_bots, **self.bots}
 
     #: The bot a search plays every seat with in its rollouts ("random" is the fastest; a
     #: game whose random games say little of good play may name its heuristic): an evaluation hint.

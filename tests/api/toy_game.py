@@ -50,7 +50,7 @@ class ToyRuleset(Ruleset):
         "roll": action_schema("roll"),
         "play_card": action_schema("play_card", card=fields.Integer(required=True, strict=True)),
     }
-    bots = GENERIC_BOTS
+    generic_bots = GENERIC_BOTS
 
     def setup(self, players: int, options: dict, rng: Rng) -> ToyState:
         state = ToyState(players=players, rng=rng, rounds=options["rounds"], money=[5] * players)

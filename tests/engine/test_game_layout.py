@@ -32,6 +32,7 @@ def test_a_games_ruleset_is_its_ruleset_module_s_game_ruleset_class(ruleset_id):
 
 @pytest.mark.parametrize("ruleset_id", sorted(GAMES))
 def test_every_game_offers_the_generic_bots_and_a_heuristic(ruleset_id):
-    classes = GAMES[ruleset_id].bot_classes()
+    ruleset = GAMES[ruleset_id]
+    classes = ruleset.bot_classes()
     assert {name: classes.get(name) for name in GENERIC_BOTS} == GENERIC_BOTS
-    assert "heuristic" in classes
+    assert list(ruleset.bots) == ["heuristic"] and classes["heuristic"] is ruleset.bots["heuristic"]

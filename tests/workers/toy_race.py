@@ -59,7 +59,8 @@ class ToyRace(Ruleset):
     options_schema = RaceOptions
     action_schemas = {"roll": action_schema("roll"), "boost": action_schema("boost")}
     state_class = RaceState
-    bots = {**GENERIC_BOTS, "cheater": CheaterBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"cheater": CheaterBot}
 
     def setup(self, players, options, rng):
         return RaceState(players, rng, options["goal"], options["crash"], options["step_seconds"],

@@ -190,7 +190,8 @@ class CashNGunsRuleset(Ruleset):
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions
     state_class = CashNGunsState
-    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"heuristic": HeuristicBot}
     action_schemas = {
         "choose_bullet": action_schema("choose_bullet", card=fields.String(required=True,
                                                                            validate=validate.OneOf([CLICK, BANG]))),

@@ -128,7 +128,8 @@ class HitchikerRuleset(Ruleset):
         "split": action_schema("split"),
         "double_down": action_schema("double_down"),
     }
-    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"heuristic": HeuristicBot}
 
     # -- setup -------------------------------------------------------------------
 

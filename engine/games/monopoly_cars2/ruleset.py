@@ -127,7 +127,8 @@ class MonopolyCars2Ruleset(Ruleset):
         "move_forward": action_schema("move_forward", spaces=fields.Integer(required=True, strict=True)),
     }
     state_class = GameState
-    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"heuristic": HeuristicBot}
 
     # -- setup ---------------------------------------------------------------------
 

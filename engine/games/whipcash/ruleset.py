@@ -111,7 +111,8 @@ class WhipcashRuleset(Ruleset):
     max_players = 6
     options_schema = WhipcashOptions
     state_class = WhipcashState
-    bots = {**GENERIC_BOTS, "heuristic": HeuristicBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"heuristic": HeuristicBot}
     action_schemas = {
         "roll": action_schema("roll", dice=fields.Integer(required=True, strict=True, validate=validate.OneOf([1, 2]))),
         "anti_fender_bender": action_schema("anti_fender_bender", play=StrictBoolean(required=True)),
