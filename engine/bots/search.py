@@ -114,6 +114,11 @@ class SearchBot(Bot):
     use_values: ClassVar[bool | None] = None
     #: Worlds a move, when not the level's.
     world_count: ClassVar[int | None] = None
+    #: ``True``: no tree, the seat plays the rollout bot after its candidate move too (flat Monte Carlo, a
+    #: one-step improvement of the rollout bot); ``None`` takes the ruleset's ``value_flat`` with the model.
+    flat: ClassVar[bool | None] = None
+    #: Standard errors a candidate must beat the rollout bot's move by; ``None``: ``CONFIDENCE``.
+    confidence: ClassVar[float | None] = None
 
     @classmethod
     def worlds(cls) -> int:
@@ -125,6 +130,8 @@ class SearchBot(Bot):
         self._model = load_model(ruleset) if use_values else None
         default = ruleset.value_horizon if use_values and ruleset.value_horizon is not None else ruleset.search_horizon
         self._horizon = min(MAX_ROLLOUT_ACTIONS, self.horizon if self.horizon is not None else default)
+        self._flat = self.flat if self.flat is not None else False
+        self._confidence = self.confidence if self.confidence is not None else CONFIDENCE
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")
@@ -156,14 +163,14 @@ class SearchBot(Bot):
                 copy = world if index == len(candidates) - 1 else ruleset.copy(world)
                 rewards[index].append(self._play_out(copy, seat, action, subtrees[index], policy, Rng(seed),
                                                      played))
-        best = self._pick(rewards, candidates.index(default) if default is not None else None)
+        best = self._pick(rewards, candidates.index(default) if default is not None else None, self._confidence)
         options = [{"action": action, "value": round(mean(samples), 4), "samples": len(samples)}
                    for action, samples in zip(candidates, rewards, strict=True)]
         return {"action": candidates[best], "worlds": self.worlds(), "actions": played[0], "options": options}
 
     @staticmethod
-    def _pick(rewards: list[list[float]], default: int | None) -> int:
-        """The best mean; with a default, only a candidate better by ``CONFIDENCE`` standard errors of the
+    def _pick(rewards: list[list[float]], default: int | None, confidence: float = CONFIDENCE) -> int:
+        """The best mean; with a default, only a candidate better by ``confidence`` standard errors of the
         paired difference replaces it."""
         best = max(range(len(rewards)), key=lambda index: (mean(rewards[index]), index == default))
         if default is None or best == default:
@@ -172,7 +179,7 @@ class SearchBot(Bot):
         if len(differences) < 2:
             return default
         spread = stdev(differences) / math.sqrt(len(differences))
-        return best if mean(differences) > CONFIDENCE * spread else default
+        return best if mean(differences) > confidence * spread else default
 
     def _play_out(self, world, seat: int, action: dict, node: _Node, policy: Bot, rng: Rng,
                   played: list[int]) -> float:
@@ -182,7 +189,7 @@ class SearchBot(Bot):
         ruleset.apply(world, seat, action, check=False)
         played[0] += 1
         path = []
-        growing = True
+        growing = not self._flat
         for _ in range(self._horizon):
             pending = ruleset.pending(world)
             if not pending:
