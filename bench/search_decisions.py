@@ -93,6 +93,12 @@ def main() -> None:
                                          Rng(derive_seed(args.seed, 4, index)))
             tally[2] += audited[key]
             per_game[number][game] += audited[key]
+        if index + 1 == len(found) or found[index + 1][0] != game:
+            done = game - args.first + 1
+            print(f"  after {done} games: " + "; ".join(
+                f"{name} {sum(list(per_game[number].values())[:done]) / done:+.4f} a game "
+                f"({sum(tally[1] for tally in kinds[number].values())} moved otherwise)"
+                for number, name in enumerate(args.variant)), file=sys.stderr, flush=True)
     for number, name in enumerate(args.variant):
         gains = list(per_game[number].values())
         centre = statistics.mean(gains)
