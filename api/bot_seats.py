@@ -38,9 +38,8 @@ from rq.job import Job
 from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
-from api import heartbeats
+from api import config, heartbeats
 from api.apps import accounting
-from api.config import settings
 from api.moves import load_state, submit_action
 from api.observability import metrics
 from api.problems import ApiProblem
@@ -63,8 +62,6 @@ from engine.core.ruleset import Ruleset
 
 #: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
 BOT_SEED_STREAM = 0xB07
-#: A bot job started longer ago than this whose game still waits for it is taken for dead.
-BOT_JOB_LEASE = float(os.environ.get("RULEHOUSE_BOT_JOB_LEASE", "5"))
 #: RQ job states in which a job still runs without help (given that it sits in its queue or registry).
 WAITING = {"queued", "deferred", "scheduled"}
 SWEEP_LOCK_KEY = "bots:sweeping"
@@ -83,20 +80,21 @@ _store: GameStore | None = None
 
 
 def job_store() -> GameStore:
-    """The store for jobs: ``REDIS_URL`` from the environment, else the worker's own Redis."""
+    """The store for jobs: the Redis this process's settings name (a ``rulehouse worker``'s own), else
+    the connection of the job's worker."""
     global _store
     if _store is None:
-        config = settings()
+        values = config.current()
         job = get_current_job()
-        if "REDIS_URL" not in os.environ and job is not None:
+        if job is not None and not config.names_redis():
             pool = job.connection.connection_pool
             client = redis.Redis(connection_pool=redis.ConnectionPool(
                 connection_class=pool.connection_class, **{**pool.connection_kwargs, "decode_responses": True}))
             # The job came from a bot queue, so its moves queue the next bot jobs even where BOT_QUEUE is unset.
-            _store = GameStore.from_settings({**config, "BOT_QUEUE": config["BOT_QUEUE"] or "bots"}, client=client,
+            _store = GameStore.from_settings({**values, "BOT_QUEUE": values["BOT_QUEUE"] or "bots"}, client=client,
                                              queue_connection=job.connection)
         else:
-            _store = GameStore.from_settings(config)
+            _store = GameStore.from_settings(values)
     return _store
 
 
@@ -199,7 +197,7 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     if status == "started":
         # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
         searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
-        lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)
+        lease = store.bot_job_lease + (float(timeout or store.search_timeout) if searching else 0.0)
         if _seconds_since(started_at) >= lease:
             return False
         started = utcparse(started_at).timestamp() if started_at else time.time()
@@ -211,7 +209,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
     version, status = store.redis.hmget(game_key(game_id), ["version", "status"])
     current = store.redis.get(bot_current_key(game_id))
-    later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
+    later = now + max(BOT_CHECK_AFTER_SECONDS, store.bot_job_lease / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False

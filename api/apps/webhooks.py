@@ -48,8 +48,8 @@ from datetime import UTC, datetime, timedelta
 import redis
 from rq import Queue
 
+from api import config as service_config
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
-from api.config import settings as service_settings
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
           "rating.updated", "tournament.round_started", "tournament.finished")
@@ -139,7 +139,7 @@ class Webhooks:
     def __init__(self, client: redis.Redis, queue_connection: redis.Redis, config: dict | None = None) -> None:
         self.redis = client  # decode_responses=True
         self.queue = Queue(QUEUE, connection=queue_connection)
-        self.config = config or service_settings()
+        self.config = config or service_config.current()
         self._cache: dict[str, tuple[float, list[dict]]] = {}
         self._pump = self.redis.register_script(_PUMP)
         self._hold = self.redis.register_script(_HOLD)
@@ -394,10 +394,10 @@ _worker_webhooks: Webhooks | None = None
 
 
 def worker_webhooks() -> Webhooks:
-    """The worker process's ``Webhooks`` (on ``REDIS_URL``, which the worker sets)."""
+    """The worker process's ``Webhooks`` (on the Redis of the worker's settings)."""
     global _worker_webhooks
     if _worker_webhooks is None:
-        _worker_webhooks = Webhooks.from_settings(service_settings())
+        _worker_webhooks = Webhooks.from_settings(service_config.current())
     return _worker_webhooks
 
 
