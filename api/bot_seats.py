@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from datetime import UTC, datetime
 
 import redis
 from rq import Queue, get_current_job
@@ -62,8 +61,6 @@ from engine.core.ruleset import Ruleset
 
 #: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
 BOT_SEED_STREAM = 0xB07
-#: RQ job states in which a job still runs without help (given that it sits in its queue or registry).
-WAITING = {"queued", "deferred", "scheduled"}
 SWEEP_LOCK_KEY = "bots:sweeping"
 
 log = logging.getLogger("rulehouse.bots")
@@ -171,12 +168,6 @@ def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
         store.schedule_bots(record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
 
 
-def _seconds_since(rq_time: str | None) -> float:
-    if not rq_time:
-        return 0.0
-    return (datetime.now(UTC) - utcparse(rq_time).replace(tzinfo=UTC)).total_seconds()
-
-
 def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """Whether a bot or hint job will still run (or is running) without help.
 
@@ -189,16 +180,16 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """
     status, started_at, enqueued_at, origin, timeout, worker = store.control.hmget(  # RQ's keys: beside its queues
         Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout", "worker_name"])
-    if status in WAITING:
+    if status in heartbeats.WAITING_JOB_STATES:
         # "queued" but no longer in the queue: a worker took it and died before starting it.
         queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
                                                            job_id) is not None
-        return status != "queued" or queued or _seconds_since(enqueued_at) < grace
+        return status != "queued" or queued or heartbeats.seconds_since(enqueued_at) < grace
     if status == "started":
         # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
         searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
         lease = store.bot_job_lease + (float(timeout or store.search_timeout) if searching else 0.0)
-        if _seconds_since(started_at) >= lease:
+        if heartbeats.seconds_since(started_at) >= lease:
             return False
         started = utcparse(started_at).timestamp() if started_at else time.time()
         return heartbeats.worker_alive(store.control, worker, started) is not False
