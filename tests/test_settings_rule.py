@@ -25,15 +25,12 @@ def environment_reads(source: str) -> list[int]:
             handed_on.update(id(value) for key, value in zip(node.keys, node.values, strict=True) if key is None)
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             handed_on.add(id(node.value))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "os" and any(
-                alias.name in ("environ", "environb", "getenv", "getenvb") for alias in node.names):
-            found.append(node.lineno)
-        elif (isinstance(node, ast.Attribute) and node.attr in ("environ", "environb", "getenv", "getenvb")
-              and isinstance(node.value, ast.Name) and node.value.id == "os" and id(node) not in handed_on):
-            found.append(node.lineno)
-    return sorted(found)
+    names = ("environ", "environb", "getenv", "getenvb")
+    imported = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "os"
+                and any(alias.name in names for alias in node.names)]
+    used = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in names
+            and isinstance(node.value, ast.Name) and node.value.id == "os" and id(node) not in handed_on]
+    return sorted(imported + used)
 
 
 def test_no_module_of_api_but_config_reads_the_environment():

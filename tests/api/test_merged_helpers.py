@@ -52,7 +52,8 @@ def test_a_games_times_and_a_simulations_keep_their_formats(client, app, toy_rul
     record = app.extensions["rulehouse.store"].load(game["id"])
     assert AUTO.fullmatch(shown["created"]) and AUTO.fullmatch(shown["updated"])
     assert shown["created"] == old_iso(record.created) and shown["updated"] == old_iso(record.updated)
-    sim = client.post("/v1/simulations", json={"ruleset": "toy-secrets", "players": 2, "games": 4, "seed": 2}).get_json()
+    sim = client.post("/v1/simulations", json={"ruleset": "toy-secrets", "players": 2, "games": 4,
+                                               "seed": 2}).get_json()
     status = client.get(f"/v1/simulations/{sim['id']}").get_json()
     assert MILLISECONDS.fullmatch(status["created_at"]), status["created_at"]
 
@@ -71,7 +72,8 @@ def test_the_streams_first_line_shows_the_game_as_get_does(client, toy_ruleset):
         reply = client.get(f"/v1/games/{game_id}/stream", headers=headers, buffered=False)
         first = json.loads(next(reply.response))
         reply.close()
-        assert first == {"kind": "state", "cursor": first["cursor"], **{name: shown[name] for name in STREAM_STATE_FIELDS}}
+        as_get = {name: shown[name] for name in STREAM_STATE_FIELDS}
+        assert first == {"kind": "state", "cursor": first["cursor"], **as_get}
         assert list(first)[2:] == list(STREAM_STATE_FIELDS)  # in the order the schema lists them
     assert set(STREAM_STATE_FIELDS) >= {"id", "version", "status", "role", "seat", "view", "waiting_for", "deadline"}
 
