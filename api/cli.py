@@ -25,8 +25,6 @@ from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
 from engine.simulate import simulate
 
-#: Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``).
-
 
 def _parse_options(text: str | None) -> dict:
     if not text:
@@ -41,6 +39,7 @@ def _parse_options(text: str | None) -> dict:
 
 
 def rulehouse_home() -> Path:
+    """Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``)."""
     return Path(config.setting("HOME"))
 
 

@@ -18,7 +18,7 @@ from api.config import setting
 
 
 def pause_point(name: str) -> None:
-    spec = setting("TEST_PAUSE")  # read at each call: a test sets it before it starts the process
+    spec = setting("TEST_PAUSE")  # one variable, not settings(): this is on every move's path
     if not spec:
         return
     point, _, marker = spec.partition(":")
