@@ -90,11 +90,17 @@ DEFAULTS: dict = {
     #: the bearer token a scrape of /metrics (API and workers) must send (>= 16 characters); None: no
     #: token, and then /metrics is closed where REQUIRE_API_KEYS is on, open otherwise
     "METRICS_TOKEN": None,
+    #: games whose live state each API and worker process keeps between moves (api/moves.py, the
+    #: least recently stored goes first)
+    "STATE_CACHE_SIZE": 2048,
+    #: games whose past positions each API process keeps for stepping through them (api/views/timeline.py)
+    "TIMELINE_GAMES": 32,
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
              "WEBHOOK_TIMEOUT_SECONDS", "WEBHOOK_DELIVERIES_PER_APP", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS",
-             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT"}
+             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT",
+             "STATE_CACHE_SIZE", "TIMELINE_GAMES"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults

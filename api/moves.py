@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
+from api.config import settings
 from api.faults import pause_point
-from api.observability.metrics import counted_actions
+from api.observability.metrics import counted_actions, track_cache
 from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
 from api.problems import ApiProblem, validation_problem
 from api.rules_version import ensure_current
@@ -53,9 +54,16 @@ class StateCache:
     two threads never share one state object; the JSON in Redis stays the truth.
     """
 
-    def __init__(self, size: int = 2048) -> None:
+    def __init__(self, size: int) -> None:
         self.size = size
         self._states: dict[str, tuple[int, object]] = {}
+
+    def resize(self, size: int) -> None:
+        """A new bound (``STATE_CACHE_SIZE``), applied from the next ``put``."""
+        self.size = size
+
+    def sizes(self) -> tuple[int, int]:
+        return len(self._states), self.size
 
     def take(self, ruleset: Ruleset, record: GameRecord):
         entry = self._states.pop(record.id, None)
@@ -72,7 +80,9 @@ class StateCache:
                 break
 
 
-states = StateCache()
+#: One per process; ``rulehouse worker`` takes its bound from the environment, ``create_app`` from its config.
+states = StateCache(settings()["STATE_CACHE_SIZE"])
+track_cache("state", states.sizes)
 
 
 #: How often a move against an unchanged decision re-runs its compare-and-set after other seats

@@ -65,6 +65,7 @@ def _finish(response: Response) -> Response:
     route = _route()
     if not _private_timing():
         metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
+    metrics.report_caches()
     if response.is_streamed and response.status_code == 200:
         metrics.STREAM_CONNECTIONS.inc()
         response.call_on_close(metrics.STREAM_CONNECTIONS.dec)

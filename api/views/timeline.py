@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from api.observability.metrics import track_cache
 from api.records.build import record_log, table_started_version
 from api.store import WAITING, GameRecord, GameStore
 from engine.core.ruleset import Ruleset
@@ -23,8 +24,8 @@ from engine.records import ACTION, initial_state
 
 #: a checkpoint every this many log entries: the most entries one step replays
 CHECKPOINT_EVERY = 50
-#: games whose timelines one process keeps (the least recently read goes first); a game of the longest
-#: log (20,000 entries) keeps 400 checkpoints of a few kB each
+#: games whose timelines one process keeps by default (``TIMELINE_GAMES``; the least recently read goes
+#: first); a game of the longest log (20,000 entries) keeps 400 checkpoints of a few kB each
 KEPT_GAMES = 32
 
 
@@ -54,6 +55,13 @@ class Timelines:
         self.size = size
         self.lock = threading.Lock()
         self._games: OrderedDict[str, Timeline] = OrderedDict()
+
+    def resize(self, size: int) -> None:
+        """A new bound (``TIMELINE_GAMES``), applied from the next game read."""
+        self.size = size
+
+    def sizes(self) -> tuple[int, int]:
+        return len(self._games), self.size
 
     def of(self, game_id: str) -> Timeline:
         with self.lock:
@@ -105,3 +113,4 @@ def _play(ruleset: Ruleset, state, entry: dict) -> None:
 
 
 timelines = Timelines()
+track_cache("timelines", timelines.sizes)
