@@ -20,7 +20,8 @@ _own_metrics_dir = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
-from api.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
+# After the metrics directory is set:
+from api.serving import body_answered, connections_per_process, prepare_request, raise_fd_limit  # noqa: E402
 
 bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
@@ -29,12 +30,12 @@ threads = int(os.environ.get("RULEHOUSE_THREADS", "8"))
 if _kind == "gevent":
     # One event loop per process: an open stream or a slow client costs a greenlet, not a thread.
     worker_class = "api.serving.TimedGeventWorker"
-    worker_connections = int(os.environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
+    worker_connections = connections_per_process()
 else:
     # gthread: each stream or slow client holds one of the threads.
     worker_class = "gthread" if threads > 1 else "sync"
     # Capped at its thread count, a busy gthread worker stops accepting and the idle one takes the client.
-    worker_connections = threads
+    worker_connections = connections_per_process()
 # A request's line and headers must arrive within this (gunicorn times the parser with it under
 # gevent). Connections close after each answer (api/serving.py, prepare_request).
 keepalive = int(os.environ.get("RULEHOUSE_HEADER_TIMEOUT", "5"))

@@ -45,6 +45,16 @@ def cooperative() -> bool:
     return monkey.is_module_patched("socket")
 
 
+def connections_per_process(environ: dict | None = None) -> int:
+    """The connections one API process serves at once (api/gunicorn_conf.py's ``worker_connections``):
+    ``RULEHOUSE_WORKER_CONNECTIONS`` under gevent, else its ``RULEHOUSE_THREADS``. It bounds the open
+    streams, and so the stream hub's waiters, of the process."""
+    environ = os.environ if environ is None else environ
+    if environ.get("RULEHOUSE_WORKER_CLASS", "gevent") == "gevent":
+        return int(environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
+    return int(environ.get("RULEHOUSE_THREADS", "8"))
+
+
 class DeadlineBody:
     """A request body (gunicorn's ``wsgi.input``) that must be read in full within ``seconds``."""
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import bisect
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from api.observability.metrics import track_cache
 from api.records.build import record_log, table_started_version
 from api.store import WAITING, GameRecord, GameStore
+from engine.core.bounded import BoundedCache
 from engine.core.ruleset import Ruleset
 from engine.records import ACTION, initial_state
 
@@ -52,23 +52,20 @@ class Timeline:
 
 class Timelines:
     def __init__(self, size: int = KEPT_GAMES) -> None:
-        self.size = size
         self.lock = threading.Lock()
-        self._games: OrderedDict[str, Timeline] = OrderedDict()
+        self._games: BoundedCache[str, Timeline] = BoundedCache(size)
 
     def resize(self, size: int) -> None:
         """A new bound (``TIMELINE_GAMES``), applied from the next game read."""
-        self.size = size
+        self._games.resize(size)
 
     def sizes(self) -> tuple[int, int]:
-        return len(self._games), self.size
+        return self._games.sizes()
 
     def of(self, game_id: str) -> Timeline:
         with self.lock:
-            timeline = self._games.pop(game_id, None) or Timeline()
-            self._games[game_id] = timeline
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+            timeline = self._games.pop(game_id) or Timeline()
+            self._games.put(game_id, timeline)
             return timeline
 
     def state_at(self, store: GameStore, ruleset: Ruleset, game: GameRecord, version: int):
