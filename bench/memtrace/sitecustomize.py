@@ -36,6 +36,16 @@ def _watch() -> None:
             ignored = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, __file__)]
             snapshot = tracemalloc.take_snapshot().filter_traces(ignored)
             snapshot.dump(os.path.join(_DIR, f"{os.getpid()}-{tag}.snap"))
+            if tag == "end":  # and once more after a full collection: is what grew garbage in cycles?
+                import gc
+                import json
+
+                pending = gc.get_count()
+                found = gc.collect()
+                snapshot = tracemalloc.take_snapshot().filter_traces(ignored)
+                snapshot.dump(os.path.join(_DIR, f"{os.getpid()}-end-collected.snap"))
+                with open(os.path.join(_DIR, f"{os.getpid()}-gc.json"), "w") as out:
+                    json.dump({"collected": found, "counts_before": pending, "stats": gc.get_stats()}, out)
 
 
 def _start_watching() -> None:
