@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import multiprocessing
 import os
 import re
@@ -44,6 +45,24 @@ from soak import Service, client_process  # noqa: E402
 #: The caches whose fill starts the measured part: the state cache of the API's and the bot workers' processes.
 FILLED_CACHE = "state"
 _SAMPLE = re.compile(r'^rulehouse_cache_(entries|bound)\{(.*)\} ([0-9.e+]+)$', re.M)
+
+
+def variety_process(base: str, every: float, stop) -> None:
+    """What the soak's players never send, once every ``every`` seconds: a Hitchiker game on a board of
+    its own (a human and a bot seat: the bot's move loads the board in a worker too) and a request with
+    a made-up HTTP method. Each grew a per-process structure without a bound before issue 29."""
+    session = requests.Session()
+    board = json.loads((ROOT / "engine" / "games" / "hitchiker" / "data" / "board.json").read_text())
+    number = 0
+    while not stop.wait(every):
+        number += 1
+        custom = {**board, "cities": [{**city, "amount": 1000 + number} if i == 1 else city
+                                      for i, city in enumerate(board["cities"])]}
+        with contextlib.suppress(requests.RequestException):
+            session.post(f"{base}/v1/games", timeout=30, json={
+                "ruleset": "hitchiker", "seed": number, "options": {"board": custom},
+                "seats": [{"name": "human"}, {"name": "bot", "bot": "random"}]})
+            session.request(f"X{number}", f"{base}/v1/rulesets", timeout=30)
 
 
 def proc_children() -> dict[int, list[int]]:
@@ -132,6 +151,9 @@ class Side:
         self.clients = [multiprocessing.Process(
             target=client_process, args=(self.service.base, n, share[n], self.stop, self.results, self.made))
             for n in range(args.clients)]
+        if args.variety:
+            self.clients.append(multiprocessing.Process(target=variety_process,
+                                                        args=(self.service.base, args.variety, self.stop)))
         self.samples: list[tuple[float, dict[int, tuple[str, int]]]] = []
         self.filled_at: float | None = None
         self.filled_games = 0
@@ -247,6 +269,8 @@ def main() -> None:
     parser.add_argument("--after-fill", type=float, default=600.0, help="seconds to run once the caches are full")
     parser.add_argument("--max-fill", type=float, default=1200.0, help="give up if not full after this long")
     parser.add_argument("--sample-every", type=float, default=20.0)
+    parser.add_argument("--variety", type=float, default=0.0,
+                        help="seconds between a custom-board Hitchiker game and a made-up method (0: none)")
     parser.add_argument("--trace", action="store_true", help="tracemalloc in every process; print what grew")
     parser.add_argument("--trace-settle", type=float, default=90.0,
                         help="with --trace: seconds from the fill to the first snapshot")
@@ -308,7 +332,7 @@ def main() -> None:
             time.sleep(3)
         for side in sides:
             side.stop.set()
-        reports = {side.name: [side.results.get(timeout=300) for _ in side.clients] for side in sides}
+        reports = {side.name: [side.results.get(timeout=300) for _ in range(args.clients)] for side in sides}
         for side in sides:
             for client in side.clients:
                 client.join(timeout=30)
@@ -319,7 +343,8 @@ def main() -> None:
 
     print(f"layout: serve --web-workers {args.web_workers} --threads {args.threads} --bot-workers {args.bot_workers} "
           f"--workers {args.workers}; STATE_CACHE_SIZE {args.state_cache}, TIMELINE_GAMES {args.timelines}; "
-          f"{args.games} live games and {args.clients} client processes a side; {args.after_fill:.0f} s after the fill")
+          f"{args.games} live games and {args.clients} client processes a side; {args.after_fill:.0f} s after the fill"
+          + (f"; a custom Hitchiker board and a made-up method every {args.variety:g} s" if args.variety else ""))
     for side in sides:
         errors: dict[str, int] = {}
         for report in reports[side.name]:
