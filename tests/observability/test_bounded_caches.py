@@ -5,6 +5,8 @@ A process that lives for weeks sees every game once: a cache without a bound is 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import redis as redis_lib
 from prometheus_client.parser import text_string_to_metric_families
@@ -16,6 +18,7 @@ from api.config import DEFAULTS, settings
 from api.views.timeline import timelines
 from engine.core.registry import get_ruleset
 from engine.games.hitchiker import tables as hitchiker_tables
+from engine.games.whipcash import board as whipcash_board
 from tests.api.helpers import act, auth
 
 SEATS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]
@@ -88,6 +91,15 @@ def test_the_custom_boards_of_few_games_are_kept(monkeypatch):
                                       for i, city in enumerate(board["cities"])]}
         ruleset.new_game(2, {"board": custom}, amount)
     assert hitchiker_tables.custom_tables.sizes() == (2, 2)
+
+
+def test_the_custom_whipcash_boards_of_few_games_are_kept(monkeypatch):
+    monkeypatch.setattr(whipcash_board.custom_boards, "bound", 2)
+    ruleset = get_ruleset("whipcash")
+    for seed in range(GAMES):
+        board = json.loads(whipcash_board.DEFAULT_BOARD_PATH.read_text())
+        ruleset.view(ruleset.new_game(2, {"board": board}, seed), None)
+    assert whipcash_board.custom_boards.sizes() == (2, 2)
 
 
 def test_a_made_up_method_adds_no_label_set(client):
