@@ -139,7 +139,9 @@ class Side:
 
     def __init__(self, name: str, root: Path, args, trace_dir: Path | None) -> None:
         self.name, self.root, self.trace_dir = name, root, trace_dir
-        env = {"RULEHOUSE_STATE_CACHE_SIZE": str(args.state_cache), "RULEHOUSE_TIMELINE_GAMES": str(args.timelines)}
+        # The --variety games stay live (their human never moves): no live-games quota may refuse the soak's.
+        env = {"RULEHOUSE_STATE_CACHE_SIZE": str(args.state_cache), "RULEHOUSE_TIMELINE_GAMES": str(args.timelines),
+               "RULEHOUSE_QUOTAS": json.dumps({"live_games": 10**6})}
         if trace_dir is not None:  # the hook after the checkout's own root, which it must not shadow
             env.update(RULEHOUSE_MEMTRACE_DIR=str(trace_dir),
                        PYTHONPATH=f"{root}{os.pathsep}{ROOT / 'bench' / 'memtrace'}")
