@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from api import deadlines
 from api.apps import notify
-from api.config import settings
+from api.config import setting
 from api.faults import pause_point
 from api.observability.metrics import counted_actions, track_cache
 from api.preconditions import Precondition, current_ids, next_marks, read_etag, since_of
@@ -79,7 +79,7 @@ class StateCache:
 
 
 #: One per process; ``rulehouse worker`` takes its bound from the environment, ``create_app`` from its config.
-states = StateCache(settings()["STATE_CACHE_SIZE"])
+states = StateCache(setting("STATE_CACHE_SIZE"))
 track_cache("state", states.sizes)
 # The engine's own per-process caches, which grow with the custom boards that games bring.
 track_cache("monopoly-cars2.custom_tables", monopoly_tables.custom_tables.sizes)

@@ -13,16 +13,17 @@ clients can no longer take every thread. The limits on slow clients:
 
 from __future__ import annotations
 
-import os
 import resource
 import time
 
 from werkzeug.exceptions import RequestTimeout
 
+from api.config import setting
+
 #: Seconds for a request's whole body to arrive.
-BODY_SECONDS = float(os.environ.get("RULEHOUSE_BODY_TIMEOUT", "10"))
+BODY_SECONDS = float(setting("BODY_TIMEOUT"))
 #: Seconds one read or write on a client's socket may block.
-SOCKET_SECONDS = float(os.environ.get("RULEHOUSE_SOCKET_TIMEOUT", "30"))
+SOCKET_SECONDS = float(setting("SOCKET_TIMEOUT"))
 
 
 def raise_fd_limit(wanted: int) -> tuple[int, int]:
@@ -45,14 +46,11 @@ def cooperative() -> bool:
     return monkey.is_module_patched("socket")
 
 
-def connections_per_process(environ: dict | None = None) -> int:
-    """The connections one API process serves at once (api/gunicorn_conf.py's ``worker_connections``):
-    ``RULEHOUSE_WORKER_CONNECTIONS`` under gevent, else its ``RULEHOUSE_THREADS``. It bounds the open
-    streams, and so the stream hub's waiters, of the process."""
-    environ = os.environ if environ is None else environ
-    if environ.get("RULEHOUSE_WORKER_CLASS", "gevent") == "gevent":
-        return int(environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
-    return int(environ.get("RULEHOUSE_THREADS", "8"))
+def connections_per_process(config: dict) -> int:
+    """The connections one API process serves at once, as api/gunicorn_conf.py sets them
+    (``WORKER_CONNECTIONS`` under gevent, else ``THREADS``). They bound the process's open streams, and
+    so its stream hub's waiters."""
+    return int(config["WORKER_CONNECTIONS"]) if config["WORKER_CLASS"] == "gevent" else int(config["THREADS"])
 
 
 class DeadlineBody:

@@ -49,7 +49,7 @@ def hub() -> StreamHub:
         wakes = current_app.config.get("GAME_REDIS_URL") or current_app.config["REDIS_URL"]
         found = current_app.extensions["rulehouse.streams"] = StreamHub(wakes, store.control)
         # Each open stream holds one of the process's connections: they bound its waiters.
-        bound = connections_per_process()
+        bound = connections_per_process(current_app.config)
         track_cache("stream_hub.waiters", lambda: (found.open_streams(), bound))
     return found
 
