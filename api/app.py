@@ -13,6 +13,7 @@ from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from api import moves
 from api.analysis.routes import blp as analysis_blp
 from api.apps import access, limits
 from api.apps.keys import AppKeys
@@ -42,6 +43,7 @@ from api.store import GameStore
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp
+from api.views.timeline import timelines
 from api.web.routes import blp as web_blp
 from api.win_chances.routes import blp as win_chances_blp
 
@@ -174,6 +176,8 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BENCH_ENDPOINTS"]:
         app.register_blueprint(bench)
     store = GameStore.from_settings(app.config)
+    moves.states.resize(app.config["STATE_CACHE_SIZE"])
+    timelines.resize(app.config["TIMELINE_GAMES"])
     app.extensions["rulehouse.store"] = store
     app.extensions[access.EXTENSION] = AppKeys(store.control)
     app.extensions[WEBHOOKS_EXTENSION] = Webhooks.from_settings(app.config)

@@ -140,6 +140,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
             return "moved-on"
         raise
     metrics.bot_replied(record.updated)
+    metrics.report_caches()  # the move may have filled the state cache: /metrics shows it at once
     return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
 
 

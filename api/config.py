@@ -96,6 +96,11 @@ DEFAULTS: dict = {
     #: the bearer token a scrape of /metrics (API and workers) must send (>= 16 characters); None: no
     #: token, and then /metrics is closed where REQUIRE_API_KEYS is on, open otherwise
     "METRICS_TOKEN": None,
+    #: games whose live state each API and worker process keeps between moves (api/moves.py, the
+    #: least recently stored goes first)
+    "STATE_CACHE_SIZE": 2048,
+    #: games whose past positions each API process keeps for stepping through them (api/views/timeline.py)
+    "TIMELINE_GAMES": 32,
     #: a bot or hint job started longer ago than this (seconds; a search job: plus its timeout) whose
     #: game still waits for it is taken for dead; also how long a worker's heartbeat lasts
     "BOT_JOB_LEASE": 5.0,
@@ -131,9 +136,9 @@ DEFAULTS: dict = {
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
              "WEBHOOK_TIMEOUT_SECONDS", "WEBHOOK_DELIVERIES_PER_APP", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS",
-             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT", "SIMULATION_TTL", "SIMULATION_LEASE",
-             "SIMULATION_JOB_TIMEOUT", "SIMULATION_GAME_SECONDS", "WEB_WORKERS", "THREADS", "WORKER_CONNECTIONS",
-             "HEADER_TIMEOUT"}
+             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT", "STATE_CACHE_SIZE", "TIMELINE_GAMES", "SIMULATION_TTL",
+             "SIMULATION_LEASE", "SIMULATION_JOB_TIMEOUT", "SIMULATION_GAME_SECONDS", "WEB_WORKERS", "THREADS",
+             "WORKER_CONNECTIONS", "HEADER_TIMEOUT"}
 _FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS", "BOT_JOB_LEASE", "BODY_TIMEOUT", "SOCKET_TIMEOUT"}
 #: where an empty variable means "the default" (the simulations' settings always took it so; for
 #: the processes' own an empty value has no meaning of its own)

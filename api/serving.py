@@ -46,6 +46,13 @@ def cooperative() -> bool:
     return monkey.is_module_patched("socket")
 
 
+def connections_per_process(config: dict) -> int:
+    """The connections one API process serves at once, as api/gunicorn_conf.py sets them
+    (``WORKER_CONNECTIONS`` under gevent, else ``THREADS``). They bound the process's open streams, and
+    so its stream hub's waiters."""
+    return int(config["WORKER_CONNECTIONS"]) if config["WORKER_CLASS"] == "gevent" else int(config["THREADS"])
+
+
 class DeadlineBody:
     """A request body (gunicorn's ``wsgi.input``) that must be read in full within ``seconds``."""
 

@@ -78,6 +78,7 @@ class SweepingMixin:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
+        metrics.report_caches()
         deadlines.sweep_logged(job_store())
         bot_seats.sweep_logged(job_store())
         competition_sweep.sweep_logged(job_store())

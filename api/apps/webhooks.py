@@ -50,7 +50,9 @@ from rq import Queue
 
 from api import config as service_config
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
+from api.observability.metrics import track_cache
 from api.times import iso_time
+from engine.core.bounded import BoundedCache
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
           "rating.updated", "tournament.round_started", "tournament.finished")
@@ -62,6 +64,8 @@ DELIVERIES_KEPT = 50
 DELIVERY_TTL = 7 * 24 * 3600
 #: How long the set of an app's webhooks is trusted in one process before it is read again.
 CACHE_SECONDS = 1.0
+#: Apps whose webhooks one process keeps (those moved least recently go first: they are the stale ones).
+CACHED_APPS = 1024
 #: Apps with deliveries waiting for a slot (the sweep pumps their lines).
 WAITING_APPS = "webhooks:waiting-apps"
 #: How long a slot is held for a delivery on the queue (not yet started); once started, its
@@ -141,7 +145,8 @@ class Webhooks:
         self.redis = client  # decode_responses=True
         self.queue = Queue(QUEUE, connection=queue_connection)
         self.config = config or service_config.current()
-        self._cache: dict[str, tuple[float, list[dict]]] = {}
+        self._cache: BoundedCache[str, tuple[float, list[dict]]] = BoundedCache(CACHED_APPS)
+        track_cache("webhooks.apps", self._cache.sizes)  # a process has one Webhooks in use: the newest
         self._pump = self.redis.register_script(_PUMP)
         self._hold = self.redis.register_script(_HOLD)
 
@@ -215,7 +220,7 @@ class Webhooks:
                 if data[0] is not None:
                     hooks.append({"id": webhook_id, "events": json.loads(data[1])})
             cached = (time.monotonic(), hooks)
-            self._cache[app_id] = cached
+            self._cache.put(app_id, cached)
         return [hook for hook in cached[1] if event_type in hook["events"]]
 
     def emit(self, app_id: str | None, event_type: str, data: dict) -> list[str]:

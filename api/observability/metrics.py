@@ -44,6 +44,32 @@ SIMULATION_CHUNK_SECONDS = Histogram(
     buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0))
 STREAM_CONNECTIONS = Gauge(
     "rulehouse_stream_connections", "Live event streams open now.", multiprocess_mode="livesum")
+CACHE_ENTRIES = Gauge(
+    "rulehouse_cache_entries", "Entries each in-process cache holds now, by process (pid) under multi-process "
+    "metrics.", ["cache"], multiprocess_mode="liveall")
+CACHE_BOUND = Gauge(
+    "rulehouse_cache_bound", "The most entries each in-process cache keeps (beyond it the oldest go).", ["cache"],
+    multiprocess_mode="liveall")
+
+#: cache name -> what it holds now and its bound; see ``track_cache``
+_caches: dict[str, Callable[[], tuple[int, int]]] = {}
+_reported: dict[str, tuple[int, int]] = {}
+
+
+def track_cache(name: str, sizes: Callable[[], tuple[int, int]]) -> None:
+    """Report an in-process cache as ``rulehouse_cache_entries`` / ``_bound``; ``sizes``: (entries, bound)."""
+    _caches[name] = sizes
+
+
+def report_caches() -> None:
+    """Write the tracked caches' sizes where they changed: after each API request, in each worker sweep.
+    (Under multi-process metrics each process writes its own samples: a scrape cannot ask the others.)"""
+    for name, sizes in list(_caches.items()):
+        figures = sizes()
+        if _reported.get(name) != figures:
+            _reported[name] = figures
+            CACHE_ENTRIES.labels(name).set(figures[0])
+            CACHE_BOUND.labels(name).set(figures[1])
 
 
 #: the shortest scrape token taken (a guessable one would protect nothing)
