@@ -35,6 +35,7 @@ from api.http.play_errors import play_error_response
 from api.http.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.observability import dashboard
 from api.observability.wiring import init_app as init_observability
+from api.play import moves
 from api.play.errors import PlayError
 from api.play.store import GameStore
 from api.records.routes import blp as records_blp
@@ -46,6 +47,7 @@ from api.service.wiring import wire
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp
+from api.views.timeline import timelines
 from api.web.routes import blp as web_blp
 from api.win_chances.routes import blp as win_chances_blp
 
@@ -179,6 +181,8 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(bench)
     webhooks = Webhooks.from_settings(app.config)
     store = wire(GameStore.from_settings(app.config, pooled=cooperative()), webhooks)
+    moves.states.resize(app.config["STATE_CACHE_SIZE"])
+    timelines.resize(app.config["TIMELINE_GAMES"])
     app.extensions["rulehouse.store"] = store
     app.extensions[access.EXTENSION] = AppKeys(store.control)
     app.extensions[WEBHOOKS_EXTENSION] = webhooks

@@ -69,8 +69,10 @@ def new_game(session: requests.Session, base: str, number: int) -> dict:
     return {"id": body["id"], "ruleset": ruleset.id, "token": body["seats"][0]["token"]}
 
 
-def client_process(base: str, number: int, games: int, stop_at: float, results) -> None:
-    """Keeps ``games`` games live, playing their human seat; reports what it saw."""
+def client_process(base: str, number: int, games: int, stop_at, results, made_count=None) -> None:
+    """Keeps ``games`` games live, playing their human seat; reports what it saw. ``stop_at``: a time,
+    or an event (bench/memory.py stops its clients once the caches have filled and then some);
+    ``made_count``: a shared counter of the games created so far, across the clients."""
     session = requests.Session()
     rng = random.Random(number)
     made = 0
@@ -89,9 +91,9 @@ def client_process(base: str, number: int, games: int, stop_at: float, results) 
         live.append(new_game(session, base, number * 1_000_000 + made))
         made += 1
     created += live
-    while time.time() < stop_at:
+    while _running(stop_at):
         for slot, game in enumerate(live):
-            if time.time() >= stop_at:
+            if not _running(stop_at):
                 break
             headers = {"Authorization": f"Bearer {game['token']}"}
             calls += 1
@@ -105,6 +107,9 @@ def client_process(base: str, number: int, games: int, stop_at: float, results) 
                     if seen.get("status") == "finished" or _finished(session, base, game):
                         live[slot] = new_game(session, base, number * 1_000_000 + made)
                         made += 1
+                        if made_count is not None:
+                            with made_count.get_lock():
+                                made_count.value += 1
                         created.append(live[slot])
                     continue
                 action = rng.choice(seen["decisions"][0]["options"])
@@ -126,22 +131,28 @@ def client_process(base: str, number: int, games: int, stop_at: float, results) 
                  "conflicts": conflicts, "calls": calls + len(created)})
 
 
+def _running(stop_at) -> bool:
+    return not stop_at.is_set() if hasattr(stop_at, "is_set") else time.time() < stop_at
+
+
 def _finished(session: requests.Session, base: str, game: dict) -> bool:
     reply = session.get(f"{base}/v1/games/{game['id']}", timeout=30)
     return reply.status_code == 200 and reply.json()["status"] == "finished"
 
 
 class Service:
-    """`rulehouse serve` in a temporary home; games optionally on a local cluster."""
+    """`rulehouse serve` in a temporary home; games optionally on a local cluster. ``root``: the
+    checkout to serve (bench/memory.py soaks an older one beside this one); ``extra_env``: its settings."""
 
-    def __init__(self, args) -> None:
+    def __init__(self, args, root: Path = ROOT, extra_env: dict | None = None) -> None:
         self.home = Path(tempfile.mkdtemp(prefix="rulehouse-soak-"))
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.cluster = None
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-        env.update(RULEHOUSE_HOME=str(self.home), PYTHONPATH=str(ROOT), RULEHOUSE_LOG_LEVEL="WARNING",
+        env.update(RULEHOUSE_HOME=str(self.home), PYTHONPATH=str(root), RULEHOUSE_LOG_LEVEL="WARNING",
                    RULEHOUSE_LOG_FORMAT="json")
+        env.update(extra_env or {})
         if args.cluster:
             from tests.redis_cluster import LocalCluster
 
@@ -151,7 +162,7 @@ class Service:
             [sys.executable, "-m", "api.service.cli", "serve", "--port", str(self.port), "--workers", str(args.workers),
              "--bot-workers", str(args.bot_workers), "--web-workers", str(args.web_workers),
              "--threads", str(args.threads)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=self._log_file())
+            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=self._log_file())
         deadline = time.monotonic() + 90
         while True:
             try:

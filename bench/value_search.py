@@ -16,6 +16,7 @@ standings as the search does without a model).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -34,21 +35,65 @@ PLAYERS = 4
 
 
 def variant_class(name: str) -> type[SearchBot] | None:
-    """The search class a variant names (``None`` for a plain bot name), registered under ``name``."""
+    """The search class a variant names (``None`` for a plain bot name), registered under ``name``:
+    ``SCORING:WORLDS:HORIZON`` then optional ``flat`` (no tree of the seat's later moves) and ``cN``
+    (a candidate must beat the rollout bot's move by N standard errors)."""
     if ":" not in name:
         return None
-    scoring, worlds, horizon = name.split(":")
-    found = type(f"Variant_{scoring}_{worlds}_{horizon}", (SearchBot,), {
-        "world_count": int(worlds), "horizon": int(horizon), "use_values": scoring == "value"})
+    scoring, worlds, horizon, *extra = name.split(":")
+    attributes = {"world_count": int(worlds), "horizon": int(horizon), "use_values": scoring == "value"}
+    for part in extra:
+        if part == "flat":
+            attributes["flat"] = True
+        elif part.startswith("c"):
+            attributes["confidence"] = float(part[1:])
+        else:
+            raise SystemExit(f"unknown variant part {part!r} in {name!r}")
+    found = type(f"Variant_{name.replace(':', '_')}", (SearchBot,), attributes)
     SEARCH_BOTS[name] = found
     return found
 
 
-def play(ruleset, bots: list[str], seed: int, timed_seat: int | None) -> tuple[list[float], list[float]]:
-    """One game: each seat's share of the win, and the CPU ms of each move of ``timed_seat``."""
+#: A full rollout of an audit stops here (no game of these rulesets is nearly this long).
+AUDIT_ACTIONS = 5_000
+
+
+def advantage(ruleset, state, seat: int, action: dict, reference: dict, worlds: int, rng: Rng) -> float:
+    """How much more of the win ``action`` brings ``seat`` than ``reference``, the rollout bot's move: both
+    played in the same ``worlds`` (drawn from the seat's view) with the same dice, then everyone plays the
+    rollout bot to the game's end. Summed over a game's moves unlike the rollout bot's, this estimates what
+    the search's moves gained over the rollout bot's in that game (the performance-difference lemma), with
+    far less noise than the game's result."""
+    policy = ruleset.bot(ruleset.rollout_bot)
+    total = 0.0
+    for _ in range(worlds):
+        world = ruleset.resample_hidden(state, seat, rng)
+        seed = rng.next64()
+        outcome = []
+        for move in (action, reference):
+            copy = ruleset.copy(world)
+            ruleset.apply(copy, seat, move, check=False)
+            moves_rng = Rng(seed)
+            for _ in range(AUDIT_ACTIONS):
+                pending = ruleset.pending(copy)
+                if not pending:
+                    break
+                ruleset.apply(copy, pending[0].seat, policy.choose(copy, pending[0], moves_rng), check=False)
+            result = ruleset.result(copy)
+            outcome.append(result_shares(result, copy.players)[seat] if result else 1.0 / copy.players)
+        total += outcome[0] - outcome[1]
+    return total / worlds
+
+
+def play(ruleset, bots: list[str], seed: int, timed_seat: int | None,
+         deviations: dict[str, list[float]] | None = None, audit: int = 0) -> tuple[list[float], list[float]]:
+    """One game: each seat's share of the win, and the CPU ms of each move of ``timed_seat``. With
+    ``deviations``, per decision kind ``[moves, moves unlike the rollout bot's, their audited advantage]``
+    of that seat (the advantage over ``audit`` worlds, see ``advantage``; 0 without an audit)."""
     state = ruleset.new_game(len(bots), None, seed)
     players = [ruleset.bot(name) for name in bots]
     rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(len(bots))]
+    reference = ruleset.bot(ruleset.rollout_bot) if deviations is not None else None
     costs = []
     while decisions := ruleset.pending(state):
         decision = decisions[0]
@@ -56,46 +101,100 @@ def play(ruleset, bots: list[str], seed: int, timed_seat: int | None) -> tuple[l
         action = players[decision.seat].choose(state, decision, rngs[decision.seat])
         if decision.seat == timed_seat and (len(decision.options) > 1 or decision.ranges):
             costs.append((time.process_time() - began) * 1e3)
+            if reference is not None:
+                tally = deviations.setdefault(decision.kind, [0, 0, 0.0])
+                tally[0] += 1
+                usual = reference.choose(state, decision, Rng(0))
+                if action != usual:
+                    tally[1] += 1
+                    if audit:
+                        tally[2] += advantage(ruleset, state, decision.seat, action, usual, audit,
+                                              Rng(derive_seed(seed, 2, len(costs))))
         ruleset.apply(state, decision.seat, action, check=False)
     return result_shares(ruleset.result(state), len(bots)), costs
+
+
+def paired(shares: list[float], baseline: list[float]) -> tuple[float, float, float]:
+    """The mean paired difference and its 95% interval."""
+    differences = [a - b for a, b in zip(shares, baseline, strict=True)]
+    centre = statistics.mean(differences)
+    half = 1.959964 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0
+    return centre, centre - half, centre + half
+
+
+def audited(gains: list[float]) -> str:
+    centre = statistics.mean(gains)
+    half = 1.959964 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+    return f"{centre:+.4f} [{centre - half:+.4f}, {centre + half:+.4f}]"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ruleset")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, help="the first game's index (to run in chunks of seeds)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument("--variant", action="append", required=True)
+    parser.add_argument("--every", type=int, default=50, help="print the running figures every N games (stderr)")
+    parser.add_argument("--record", help="append one JSON line per paired game to this file")
+    parser.add_argument("--audit", type=int, default=0, metavar="WORLDS",
+                        help="audit each move unlike the rollout bot's with full rollouts over WORLDS worlds")
+    parser.add_argument("--cost-games", type=int, default=None,
+                        help="play only the first N games of the variants after the first (a cost reference)")
     args = parser.parse_args()
     ruleset = get_ruleset(args.ruleset)
     crowd = ruleset.rollout_bot
+    indices = range(args.first, args.first + args.games)
     baseline = []
-    for game in range(args.games):
+    for game in indices:
         seat = game % args.players
         shares, _ = play(ruleset, [crowd] * args.players, game_seed(args.seed, game), None)
         baseline.append(shares[seat])
-    print(f"{ruleset.id}: {args.games} paired games, {args.players} players, seed {args.seed}; "
-          f"heuristic in the measured seat wins {statistics.mean(baseline):.3f}")
-    print(f"{'variant':20} {'win':>6} {'heur.':>6} {'paired diff':>12} {'95% interval':>18} {'ms/move':>8} "
-          f"{'moves':>6} {'cpu s':>7}")
-    for name in args.variant:
+    print(f"{ruleset.id}: games {args.first}..{args.first + args.games - 1} paired, {args.players} players, "
+          f"seed {args.seed}; heuristic in the measured seat wins {statistics.mean(baseline):.3f}")
+    print(f"{'variant':24} {'games':>5} {'win':>6} {'heur.':>6} {'paired diff':>12} {'95% interval':>18} "
+          f"{'ms/move':>8} {'moves':>6} {'cpu s':>7}")
+    record = open(args.record, "a") if args.record else None  # noqa: SIM115 (kept open for the whole run)
+    for number, name in enumerate(args.variant):
         variant_class(name)
         began = time.process_time()
-        shares, costs = [], []
-        for game in range(args.games):
+        shares, costs, gains = [], [], []
+        deviations: dict[str, list[float]] = {}
+        count = args.games if number == 0 or args.cost_games is None else min(args.games, args.cost_games)
+        for game in indices[:count]:
             seat = game % args.players
             bots = [crowd] * args.players
             bots[seat] = name
-            result, moves = play(ruleset, bots, game_seed(args.seed, game), seat)
+            gained = sum(tally[2] for tally in deviations.values())
+            result, moves = play(ruleset, bots, game_seed(args.seed, game), seat, deviations, args.audit)
+            gains.append(sum(tally[2] for tally in deviations.values()) - gained)
             shares.append(result[seat])
             costs += moves
-        differences = [a - b for a, b in zip(shares, baseline, strict=True)]
-        centre = statistics.mean(differences)
-        half = 1.959964 * statistics.stdev(differences) / math.sqrt(len(differences))
-        print(f"{name:20} {statistics.mean(shares):>6.3f} {statistics.mean(baseline):>6.3f} {centre:>+12.3f} "
-              f"[{centre - half:+.3f}, {centre + half:+.3f}] {statistics.median(costs) if costs else 0:>8.1f} "
+            if record:
+                record.write(json.dumps({
+                    "ruleset": ruleset.id, "seed": args.seed, "variant": name, "game": game, "seat": seat,
+                    "share": result[seat], "heuristic": baseline[game - args.first], "audited_gain": gains[-1],
+                    "ms": moves}) + "\n")
+                record.flush()
+            if len(shares) % args.every == 0:
+                centre, low, high = paired(shares, baseline[:len(shares)])
+                print(f"  {name} after {len(shares)} games: {statistics.mean(shares):.3f} against "
+                      f"{statistics.mean(baseline[:len(shares)]):.3f}, {centre:+.3f} [{low:+.3f}, {high:+.3f}], "
+                      f"{statistics.median(costs) if costs else 0:.1f} ms/move"
+                      + (f"; audited gain {audited(gains)}" if args.audit else ""), file=sys.stderr, flush=True)
+        centre, low, high = paired(shares, baseline[:len(shares)])
+        heuristic = statistics.mean(baseline[:len(shares)])
+        print(f"{name:24} {len(shares):>5} {statistics.mean(shares):>6.3f} {heuristic:>6.3f} "
+              f"{centre:>+12.3f} [{low:+.3f}, {high:+.3f}] {statistics.median(costs) if costs else 0:>8.1f} "
               f"{len(costs):>6} {time.process_time() - began:>7.0f}", flush=True)
+        print("  unlike the rollout bot's move, by decision kind: " + ", ".join(
+            f"{kind} {changed}/{moves}" + (f" (audited {gain / len(shares):+.4f} a game)" if args.audit else "")
+            for kind, (moves, changed, gain) in sorted(deviations.items())), flush=True)
+        if args.audit:
+            print(f"  audited gain a game ({args.audit} worlds a move): {audited(gains)}", flush=True)
+    if record:
+        record.close()
 
 
 if __name__ == "__main__":

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from urllib.parse import quote
 
 from api.service.cli_support import RequestRefused, http_json
+from api.service.config import setting
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -48,7 +48,7 @@ def add_parsers(sub) -> None:
 
 def _call(args: argparse.Namespace, method: str, path: str, body: dict | None = None) -> dict | None:
     try:
-        return http_json(args.url, method, path, body, api_key=args.key or os.environ.get("RULEHOUSE_API_KEY"))
+        return http_json(args.url, method, path, body, api_key=args.key or setting("API_KEY"))
     except RequestRefused as error:
         print(f"rulehouse: {error}", file=sys.stderr)
         return None

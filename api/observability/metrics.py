@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hmac
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -21,9 +20,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
 from api.play.errors import PlayError
-from api.service.config import settings
+from api.service.config import current, metrics_dir
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 #: Seconds: from a few ms (a read) to the stream and simulation waits.
 LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -49,6 +47,32 @@ SIMULATION_CHUNK_SECONDS = Histogram(
     buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0))
 STREAM_CONNECTIONS = Gauge(
     "rulehouse_stream_connections", "Live event streams open now.", multiprocess_mode="livesum")
+CACHE_ENTRIES = Gauge(
+    "rulehouse_cache_entries", "Entries each in-process cache holds now, by process (pid) under multi-process "
+    "metrics.", ["cache"], multiprocess_mode="liveall")
+CACHE_BOUND = Gauge(
+    "rulehouse_cache_bound", "The most entries each in-process cache keeps (beyond it the oldest go).", ["cache"],
+    multiprocess_mode="liveall")
+
+#: cache name -> what it holds now and its bound; see ``track_cache``
+_caches: dict[str, Callable[[], tuple[int, int]]] = {}
+_reported: dict[str, tuple[int, int]] = {}
+
+
+def track_cache(name: str, sizes: Callable[[], tuple[int, int]]) -> None:
+    """Report an in-process cache as ``rulehouse_cache_entries`` / ``_bound``; ``sizes``: (entries, bound)."""
+    _caches[name] = sizes
+
+
+def report_caches() -> None:
+    """Write the tracked caches' sizes where they changed: after each API request, in each worker sweep.
+    (Under multi-process metrics each process writes its own samples: a scrape cannot ask the others.)"""
+    for name, sizes in list(_caches.items()):
+        figures = sizes()
+        if _reported.get(name) != figures:
+            _reported[name] = figures
+            CACHE_ENTRIES.labels(name).set(figures[0])
+            CACHE_BOUND.labels(name).set(figures[1])
 
 
 #: the shortest scrape token taken (a guessable one would protect nothing)
@@ -128,7 +152,7 @@ class QueueDepths:
 
 def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
     """The text a scrape gets: this process's (or, multi-process, every process's) metrics and the queue depths."""
-    if os.environ.get(MULTIPROC_ENV):
+    if metrics_dir():
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
@@ -145,7 +169,7 @@ def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
 
 def process_exited(pid: int) -> None:
     """Gunicorn's ``child_exit``: drop a dead worker's live gauges (its counters stay counted)."""
-    if os.environ.get(MULTIPROC_ENV):
+    if metrics_dir():
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)
@@ -155,7 +179,7 @@ def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, que
                   config: dict | None = None) -> None:
     """A worker's own ``/metrics`` on ``addr:port`` in a daemon thread, behind the scrape token as the
     API's (``config``: the service settings); ``/health`` answers ``ok`` to anyone (health checks)."""
-    config = settings() if config is None else config
+    config = current() if config is None else config
     check_scrape_settings(config)
 
     class Handler(BaseHTTPRequestHandler):

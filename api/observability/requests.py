@@ -42,6 +42,15 @@ def _begin() -> None:
         g.request_id = given
 
 
+#: the methods the metrics name; any other (a client may send any token) is counted as "other",
+#: so that no client can add label sets, each kept in every process for ever
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def _method() -> str:
+    return request.method if request.method in METHODS else "other"
+
+
 def _route() -> str:
     # The rule (``/v1/games/<game_id>``), never the path: one label per route, whatever the ids.
     return request.url_rule.rule if request.url_rule is not None else "unmatched"
@@ -64,7 +73,8 @@ def _finish(response: Response) -> Response:
     seconds = time.perf_counter() - started
     route = _route()
     if not _private_timing():
-        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
+        metrics.REQUEST_SECONDS.labels(_method(), route, str(response.status_code)).observe(seconds)
+    metrics.report_caches()
     if response.is_streamed and response.status_code == 200:
         metrics.STREAM_CONNECTIONS.inc()
         response.call_on_close(metrics.STREAM_CONNECTIONS.dec)

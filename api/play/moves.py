@@ -7,18 +7,23 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from api.observability.metrics import counted_actions
+from api.observability.metrics import counted_actions, track_cache
 from api.play import deadlines
 from api.play.after import after_version
 from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, StaleVersion
 from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
 from api.play.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.service.config import setting
 from api.service.faults import pause_point
+from engine.core.bounded import BoundedCache
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.games.hitchiker import tables as hitchiker_tables
+from engine.games.monopoly_cars2 import tables as monopoly_tables
+from engine.games.whipcash import board as whipcash_board
 
 
 @dataclass(slots=True)
@@ -54,26 +59,33 @@ class StateCache:
     two threads never share one state object; the JSON in Redis stays the truth.
     """
 
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self._states: dict[str, tuple[int, object]] = {}
+    def __init__(self, size: int) -> None:
+        self._states: BoundedCache[str, tuple[int, object]] = BoundedCache(size)
+
+    def resize(self, size: int) -> None:
+        """A new bound (``STATE_CACHE_SIZE``), applied from the next ``put``."""
+        self._states.resize(size)
+
+    def sizes(self) -> tuple[int, int]:
+        return self._states.sizes()
 
     def take(self, ruleset: Ruleset, record: GameRecord):
-        entry = self._states.pop(record.id, None)
+        entry = self._states.pop(record.id)
         if entry is not None and entry[0] == record.version:
             return entry[1]
         return load_state(ruleset, record)
 
     def put(self, game_id: str, version: int, state) -> None:
-        self._states[game_id] = (version, state)
-        while len(self._states) > self.size:
-            try:
-                del self._states[next(iter(self._states))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
-                break
+        self._states.put(game_id, (version, state))
 
 
-states = StateCache()
+#: One per process; ``rulehouse worker`` takes its bound from the environment, ``create_app`` from its config.
+states = StateCache(setting("STATE_CACHE_SIZE"))
+track_cache("state", states.sizes)
+# The engine's own per-process caches, which grow with the custom boards that games bring.
+track_cache("monopoly-cars2.custom_tables", monopoly_tables.custom_tables.sizes)
+track_cache("hitchiker.custom_tables", hitchiker_tables.custom_tables.sizes)
+track_cache("whipcash.custom_boards", whipcash_board.custom_boards.sizes)
 
 
 #: How often a move against an unchanged decision re-runs its compare-and-set after other seats

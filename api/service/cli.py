@@ -16,6 +16,7 @@ from pathlib import Path
 from api.apps.cli import add_parser as add_apps_parser
 from api.competition.cli import add_parsers as add_competition_parsers
 from api.experiments.cli import add_parser as add_experiment_parser
+from api.service import config
 from api.service.cli_support import (
     HttpSimulations,
     RequestRefused,
@@ -292,7 +293,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     home = rulehouse_home()
     url_file = home / "redis.url"
     embedded = None
-    redis_url = os.environ.get("REDIS_URL")
+    redis_url = config.settings()["REDIS_URL"] if config.names_redis() else None
     if not redis_url:
         try:
             binary = redis_server_binary()

@@ -4,7 +4,6 @@ commands): the Redis to use, the service's JSON over HTTP, waiting for a run to 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import urllib.error
@@ -12,10 +11,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from api.service import config
 from engine.core.errors import InvalidOptions
-
-#: Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``).
-DEFAULT_HOME = ".rulehouse"
 
 
 def parse_options(text: str | None) -> dict:
@@ -31,15 +28,16 @@ def parse_options(text: str | None) -> dict:
 
 
 def rulehouse_home() -> Path:
-    return Path(os.environ.get("RULEHOUSE_HOME", DEFAULT_HOME))
+    """Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``)."""
+    return Path(config.setting("HOME"))
 
 
 def resolve_redis_url(explicit: str | None = None) -> str:
     """``--redis-url``, else ``REDIS_URL``, else the embedded server a local ``rulehouse serve`` started."""
     if explicit:
         return explicit
-    if os.environ.get("REDIS_URL"):
-        return os.environ["REDIS_URL"]
+    if config.names_redis():
+        return config.settings()["REDIS_URL"]
     url_file = rulehouse_home() / "redis.url"
     if url_file.exists():
         return url_file.read_text().strip()

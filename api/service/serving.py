@@ -13,16 +13,17 @@ clients can no longer take every thread. The limits on slow clients:
 
 from __future__ import annotations
 
-import os
 import resource
 import time
 
 from werkzeug.exceptions import RequestTimeout
 
+from api.service.config import setting
+
 #: Seconds for a request's whole body to arrive.
-BODY_SECONDS = float(os.environ.get("RULEHOUSE_BODY_TIMEOUT", "10"))
+BODY_SECONDS = float(setting("BODY_TIMEOUT"))
 #: Seconds one read or write on a client's socket may block.
-SOCKET_SECONDS = float(os.environ.get("RULEHOUSE_SOCKET_TIMEOUT", "30"))
+SOCKET_SECONDS = float(setting("SOCKET_TIMEOUT"))
 
 
 def raise_fd_limit(wanted: int) -> tuple[int, int]:
@@ -43,6 +44,13 @@ def cooperative() -> bool:
     except ImportError:
         return False
     return monkey.is_module_patched("socket")
+
+
+def connections_per_process(config: dict) -> int:
+    """The connections one API process serves at once, as api/gunicorn_conf.py sets them
+    (``WORKER_CONNECTIONS`` under gevent, else ``THREADS``). They bound the process's open streams, and
+    so its stream hub's waiters."""
+    return int(config["WORKER_CONNECTIONS"]) if config["WORKER_CLASS"] == "gevent" else int(config["THREADS"])
 
 
 class DeadlineBody:

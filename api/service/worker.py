@@ -9,7 +9,6 @@ and plays the defaults of overdue decisions (``api.play.timeouts.sweep``).
 from __future__ import annotations
 
 import logging
-import os
 from datetime import timedelta
 
 from redis import Redis
@@ -22,8 +21,8 @@ from api.competition import sweep as competition_sweep
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.play import timeouts
-from api.service import faults, heartbeats
-from api.service.config import WORKER_QUEUES, settings
+from api.service import config, faults, heartbeats
+from api.service.config import ALL_QUEUES, WORKER_QUEUES
 from api.service.jobs import bots as bot_seats
 from api.service.jobs import experiments
 from api.service.jobs import simulations as jobs
@@ -81,6 +80,7 @@ class SweepingMixin:
         if self.last_cleaned_at is None or now() - self.last_cleaned_at > timedelta(seconds=self.maintenance_interval):
             super().run_maintenance_tasks()
         self.last_swept_at = now()
+        metrics.report_caches()
         timeouts.sweep_logged(job_store())
         bot_seats.sweep_logged(job_store())
         competition_sweep.sweep_logged(job_store())
@@ -175,10 +175,12 @@ def run_worker(
     ``metrics_port`` serves this worker's Prometheus metrics (and the queue depths) at
     ``http://metrics_host:metrics_port/metrics``.
     """
-    if settings().get("LOG_FORMAT") == "json":
+    # This process's one settings object, read once here: jobs (bot seats, simulations, webhooks)
+    # find it as api.service.config.current(), with this worker's Redis whichever way it was named.
+    values = {**config.settings(), "REDIS_URL": redis_url}
+    config.use(values)
+    if values.get("LOG_FORMAT") == "json":
         configure_json_logging(logging_level)
-    # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
-    os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
@@ -190,11 +192,10 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        from api.service.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
-
-        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
+        # every queue's depth, those this worker does not take too
+        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, values)
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
-    heartbeats.start_beating(connection, worker.name, bot_seats.BOT_JOB_LEASE)
+    heartbeats.start_beating(connection, worker.name, float(values["BOT_JOB_LEASE"]))
     return worker.work(burst=burst, logging_level=logging_level)

@@ -16,8 +16,10 @@ from flask import Response, current_app, stream_with_context
 
 from api.http.client_address import client_address
 from api.http.problems import ApiProblem
+from api.observability.metrics import track_cache
 from api.play.moves import load_state
 from api.play.store import FINISHED, GameStore, StoredEvent
+from api.service.serving import connections_per_process
 from api.streams.hub import StreamHub, Waiter
 from engine.core.registry import get_ruleset
 
@@ -46,6 +48,9 @@ def hub() -> StreamHub:
         # per-client stream slots are global keys, on the control Redis.
         wakes = current_app.config.get("GAME_REDIS_URL") or current_app.config["REDIS_URL"]
         found = current_app.extensions["rulehouse.streams"] = StreamHub(wakes, store.control)
+        # Each open stream holds one of the process's connections: they bound its waiters.
+        bound = connections_per_process(current_app.config)
+        track_cache("stream_hub.waiters", lambda: (found.open_streams(), bound))
     return found
 
 

@@ -13,18 +13,19 @@ from __future__ import annotations
 import bisect
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from api.observability.metrics import track_cache
 from api.play.store import WAITING, GameRecord, GameStore
 from api.records.build import record_log, table_started_version
+from engine.core.bounded import BoundedCache
 from engine.core.ruleset import Ruleset
 from engine.records import ACTION, initial_state
 
 #: a checkpoint every this many log entries: the most entries one step replays
 CHECKPOINT_EVERY = 50
-#: games whose timelines one process keeps (the least recently read goes first); a game of the longest
-#: log (20,000 entries) keeps 400 checkpoints of a few kB each
+#: games whose timelines one process keeps by default (``TIMELINE_GAMES``; the least recently read goes
+#: first); a game of the longest log (20,000 entries) keeps 400 checkpoints of a few kB each
 KEPT_GAMES = 32
 
 
@@ -51,16 +52,20 @@ class Timeline:
 
 class Timelines:
     def __init__(self, size: int = KEPT_GAMES) -> None:
-        self.size = size
         self.lock = threading.Lock()
-        self._games: OrderedDict[str, Timeline] = OrderedDict()
+        self._games: BoundedCache[str, Timeline] = BoundedCache(size)
+
+    def resize(self, size: int) -> None:
+        """A new bound (``TIMELINE_GAMES``), applied from the next game read."""
+        self._games.resize(size)
+
+    def sizes(self) -> tuple[int, int]:
+        return self._games.sizes()
 
     def of(self, game_id: str) -> Timeline:
         with self.lock:
-            timeline = self._games.pop(game_id, None) or Timeline()
-            self._games[game_id] = timeline
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+            timeline = self._games.pop(game_id) or Timeline()
+            self._games.put(game_id, timeline)
             return timeline
 
     def state_at(self, store: GameStore, ruleset: Ruleset, game: GameRecord, version: int):
@@ -105,3 +110,4 @@ def _play(ruleset: Ruleset, state, entry: dict) -> None:
 
 
 timelines = Timelines()
+track_cache("timelines", timelines.sizes)

@@ -114,17 +114,43 @@ class SearchBot(Bot):
     use_values: ClassVar[bool | None] = None
     #: Worlds a move, when not the level's.
     world_count: ClassVar[int | None] = None
+    #: ``True``: no tree, the seat plays the rollout bot after its candidate move too (flat Monte Carlo, a
+    #: one-step improvement of the rollout bot); ``None`` takes the ruleset's ``value_flat`` with the model.
+    flat: ClassVar[bool | None] = None
+    #: Standard errors a candidate must beat the rollout bot's move by; ``None``: ``CONFIDENCE``.
+    confidence: ClassVar[float | None] = None
 
     @classmethod
-    def worlds(cls) -> int:
-        return cls.world_count or LEVEL_WORLDS[cls.level]
+    def worlds(cls, ruleset=None) -> int:
+        """Worlds a move samples: the level's, times ``ruleset.value_worlds`` when the ruleset's own value
+        model scores its rollouts."""
+        if cls.world_count:
+            return cls.world_count
+        return LEVEL_WORLDS[cls.level] * (ruleset.value_worlds if cls._values_on(ruleset) else 1)
+
+    @classmethod
+    def _values_on(cls, ruleset) -> bool:
+        if ruleset is None:
+            return False
+        return cls.use_values if cls.use_values is not None else ruleset.value_horizon is not None
+
+    @classmethod
+    def rollout_horizon(cls, ruleset) -> int:
+        """Actions a rollout plays after the candidate move, at most."""
+        if cls.horizon is not None:
+            return min(MAX_ROLLOUT_ACTIONS, cls.horizon)
+        values = cls._values_on(ruleset) and ruleset.value_horizon is not None
+        return min(MAX_ROLLOUT_ACTIONS, ruleset.value_horizon if values else ruleset.search_horizon)
 
     def __init__(self, ruleset) -> None:
         super().__init__(ruleset)
-        use_values = self.use_values if self.use_values is not None else ruleset.value_horizon is not None
+        use_values = self._values_on(ruleset)
         self._model = load_model(ruleset) if use_values else None
-        default = ruleset.value_horizon if use_values and ruleset.value_horizon is not None else ruleset.search_horizon
-        self._horizon = min(MAX_ROLLOUT_ACTIONS, self.horizon if self.horizon is not None else default)
+        self._horizon = self.rollout_horizon(ruleset)
+        self._worlds = self.worlds(ruleset)
+        ruleset_flat = use_values and ruleset.value_horizon is not None and ruleset.value_flat
+        self._flat = self.flat if self.flat is not None else ruleset_flat
+        self._confidence = self.confidence if self.confidence is not None else CONFIDENCE
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")
@@ -148,7 +174,7 @@ class SearchBot(Bot):
         subtrees = [_Node() for _ in candidates]
         rewards: list[list[float]] = [[] for _ in candidates]
         played = [0]  # engine actions applied in all the rollouts: the work the search did
-        for _ in range(self.worlds()):
+        for _ in range(self._worlds):
             world = ruleset.resample_hidden(state, seat, search_rng)
             seed = search_rng.next64()
             # Every candidate plays on the same world with the same dice: their difference is the move's.
@@ -156,14 +182,14 @@ class SearchBot(Bot):
                 copy = world if index == len(candidates) - 1 else ruleset.copy(world)
                 rewards[index].append(self._play_out(copy, seat, action, subtrees[index], policy, Rng(seed),
                                                      played))
-        best = self._pick(rewards, candidates.index(default) if default is not None else None)
+        best = self._pick(rewards, candidates.index(default) if default is not None else None, self._confidence)
         options = [{"action": action, "value": round(mean(samples), 4), "samples": len(samples)}
                    for action, samples in zip(candidates, rewards, strict=True)]
-        return {"action": candidates[best], "worlds": self.worlds(), "actions": played[0], "options": options}
+        return {"action": candidates[best], "worlds": self._worlds, "actions": played[0], "options": options}
 
     @staticmethod
-    def _pick(rewards: list[list[float]], default: int | None) -> int:
-        """The best mean; with a default, only a candidate better by ``CONFIDENCE`` standard errors of the
+    def _pick(rewards: list[list[float]], default: int | None, confidence: float = CONFIDENCE) -> int:
+        """The best mean; with a default, only a candidate better by ``confidence`` standard errors of the
         paired difference replaces it."""
         best = max(range(len(rewards)), key=lambda index: (mean(rewards[index]), index == default))
         if default is None or best == default:
@@ -172,7 +198,7 @@ class SearchBot(Bot):
         if len(differences) < 2:
             return default
         spread = stdev(differences) / math.sqrt(len(differences))
-        return best if mean(differences) > CONFIDENCE * spread else default
+        return best if mean(differences) > confidence * spread else default
 
     def _play_out(self, world, seat: int, action: dict, node: _Node, policy: Bot, rng: Rng,
                   played: list[int]) -> float:
@@ -182,7 +208,7 @@ class SearchBot(Bot):
         ruleset.apply(world, seat, action, check=False)
         played[0] += 1
         path = []
-        growing = True
+        growing = not self._flat
         for _ in range(self._horizon):
             pending = ruleset.pending(world)
             if not pending:

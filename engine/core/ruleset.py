@@ -304,6 +304,14 @@ class Ruleset(ABC):
     #: and is scored by the model's chances, so the same budget buys more worlds. ``None``: the search
     #: keeps ``search_horizon`` and ``standings`` (the model did not help in this game's ladder).
     value_horizon: ClassVar[int | None] = None
+    #: With ``value_horizon``: a search samples this many times its level's worlds, since a cut-off rollout
+    #: costs a fraction of a long one (``value_worlds * (value_horizon + 1)`` stays within the 400 actions a
+    #: rollout may cost, so a level's ``cost_per_move`` still bounds its work).
+    value_worlds: ClassVar[int] = 1
+    #: With ``value_horizon``: the seat plays ``rollout_bot`` after its candidate move too, with no tree of
+    #: its later moves (flat Monte Carlo: a one-step improvement of the rollout bot). In a rollout of a few
+    #: actions a tree's first visits are the seat's untried, mostly poor, later moves: noise on every candidate.
+    value_flat: ClassVar[bool] = False
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the

@@ -165,11 +165,11 @@ def test_a_wide_choice_is_cut_to_a_bounded_number_of_candidates_keeping_the_defa
     assert candidate_actions(decision, default={"type": "pick", "n": 2}) == options[:MAX_CANDIDATES]
 
 
-def value_search(horizon: int):
+def value_search(horizon: int, **settings):
     """A search whose rollouts stop after ``horizon`` actions and are scored by the value model."""
     from engine.bots.search import SearchBot
 
-    return type("ValueSearch", (SearchBot,), {"world_count": 8, "horizon": horizon, "use_values": True})
+    return type("ValueSearch", (SearchBot,), {"world_count": 8, "horizon": horizon, "use_values": True, **settings})
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
@@ -184,5 +184,61 @@ def test_a_search_scored_by_the_value_model_is_legal_deterministic_and_reads_the
     # A rollout cut off at once is scored by the model's chance for the seat in that world.
     world = ruleset.copy(state)
     assert bot._rewards(world) == load_model(ruleset).predict(world)
-    # No ruleset turns it on by default yet: the default search keeps its horizon and standings.
-    assert ruleset.value_horizon is None and ruleset.bot("mcts")._model is None
+    # The default search reads the model exactly where the ruleset sets a value horizon.
+    assert (ruleset.bot("mcts")._model is not None) == (ruleset.value_horizon is not None)
+
+
+@pytest.mark.parametrize("ruleset_id", ["whipcash", "hitchiker"])
+def test_a_flat_rollout_is_the_rollout_bot_for_every_seat_after_the_move_scored_by_the_model(ruleset_id):
+    """No tree: after its candidate the seat plays the rollout bot like everyone, for the horizon, and the
+    world is scored by the model's chance for the seat."""
+    from engine.bots.search import _Node
+    from engine.values.model import load_model
+
+    ruleset = get_ruleset(ruleset_id)
+    bot, policy, model = value_search(10, flat=True)(ruleset), ruleset.bot(ruleset.rollout_bot), load_model(ruleset)
+    for state, decision in choice_states(ruleset_id, 3):
+        for action in candidate_actions(decision):
+            node, played = _Node(), [0]
+            reward = bot._play_out(ruleset.copy(state), decision.seat, action, node, policy, Rng(9), played)
+            world, rng = ruleset.copy(state), Rng(9)
+            ruleset.apply(world, decision.seat, action, check=False)
+            actions = 1
+            for _ in range(10):
+                if not (pending := ruleset.pending(world)):
+                    break
+                ruleset.apply(world, pending[0].seat, policy.choose(world, pending[0], rng), check=False)
+                actions += 1
+            assert reward == model.predict(world)[decision.seat] and played == [actions] and not node.children
+
+
+def test_the_confidence_rule_keeps_the_rollout_bots_move_unless_a_candidate_is_better_by_enough_errors():
+    from engine.bots.search import SearchBot
+
+    default = [0.5] * 64
+    # Paired differences alternating +0.25 and -0.15: a mean of 0.05 at 1.98 standard errors.
+    better = [0.75 if index % 2 else 0.35 for index in range(64)]
+    assert SearchBot._pick([default, better], 0) == 0  # two standard errors: kept
+    assert SearchBot._pick([default, better], 0, confidence=1.0) == 1
+    assert SearchBot._pick([default, better], None) == 1  # no default: the best mean
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_search_scored_by_the_model_samples_more_worlds_within_its_levels_bound(ruleset_id):
+    """A ruleset's ``value_worlds`` multiplies each level's worlds only with its model, and a cut-off rollout
+    is short enough that ``cost_per_move`` (the quota's bound) still bounds the move."""
+    from engine.bots.search import MAX_ROLLOUT_ACTIONS
+
+    ruleset = get_ruleset(ruleset_id)
+    level = SEARCH_BOTS["mcts-1"]
+    if ruleset.value_horizon is None:
+        assert level.worlds(ruleset) == LEVEL_WORLDS[1] and level.rollout_horizon(ruleset) == ruleset.search_horizon
+        return
+    assert ruleset.value_worlds * (ruleset.value_horizon + 1) <= MAX_ROLLOUT_ACTIONS
+    assert level.worlds(ruleset) == LEVEL_WORLDS[1] * ruleset.value_worlds
+    assert level.rollout_horizon(ruleset) == ruleset.value_horizon
+    (state, decision), *_ = choice_states(ruleset_id, 1)
+    analysis = ruleset.bot("mcts-1").analyse(state, decision, Rng(2))
+    assert analysis["worlds"] == LEVEL_WORLDS[1] * ruleset.value_worlds
+    assert {option["samples"] for option in analysis["options"]} == {analysis["worlds"]}
+    assert 0 < analysis["actions"] <= level.cost_per_move

@@ -58,8 +58,9 @@ def hint_bound(ruleset: Ruleset, decision: Decision) -> int:
     candidates = len(candidate_actions(decision))
     if candidates == 1 and not decision.ranges:
         return 0
-    worlds = ruleset.bot_classes()[HINT_BOT].worlds()
-    return min(hint_cost(ruleset), worlds * min(candidates + 1, MAX_CANDIDATES) * (ruleset.search_horizon + 1))
+    bot = ruleset.bot_classes()[HINT_BOT]
+    return min(hint_cost(ruleset),
+               bot.worlds(ruleset) * min(candidates + 1, MAX_CANDIDATES) * (bot.rollout_horizon(ruleset) + 1))
 
 
 def hint_charge_id(game_id: str, seat: int, version: int) -> str:

@@ -12,6 +12,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from engine.core.bounded import BoundedCache
 from engine.core.errors import InvalidOptions
 
 DATA = Path(__file__).parent / "data"
@@ -246,7 +247,10 @@ DEFAULT_DATA = {
     "bad_ride_deck": _load("bad_ride.json"),
 }
 DEFAULT_TABLES = Tables(DEFAULT_DATA["board"], DEFAULT_DATA["deal_chart"], DEFAULT_DATA["bad_ride_deck"])
-_cache: dict[str, Tables] = {}
+#: the custom tables (``data_key``) a process keeps; without a bound, every custom board a client
+#: ever sent would stay in memory
+MAX_CACHED_CUSTOM = 64
+custom_tables: BoundedCache[str, Tables] = BoundedCache(MAX_CACHED_CUSTOM)
 
 
 def custom_data(options: dict) -> dict | None:
@@ -267,7 +271,8 @@ def tables_for(key: str, custom: dict | None) -> Tables:
     """The tables of a game: the defaults, or its validated overrides (cached by ``key``)."""
     if custom is None:
         return DEFAULT_TABLES
-    tables = _cache.get(key)
+    tables = custom_tables.get(key)
     if tables is None:
-        tables = _cache[key] = Tables(custom["board"], custom["deal_chart"], custom["bad_ride_deck"])
+        tables = Tables(custom["board"], custom["deal_chart"], custom["bad_ride_deck"])
+        custom_tables.put(key, tables)
     return tables

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from marshmallow import ValidationError
 
+from engine.core.bounded import BoundedCache
 from engine.games.monopoly_cars2.board import Board, parse_board
 from engine.games.monopoly_cars2.cards import Card, parse_deck
 
@@ -49,7 +50,8 @@ DEFAULT_BOARD = _read("board.json")
 DEFAULT_DECK = _read("chance.json")
 DEFAULT_TABLES = build_tables(DEFAULT_BOARD, DEFAULT_DECK)
 
-_custom: dict[str, Tables] = {}
+#: the custom boards and decks validated in this process, by ``custom_key``
+custom_tables: BoundedCache[str, Tables] = BoundedCache(MAX_CACHED_CUSTOM)
 
 
 def custom_key(board_data: object | None, deck_data: object | None) -> str:
@@ -63,13 +65,11 @@ def tables_for(key: str) -> Tables:
     """The tables of a ``custom_key`` (validated on first use in this process)."""
     if not key:
         return DEFAULT_TABLES
-    tables = _custom.get(key)
+    tables = custom_tables.get(key)
     if tables is None:
         data = json.loads(key)
         board = DEFAULT_BOARD if data["board"] is None else data["board"]
         deck = DEFAULT_DECK if data["chance_deck"] is None else data["chance_deck"]
         tables = build_tables(board, deck)
-        if len(_custom) >= MAX_CACHED_CUSTOM:
-            _custom.clear()
-        _custom[key] = tables
+        custom_tables.put(key, tables)
     return tables

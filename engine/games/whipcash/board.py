@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.core.bounded import BoundedCache
 from engine.core.errors import InvalidOptions
 
 #: The Pros in payment order (Mr. Daily first, then Mr. Chasinbucks, then Dr. Overbilled).
@@ -185,17 +186,18 @@ def default_board() -> Board:
     return _default_board
 
 
-#: custom boards by the identity of their dict in a state (a board in options is parsed once per game)
-_custom_boards: dict[int, Board] = {}
+#: custom boards by the identity of their dict in a state (a board in options is parsed once per game;
+#: the Board holds its dict, so an id is not reused while its entry lives)
+MAX_CACHED_CUSTOM = 256
+custom_boards: BoundedCache[int, Board] = BoundedCache(MAX_CACHED_CUSTOM)
 
 
 def board_of(custom: dict | None) -> Board:
     """The parsed board of a state: the default one, or its custom board from the options."""
     if custom is None:
         return default_board()
-    board = _custom_boards.get(id(custom))
+    board = custom_boards.get(id(custom))
     if board is None or board.data is not custom:
-        if len(_custom_boards) > 256:
-            _custom_boards.clear()
-        board = _custom_boards[id(custom)] = Board(custom)
+        board = Board(custom)
+        custom_boards.put(id(custom), board)
     return board

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from engine.core.bounded import BoundedCache
 from engine.core.errors import InvalidOptions
 from engine.games.hitchiker import tables as tables_module
 from tests.engine.hitchiker.helpers import RULES, act, city, game, give, pending_kind, place, script, types
@@ -72,7 +73,7 @@ def test_a_custom_board_is_used_and_survives_serialization_in_a_fresh_process(mo
     state = RULES.new_game(2, {"board": custom_board()}, 3)
     assert RULES.view(state, None)["custom_data"]["board"]["cities"][1]["amount"] == 70_000
     data = json.loads(json.dumps(RULES.to_dict(state)))
-    monkeypatch.setattr(tables_module, "_cache", {})
+    monkeypatch.setattr(tables_module, "custom_tables", BoundedCache(tables_module.MAX_CACHED_CUSTOM))
     restored = RULES.from_dict(data)
     assert restored == state
     homes = {0: "Kebec City", 1: "Sasquatoon"}

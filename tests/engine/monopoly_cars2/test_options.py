@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from engine.core.bounded import BoundedCache
 from engine.core.errors import InvalidOptions
 from engine.games.monopoly_cars2 import tables as tables_module
 from engine.games.monopoly_cars2.tables import DEFAULT_BOARD, DEFAULT_DECK
@@ -47,7 +48,7 @@ def board_with(change) -> dict:
     return board
 
 
-def test_a_custom_board_and_deck_play_to_the_end_and_round_trip_in_a_fresh_process():
+def test_a_custom_board_and_deck_play_to_the_end_and_round_trip_in_a_fresh_process(monkeypatch):
     options = {"board": SMALL_BOARD, "chance_deck": SMALL_DECK, "spinner_faces": [1, 2, 3]}
     for seed in range(30):
         final, _, _ = play_random(RULESET, 3, seed, options)
@@ -55,7 +56,8 @@ def test_a_custom_board_and_deck_play_to_the_end_and_round_trip_in_a_fresh_proce
     state = RULESET.new_game(2, options, seed=5)
     assert len(state.owners) == 8 and len(state.pile) == 4 and state.spinner == [1, 2, 3]
     data = json.loads(json.dumps(RULESET.to_dict(state)))
-    tables_module._custom.clear()  # as in a process that never saw these options
+    # as in a process that never saw these options
+    monkeypatch.setattr(tables_module, "custom_tables", BoundedCache(tables_module.MAX_CACHED_CUSTOM))
     again = RULESET.from_dict(data)
     assert again == state
     assert RULESET.view(again, 0)["board"][5]["name"] == "B1"
