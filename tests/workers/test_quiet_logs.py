@@ -131,7 +131,7 @@ def test_serve_without_redis_says_so_once_and_starts_its_workers_when_redis_answ
 def test_a_stop_signal_in_the_middle_of_a_sweep_stops_the_worker_after_it(redis_db_url, monkeypatch):
     from rq.exceptions import StopRequested
 
-    from api.play import deadlines
+    from api.play import timeouts
     from api.service.worker import QUEUES
 
     connection = redis_lib.Redis.from_url(redis_db_url)
@@ -142,7 +142,7 @@ def test_a_stop_signal_in_the_middle_of_a_sweep_stops_the_worker_after_it(redis_
         worker.request_stop(signal.SIGTERM, None)  # what RQ's handler does when SIGTERM comes now
         return 0
 
-    monkeypatch.setattr(deadlines, "sweep", signal_arrives)
+    monkeypatch.setattr(timeouts, "sweep", signal_arrives)
     try:
         with pytest.raises(StopRequested):
             worker.run_maintenance_tasks()
