@@ -35,16 +35,12 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue, get_current_job
 from rq.job import Job
-from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
 from api import heartbeats
-from api.apps import accounting
 from api.config import settings
-from api.moves import load_state, submit_action
+from api.moves import load_state
 from api.observability import metrics
-from api.problems import ApiProblem
-from api.rules_version import is_current
 from api.store import (
     ACTIVE,
     BOT_CHECK_AFTER_SECONDS,
@@ -58,7 +54,7 @@ from api.store import (
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
-from engine.core.rng import Rng, derive_seed
+from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset
 
 #: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
@@ -101,51 +97,11 @@ def job_store() -> GameStore:
 
 
 def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) -> str:
-    """Play the pending bot seat's move if the game is still at ``version``; say what happened."""
-    store = store or job_store()
-    record = store.load(game_id)
-    if record is None:
-        return "gone"
-    if record.version != version:
-        return "moved-on"
-    ruleset = get_ruleset(record.ruleset)
-    if not is_current(ruleset, record):
-        return "rules-version"  # never played on under other rules (api/rules_version.py)
-    state = load_state(ruleset, record)
-    if ruleset.result(state) is not None:
-        return "over"
-    decision = next((d for d in ruleset.pending(state) if record.seats[d.seat].get("bot")), None)
-    if decision is None:
-        return "no-bot-pending"
-    bot = ruleset.bot(record.seats[decision.seat]["bot"])
-    rng = Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version))
-    searched = 0  # the engine actions a search played, charged to the game's app
-    try:
-        if bot.searches:
-            analysis = bot.analyse(state, decision, rng)
-            action, searched = analysis["action"], analysis["actions"]
-        else:
-            action = bot.choose(state, decision, rng)
-    except JobTimeoutException:
-        if not bot.searches:
-            raise
-        # The search ran past SEARCH_JOB_TIMEOUT (a slow machine, a huge position): the seat still
-        # moves, and its game goes on. Searches only ever play on copies: ``state`` is untouched.
-        log.warning("the search of %s at version %d ran out of time: seat %d plays a random option",
-                    game_id, version, decision.seat)
-        action = ruleset.bot("random").choose(state, decision, rng)
-        searched = bot.cost_per_move  # cut off at its bound: it used all of it
-    accounting.count(store.control, record.app, "search_work_per_day", min(searched, bot.cost_per_move))
-    action = legal_or_default(ruleset, state, decision, action, rng, record.seats[decision.seat]["bot"], game_id)
-    try:
-        outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
-    except ApiProblem as problem:
-        if problem.kind == "version-mismatch":
-            # Someone else moved first; whoever did queued the job for the new version.
-            return "moved-on"
-        raise
-    metrics.bot_replied(record.updated)
-    return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
+    """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
+    that follow it (a run: api/bot_runs.py); say what happened."""
+    from api.bot_runs import play_run  # it plays through this module's helpers
+
+    return play_run(store or job_store(), game_id, version)
 
 
 def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: Rng, bot_name: str,
@@ -168,6 +124,8 @@ def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
     """The read path's check: queue the job of this version if none was (e.g. the API died before queueing)."""
     if store.bot_queue is None or not any(record.seats[d.seat].get("bot") for d in decisions):
         return
+    if record.bot_run == record.version:
+        return  # the job that committed this version plays on (api/bot_runs.py); the sweep looks after it
     current = store.redis.get(bot_current_key(record.id))
     if current is None or bot_job_version(current) != record.version:
         store.schedule_bots(record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
@@ -209,13 +167,15 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
 
 def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
-    version, status = store.redis.hmget(game_key(game_id), ["version", "status"])
+    version, status, bot_run = store.redis.hmget(game_key(game_id), ["version", "status", "bot_run"])
     current = store.redis.get(bot_current_key(game_id))
     later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
-    if current is not None and bot_job_version(current) == int(version) and job_alive(store, current):
+    # The job of this version, or a run that committed it and plays on (api/bot_runs.py).
+    answers = current is not None and (bot_job_version(current) == int(version) or bot_run == version)
+    if answers and job_alive(store, current):
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
         return False
     record = store.load(game_id)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from api import deadlines
@@ -32,6 +34,10 @@ class Outcome:
     result: dict | None
     #: True when this is the stored outcome of an earlier request with the same Idempotency-Key
     replayed: bool = False
+    #: the game at the new version, as stored (for a caller that plays on without reading it again)
+    record: GameRecord | None = None
+    #: the caller's ``plays_on`` said yes: no bot job was queued for the new version, the caller answers for it
+    plays_on: bool = False
 
 
 def body_digest(action) -> str:
@@ -79,11 +85,15 @@ states = StateCache()
 #: moved first; each retry means another move was stored, so a real table never needs many.
 MAX_CAS_RETRIES = 25
 
+#: Asked after an action is played and before it is stored, with the game and the new version's pending
+#: decisions: does the caller (a bot job, api/bot_runs.py) play the new version's bot move itself?
+PlaysOn = Callable[[GameRecord, list[Decision]], bool]
+
 
 @counted_actions
 def submit_action(store: GameStore, game_id: str, seat: int, action, expected: int | Precondition,
                   idempotency_key: str | None = None, *, record: GameRecord | None = None,
-                  timed_out: bool = False) -> Outcome:
+                  timed_out: bool = False, plays_on: PlaysOn | None = None) -> Outcome:
     """Check ``action`` by ``seat`` against the rules and the game, then store it.
 
     ``expected`` is the precondition: a version (strict: the game must still be at it) or a
@@ -93,7 +103,8 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
     ``version-mismatch`` (the precondition no longer holds), ``illegal-action`` (with the
     engine's ``reason``), ``idempotency-key-reused``. ``record`` may be passed when the caller
     has just loaded the game. A bot seat left pending gets its job queued, a human one its
-    deadline (``api.deadlines``); ``timed_out`` marks a default the service played.
+    deadline (``api.deadlines``); ``timed_out`` marks a default the service played. ``plays_on`` lets
+    a bot job keep the next bot move instead of queueing a job for it (``Outcome.plays_on``).
     """
     precondition = expected if isinstance(expected, Precondition) else Precondition(version=expected)
     digest = body_digest(action) if idempotency_key is not None else None
@@ -129,7 +140,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         except IllegalAction as error:
             states.put(game_id, record.version, state)
             raise ApiProblem("illegal-action", error.message, reason=error.reason, version=record.version) from None
-        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out)
+        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out, plays_on)
         if played.commit.outcome != "stale":
             break
         if not precondition.names_decision:
@@ -147,13 +158,17 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
               for cursor, event in zip(commit.cursors, played.events, strict=True)]
     if played.status == ACTIVE:
         states.put(game_id, commit.version, played.state)
-        after_commit(store, game_id, commit.version, record, played.pending)
+        after_commit(store, game_id, commit.version, record, played.pending, bots_queued=not played.plays_on)
     notify.game_moved(record, commit.version, played.status, played.pending, played.result)
     if played.status == FINISHED and (record.rated or record.tournament):
         from api.competition.games import game_finished  # it reaches tournaments, which create games
 
         game_finished(store, record)
-    return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
+    now = dataclasses.replace(record, version=commit.version, status=played.status, state=played.state_json,
+                              marks=played.marks, updated=commit.updated,
+                              bot_run=commit.version if played.plays_on else record.bot_run)
+    return Outcome(game_id, seat, commit.version, played.status, stored, played.result, record=now,
+                   plays_on=played.plays_on)
 
 
 @dataclass(slots=True)
@@ -166,10 +181,13 @@ class _Played:
     status: str
     result: dict | None
     pending: list[Decision]
+    state_json: str
+    marks: dict
+    plays_on: bool
 
 
 def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat: int, action: dict,
-            idempotency_key: str | None, digest: str | None, timed_out: bool) -> _Played:
+            idempotency_key: str | None, digest: str | None, timed_out: bool, plays_on: PlaysOn | None) -> _Played:
     """Play a checked action on ``state`` and compare-and-set it."""
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]
     if timed_out:
@@ -182,16 +200,21 @@ def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
     pending = ruleset.pending(state) if result is None else []
     marks = next_marks(pending, record.marks, record.version + 1, seat)
+    keeps = status == ACTIVE and plays_on is not None and plays_on(record, pending)
+    state_json = json.dumps(ruleset.to_dict(state))
     pause_point("before-commit")
-    commit = store.commit(record.id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
-                          seat=seat, action=action, events=events, marks=marks, idempotency=idempotency)
+    commit = store.commit(record.id, record.version, state=state_json, status=status, seat=seat, action=action,
+                          events=events, marks=marks, idempotency=idempotency, bot_run=keeps)
     pause_point("after-commit")
-    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
+    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending,
+                   state_json, marks, keeps)
 
 
-def after_commit(store: GameStore, game_id: str, version: int, record: GameRecord, pending: list) -> None:
-    """Queue the bot job and start the deadline a new ``version`` needs (``record``: its seats and timeout)."""
-    has_bots = any(entry.get("bot") for entry in record.seats)
+def after_commit(store: GameStore, game_id: str, version: int, record: GameRecord, pending: list,
+                 bots_queued: bool = True) -> None:
+    """Queue the bot job and start the deadline a new ``version`` needs (``record``: its seats and timeout);
+    without ``bots_queued`` the caller plays the bot move itself (a bot run: api/bot_runs.py)."""
+    has_bots = bots_queued and any(entry.get("bot") for entry in record.seats)
     if has_bots:
         store.schedule_bots(game_id, version, record.seats, pending, ruleset=record.ruleset)
     if record.decision_timeout:

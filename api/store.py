@@ -7,10 +7,11 @@ api/preconditions.py, the hint counts of a game with hints on (``hints``, ``hint
 ``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
 chat: on), ``win_chances`` (``spectators`` when spectators may ask for a live game's win chances; absent:
 seats only, api/win_chances), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the
-tournament whose table it is; docs/competition.md), one ``t:<sha256>`` field per token naming its seat and one
-``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
-(``k=a``: the action log used for replays, never shown to clients) or an engine event
-(``k=e``, with its visibility).
+tournament whose table it is; docs/competition.md), ``refreshed`` (when a move last refreshed the TTLs:
+``COMMIT_SCRIPT``), ``bot_run`` (the last version a bot job committed saying it plays on: api/bot_runs.py),
+one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per invite of api/seats);
+``game:{<id>}:events`` is a stream whose entries are either an accepted action (``k=a``: the action
+log used for replays, never shown to clients) or an engine event (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
 the id of the job computing it, then its JSON; it expires with the game's version.
@@ -19,8 +20,8 @@ then its JSON; it expires with the game, and so does ``game:{<id>}:analysis:cost
 analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads, api/competition, without
 reading the whole analysis). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
-(every write of the game refreshes its TTL too), and ``game:{<id>}:chat:rate:<seat>`` holds the times of a
-seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
+(every write of the game refreshes its TTL too, a move at most every ``TTL_REFRESH_SECONDS``), and
+``game:{<id>}:chat:rate:<seat>`` holds the times of a seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
 them all.
 
@@ -49,29 +50,48 @@ from rq.exceptions import DuplicateJobError
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
 #: stored outcome for the Idempotency-Key wins over the version check: a retry racing its own
 #: first attempt is a replay of it, not a stale write.
+#: The TTLs (the game's, its events' and its chat's) are refreshed when the game finishes and
+#: otherwise at most every ``TTL_REFRESH_SECONDS`` (a tenth of the TTL if shorter; the hash's
+#: ``refreshed`` says when): three EXPIREs on every move were a quarter of a bot move's commands,
+#: and a game then expires at most that much sooner than a TTL after its last write.
+#: With ARGV[10] = '1' the committing bot job plays on (api/bot_runs.py): ``bot_run`` names the new
+#: version as one that job answers for, in the same HSET, so no other write marks it.
 #: KEYS: 1 the game, 2 its events, 3 its chat (whose TTL follows the game's), 4 the idempotency record if any.
 #: ARGV: 1 expected version, 2 state, 3 status, 4 updated, 5 TTL, 6 wake channel, 7 idempotency
-#: TTL, 8 idempotency record, 9 marks JSON, 10 the action log entry, 11... events.
+#: TTL, 8 idempotency record, 9 marks JSON, 10 '1' when the committing bot job plays on, 11 the action
+#: log entry, 12... events, and the refresh interval in seconds as the very last.
 COMMIT_SCRIPT = """
-local current = redis.call('HGET', KEYS[1], 'version')
+local game = redis.call('HMGET', KEYS[1], 'version', 'refreshed', 'ttl', 'finished_ttl')
+local current = game[1]
 if not current then return {'missing'} end
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return {'duplicate', current} end
 if current ~= ARGV[1] then return {'stale', current} end
 local version = tostring(tonumber(current) + 1)
-redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4],
-           'marks', ARGV[9])
-local ttl = ARGV[5]
-local kept = redis.call('HGET', KEYS[1], ARGV[3] == 'finished' and 'finished_ttl' or 'ttl')
-if kept then ttl = kept end
+local finished = ARGV[3] == 'finished'
+local ttl = tonumber((finished and game[4] or game[3]) or ARGV[5])
+local now = tonumber(ARGV[4])
+local refresh = finished or not game[2] or now - tonumber(game[2]) >= math.min(tonumber(ARGV[#ARGV]), ttl / 10)
+local fields = {'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4], 'marks', ARGV[9]}
+if refresh then
+  fields[#fields + 1] = 'refreshed'
+  fields[#fields + 1] = ARGV[4]
+end
+if ARGV[10] == '1' then
+  fields[#fields + 1] = 'bot_run'
+  fields[#fields + 1] = version
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 local ids = {}
-for i = 10, #ARGV do
+for i = 11, #ARGV - 1 do
   local kind = 'e'
-  if i == 10 then kind = 'a' end
+  if i == 11 then kind = 'a' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
 end
-redis.call('EXPIRE', KEYS[1], ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
-redis.call('EXPIRE', KEYS[3], ttl)
+if refresh then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
 if KEYS[4] then
   redis.call('HSET', KEYS[4], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
   redis.call('EXPIRE', KEYS[4], ARGV[7])
@@ -81,6 +101,8 @@ local reply = {'ok', version}
 for i = 2, #ids do reply[#reply + 1] = ids[i] end
 return reply
 """
+#: The longest a move leaves the game's TTLs unrefreshed (``COMMIT_SCRIPT``).
+TTL_REFRESH_SECONDS = 60
 
 #: Count a hint of seat ARGV[1] at version ARGV[2] (once per seat and version) and mark it asked
 #: (KEYS[2], for as long as the game lives at this version: its PTTL, else ARGV[3] ms) with the id
@@ -197,7 +219,7 @@ FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
-           "hints_at", "hints_pending", "chat", "rated", "tournament", "win_chances")
+           "hints_at", "hints_pending", "chat", "rated", "tournament", "win_chances", "bot_run")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -323,6 +345,9 @@ class GameRecord:
     win_chances: str = "seats"
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
+    #: the last version whose commit said its bot job plays on (api/bot_runs.py): at this version the job
+    #: named by ``bot_current_key`` answers for the pending bot move, whatever version its id names
+    bot_run: int | None = None
 
 
 @dataclass(slots=True)
@@ -330,6 +355,8 @@ class Commit:
     outcome: str  # "ok", "stale", "missing", "duplicate"
     version: int = 0
     cursors: list[str] | None = None
+    #: the new version's ``updated`` time
+    updated: float = 0.0
 
 
 @dataclass(slots=True)
@@ -488,23 +515,27 @@ class GameStore:
         return pipe.execute()[1:1 + len(events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
-               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
+               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None,
+               bot_run: bool = False) -> Commit:
         """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
-        (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
+        (api/preconditions.py); ``idempotency`` is (key, outcome record) to remember; ``bot_run``: the
+        committing bot job plays the new version's bot move too (``GameRecord.bot_run``)."""
         keys = [game_key(game_id), events_key(game_id), chat_key(game_id)]
         record = ""
         if idempotency is not None:
             keys.append(idempotency_key(game_id, seat, idempotency[0]))
             record = json.dumps(idempotency[1])
+        now = time.time()
         args = [
-            str(expected_version), state, status, repr(time.time()), self.ttl_for(status), wake_channel(game_id),
-            self.idempotency_ttl, record, json.dumps(marks), json.dumps({"seat": seat, "action": action}),
-            *(json.dumps(event) for event in events),
+            str(expected_version), state, status, repr(now), self.ttl_for(status), wake_channel(game_id),
+            self.idempotency_ttl, record, json.dumps(marks), "1" if bot_run else "",
+            json.dumps({"seat": seat, "action": action}), *(json.dumps(event) for event in events),
+            TTL_REFRESH_SECONDS,
         ]
         reply = self._commit(keys=keys, args=args)
         outcome = reply[0]
         if outcome == "ok":
-            return Commit("ok", int(reply[1]), list(reply[2:]))
+            return Commit("ok", int(reply[1]), list(reply[2:]), updated=now)
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
     def schedule_bots(self, game_id: str, version: int, seats: list[dict], decisions, *, ruleset: str,
@@ -725,7 +756,7 @@ class GameStore:
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
      options, listed, rules_version, hints, hints_at, hints_pending, chat, rated, tournament,
-     win_chances) = values[: len(_FIELDS)]
+     win_chances, bot_run) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
@@ -733,6 +764,7 @@ def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
         chat=chat != "0", rated=rated == "1", tournament=tournament, win_chances=win_chances or "seats",
+        bot_run=None if bot_run is None else int(bot_run),
     )
     if hints is not None:
         record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from datetime import timedelta
 
 from redis import Redis
@@ -32,11 +33,46 @@ from engine.core.registry import all_rulesets
 QUEUES = WORKER_QUEUES
 #: Seconds between two sweeps of the active simulations, and the longest blocking wait for a job.
 SWEEP_SECONDS = 3
+#: The least time between two of RQ's own worker heartbeats (and suspension checks); see ``FewerBeatsMixin``.
+RQ_BEAT_SECONDS = 5.0
 
 log = logging.getLogger("rulehouse.worker")
 
 
-class SweepingMixin:
+class FewerBeatsMixin:
+    """RQ's worker beats (HSET and two EXPIREs) four times around every job, checks ``rq suspend``
+    (the same and an EXISTS) before each, and writes its state twice: 20 of a bot job's 60 Redis
+    commands (bench/bot_cost.py), while its key lives ``worker_ttl`` + 60 s (8 minutes). Here a beat
+    within ``RQ_BEAT_SECONDS`` of the last is skipped unless it asks for a longer life than the last
+    gave (a long job's ``prepare_job_execution``), the suspension is looked at once in that time, and
+    an unchanged state is not written again. Our own liveness (``api.heartbeats``) is apart from this."""
+
+    _beat_at: float | None = None
+    _beat_ttl = 0
+    _suspension_checked_at: float | None = None
+
+    def heartbeat(self, timeout: int | None = None, pipeline=None) -> None:
+        wanted = timeout or self.worker_ttl + 60
+        recent = self._beat_at is not None and time.monotonic() - self._beat_at < RQ_BEAT_SECONDS
+        if recent and wanted <= self._beat_ttl:
+            return
+        super().heartbeat(timeout, pipeline)
+        self._beat_at, self._beat_ttl = time.monotonic(), wanted
+
+    def check_for_suspension(self, burst: bool) -> None:
+        checked = self._suspension_checked_at
+        if checked is not None and time.monotonic() - checked < RQ_BEAT_SECONDS:
+            return
+        self._suspension_checked_at = time.monotonic()
+        super().check_for_suspension(burst)
+
+    def set_state(self, state: str, pipeline=None) -> None:
+        if pipeline is None and state == self._state:
+            return
+        super().set_state(state, pipeline)
+
+
+class SweepingMixin(FewerBeatsMixin):
     """Wakes from the blocking dequeue every few seconds to sweep the simulations."""
 
     last_swept_at = None
