@@ -37,6 +37,7 @@ from rq.timeouts import JobTimeoutException
 
 from api import bot_seats
 from api.apps import accounting
+from api.faults import pause_point
 from api.moves import Outcome, states, submit_action
 from api.observability import metrics
 from api.problems import ApiProblem
@@ -111,20 +112,24 @@ def play_run(store: GameStore, game_id: str, version: int) -> str:
     ruleset = get_ruleset(record.ruleset)
     if not is_current(ruleset, record):
         return "rules-version"  # never played on under other rules (api/rules_version.py)
-    run = _Run(store, ruleset, started)
+    # Outside an RQ job (a test, a tool) there is no lease to answer for more moves: one move, as a job's was.
+    run = _Run(store, ruleset, started) if job_id is not None else None
     said = []
     while True:
+        if said:
+            pause_point("bot-run")  # test-only: a fault test kills the worker between two moves of a run
         outcome, what = _play_one(store, ruleset, record, run)
         if outcome is None:
-            return what if not said else f"{'; '.join(said[-3:])} ({len(said)} moves); then {what}"
+            return what if not said else f"{len(said)} moves; the last: {said[-1]}; then {what}"
         said.append(what)
-        run.moves += 1
+        if run is not None:
+            run.moves += 1
         if not outcome.plays_on:
             return what if len(said) == 1 else f"{len(said)} moves; the last: {what}"
         record = outcome.record
 
 
-def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run) -> tuple[Outcome | None, str]:
+def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run | None) -> tuple[Outcome | None, str]:
     """One bot move at ``record``'s version: its outcome (None when nothing was played) and what happened."""
     state = states.take(ruleset, record)
     if ruleset.result(state) is not None:
@@ -159,7 +164,7 @@ def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run) -> tuple
     try:
         # A search job plays its one move: the next one, a quick bot's or not, gets a job of its own.
         outcome = submit_action(store, record.id, decision.seat, action, record.version, record=record,
-                                plays_on=None if bot.searches else run.plays_on)
+                                plays_on=None if bot.searches or run is None else run.plays_on)
     except ApiProblem as problem:
         if problem.kind == "version-mismatch":
             # Someone else moved first; whoever did queued the job for the new version.
