@@ -398,6 +398,22 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
     return redis.Redis.from_url(url, decode_responses=True)
 
 
+class RegisteredQueue(Queue):
+    """An RQ queue that adds itself to RQ's set of queues (``rq:queues``: what ``rq info`` lists) once per
+    process: RQ does it in a transaction of its own on every enqueue, three of a bot job's dozen commands
+    (bench/bot_cost.py)."""
+
+    _registered = False
+
+    def enqueue_job(self, job, pipeline=None, at_front: bool = False, unique: bool = False):
+        if self._registered and pipeline is None and not job._dependency_ids and not job.has_rate_limit:
+            job.origin = self.name
+            return self._enqueue_job(job, at_front=at_front, unique=unique)  # RQ's enqueue_job less the SADD
+        job = super().enqueue_job(job, pipeline=pipeline, at_front=at_front, unique=unique)
+        self._registered = pipeline is None
+        return job
+
+
 class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
                  idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None,
@@ -447,7 +463,8 @@ class GameStore:
         if any(settings.get(name) for name in names):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
             connection = queue_connection or redis.Redis.from_url(settings["REDIS_URL"])
-            queues = {name: Queue(settings[name], connection=connection) for name in names if settings.get(name)}
+            queues = {name: RegisteredQueue(settings[name], connection=connection)
+                      for name in names if settings.get(name)}
         return cls(
             games or client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),

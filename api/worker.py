@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from datetime import timedelta
 
 from redis import Redis
 from rq import SimpleWorker, Worker
+from rq.job import Job, JobStatus
+from rq.queue import Queue
 from rq.scheduler import RQScheduler
-from rq.utils import now
+from rq.timeouts import JobTimeoutException
+from rq.utils import now, utcformat
 
 from api import bot_seats, deadlines, faults, heartbeats
 from api.apps import deadline_warnings, webhooks
@@ -189,7 +193,53 @@ class ForkingWorker(SweepingMixin, Worker):
     """Runs each job in a forked child (RQ's default): a crashing job cannot take the worker down."""
 
 
-class InProcessWorker(SweepingMixin, SimpleWorker):
+#: The jobs ``LeanBotJobsMixin`` runs without RQ's execution records: quick bot seats' runs.
+LEAN_JOBS = {"api.bot_seats.play_bot_turn"}
+
+
+class LeanBotJobsMixin:
+    """A quick bot job (on any queue but ``search``) run with four of RQ's commands instead of forty.
+
+    RQ records each execution (an execution hash, the started registry, the worker's set of
+    executions, its counters), then the result (a stream, the finished registry) and the
+    dependents: about 40 commands a job, which a run of a few bot moves beside a person does not
+    amortize (bench/bot_cost.py). Nothing reads those for a bot job: the game's version check says
+    what was played, and a job that dies is found by the bot sweep from the job hash alone
+    (``bot_seats.job_alive``: status, started_at, worker_name, origin). So such a job is marked
+    started and then finished on its hash only (kept ``result_ttl`` seconds, for its unique id),
+    under RQ's own timeout. A job that raises goes through RQ's failure handling as any job (its
+    retries, the failed registry). What one gives up: ``rq info`` and the dashboard do not list a
+    running bot job, and keep no result of it (nothing ever read one)."""
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        if job.func_name not in LEAN_JOBS or queue.name == "search":
+            super().execute_job(job, queue)
+            return
+        job.started_at, job.worker_name, job._status = now(), self.name, JobStatus.STARTED
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.hset(job.key, mapping={"status": JobStatus.STARTED.value, "started_at": utcformat(job.started_at),
+                                    "worker_name": self.name})
+        if len(self.queues) == 1:
+            pipe.lrem(queue.intermediate_queue_key, 1, job.id)  # a one-queue worker took it with LMOVE
+        pipe.execute()
+        try:
+            with self.death_penalty_class(job.timeout or queue.DEFAULT_TIMEOUT, JobTimeoutException, job_id=job.id):
+                job.perform()
+        except Exception:
+            self._finalize_failure(job, queue, None, sys.exc_info())
+            return
+        job.ended_at, job._status = now(), JobStatus.FINISHED
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.hset(job.key, mapping={"status": JobStatus.FINISHED.value, "ended_at": utcformat(job.ended_at)})
+        kept = job.get_result_ttl(self.default_result_ttl)
+        if kept is None or kept < 0:
+            pipe.persist(job.key)
+        else:
+            pipe.expire(job.key, max(1, kept))
+        pipe.execute()
+
+
+class InProcessWorker(SweepingMixin, LeanBotJobsMixin, SimpleWorker):
     """Runs jobs in the worker process itself: no fork per job, so bot replies come faster."""
 
 

@@ -33,12 +33,13 @@ def test_a_bot_action_costs_at_most_17_redis_commands_in_all_bot_games_and_besid
     """``INFO commandstats`` of the test's own Redis around seeded games on a real worker (bench/bot_cost.py's
     measure, small): every command counted, the workers' idle polling and the bench's own looks taken off."""
     bench = load_bench("bot_cost")
-    args = bench.build_parser().parse_args(["--games", "3", "--person-games", "1", "--workers", "1", "--seed", "5",
+    args = bench.build_parser().parse_args(["--games", "3", "--person-games", "3", "--workers", "1", "--seed", "5",
                                             "--redis-url", redis_db_url, "--root", str(ROOT)])
     measured = bench.measure(args)
     for name in ("all-bot", "person"):
         workload = measured["workloads"][name]
-        assert workload["bot_actions"] >= 100, workload  # enough moves for the count to mean something
+        # Enough moves for the count to mean something.
+        assert workload["bot_actions"] >= 50, (name, workload["bot_actions"])
         figure = bench.figure(workload)
         assert figure["per_bot_action"] <= MOST_COMMANDS_PER_BOT_ACTION, (name, figure)
     assert measured["workloads"]["person"]["person_actions"] > 0
