@@ -181,19 +181,21 @@ def run_workload(app, control, args, person: bool) -> dict:
     seconds = time.monotonic() - started
     stats = command_stats(control)
     own["info"] += 1
+    monitored, persons = monitor.close(own_ports(args.url)) if monitor else (None, None)
     pubsub.close()
-    monitored = monitor.close() if monitor else None
+    if persons is not None:
+        persons -= own["hget"]  # the bench's own looks at the games' status
     versions = sum(tables.store.load(game_id).version for game_id in tables.games)
     return {"stats": dict(stats), "own": dict(own), "seconds": seconds, "actions": versions,
             "bot_actions": versions - tables.person_actions, "person_actions": tables.person_actions,
             "person_requests": tables.person_requests, "games": len(tables.games),
-            "monitor": monitored}
+            "monitor": monitored, "persons_own": persons if person else None}
 
 
 def key_family(key: str) -> str:
     """A key with its ids replaced by ``*``: ``rq:job:*``, ``game:{*}:events``, ``worker-alive:*``."""
-    if key.startswith("game:{"):
-        return "game:{*}" + key.split("}", 1)[1]
+    if "{" in key and "}" in key:
+        return key.split("{", 1)[0] + "{*}" + key.split("}", 1)[1]
     parts = key.split(":")
     if parts[0] == "rq" and len(parts) > 2 and parts[1] in ("job", "results", "worker", "execution", "executions"):
         return ":".join(parts[:2]) + ":*"
@@ -202,9 +204,16 @@ def key_family(key: str) -> str:
     return key
 
 
+#: What the person's (and a creator's) own requests touch, told apart from what their bots' moves cost:
+#: the game's keys but the bot job's, and the duplicate-round guard's look (api/competition/closed_round.py).
+def persons_own(family: str) -> bool:
+    return (family.startswith("game:{*}") and family != "game:{*}:bot") or family == "closed:{*}"
+
+
 class Monitor:
-    """``MONITOR`` in a thread: calls by (command, key family), for finding where commands go
-    (never for the figures, which are ``INFO commandstats``')."""
+    """``MONITOR`` in a thread: calls by (command, key family), and by client port, to see where the commands
+    go and which of them this process's own requests sent (never for the totals: ``INFO commandstats``).
+    A script's commands are the client's whose ``EVALSHA`` came just before them."""
 
     def __init__(self, url: str) -> None:
         import threading
@@ -212,6 +221,7 @@ class Monitor:
         import redis
 
         self.counts: Counter = Counter()
+        self.by_port: dict[str, Counter] = {}
         self.monitor = redis.Redis.from_url(url, decode_responses=True).monitor()
         self.monitor.__enter__()
         self.stop = threading.Event()
@@ -219,6 +229,7 @@ class Monitor:
         self.thread.start()
 
     def _run(self) -> None:
+        script_port = ""
         while not self.stop.is_set():
             try:
                 line = self.monitor.next_command()
@@ -228,14 +239,31 @@ class Monitor:
             name = words[0].lower()
             if name in BENCH_COMMANDS:
                 continue
+            scripted = line.get("client_type") == "lua"
+            port = script_port if scripted else str(line.get("client_port"))
+            if name in ("evalsha", "eval"):
+                script_port = port
             key = words[1] if len(words) > 1 and name not in ("evalsha", "eval") else (
                 words[3] if len(words) > 3 else "")
-            where = "lua" if line.get("client_type") == "lua" else "client"
-            self.counts[f"{name} {key_family(key)} ({where})"] += 1
+            what = f"{name} {key_family(key)}"
+            self.counts[f"{what} ({'lua' if scripted else 'client'})"] += 1
+            self.by_port.setdefault(port, Counter())[what] += 1
 
-    def close(self) -> dict:
+    def close(self, own_ports: set[str]) -> tuple[dict, int]:
+        """The counts, and the commands of this process's own requests (``persons_own``) from ``own_ports``."""
         self.stop.set()
-        return dict(self.counts)
+        mine = sum(calls for port in own_ports for what, calls in self.by_port.get(port, Counter()).items()
+                   if persons_own(what.split(" ", 1)[1] if " " in what else ""))
+        return dict(self.counts), mine
+
+
+def own_ports(redis_url: str) -> set[str]:
+    """The local ports of this process's connections to the Redis at ``redis_url``."""
+    import psutil
+    from redis.connection import parse_url
+
+    port = int(parse_url(redis_url).get("port", 6379))
+    return {str(c.laddr.port) for c in psutil.Process().net_connections(kind="tcp") if c.raddr and c.raddr.port == port}
 
 
 def idle_window(control, seconds: float) -> Counter:
@@ -315,7 +343,9 @@ def figure(workload: dict) -> dict:
     net = net_commands(workload)
     total = sum(net.values())
     bots = max(1, workload["bot_actions"])
+    persons = workload.get("persons_own")
     return {"total": total, "per_bot_action": total / bots, "per_action": total / max(1, workload["actions"]),
+            "bots_per_bot_action": None if persons is None else (total - persons) / bots,
             "by_command": {name: calls / bots for name, calls in net.most_common()},
             "idle_per_second": sum(v for k, v in workload["idle"].items() if k not in BENCH_COMMANDS)
             / workload["seconds"]}
@@ -331,6 +361,9 @@ def report(results: list[dict], top: int) -> None:
                   f" {workload['seconds']:.1f} s, idle polling {got['idle_per_second']:.1f} commands/s subtracted")
             print(f"    commands per bot action: {got['per_bot_action']:.1f}"
                   f" (per action of any seat: {got['per_action']:.1f})")
+            if got["bots_per_bot_action"] is not None:
+                print(f"    without the person's own reads and moves (MONITOR): {got['bots_per_bot_action']:.1f}"
+                      f" per bot action")
             shown = list(got["by_command"].items())[:top]
             print("    by command: " + ", ".join(f"{cmd} {value:.2f}" for cmd, value in shown))
             if workload.get("monitor"):
@@ -346,6 +379,9 @@ def report(results: list[dict], top: int) -> None:
                 b, a = figure(before["workloads"][name]), figure(after["workloads"][name])
                 print(f"  {name}: {b['per_bot_action']:.1f} -> {a['per_bot_action']:.1f} commands per bot action,"
                       f" {b['per_bot_action'] / a['per_bot_action']:.2f}x fewer")
+                if b["bots_per_bot_action"] is not None and a["bots_per_bot_action"] is not None:
+                    before, after = b["bots_per_bot_action"], a["bots_per_bot_action"]
+                    print(f"  {name}, the person's own left out: {before:.1f} -> {after:.1f}, {before / after:.2f}x")
 
 
 def build_parser() -> argparse.ArgumentParser:
