@@ -1,4 +1,4 @@
-"""Bot seats: an RQ job on queue ``bots`` plays one bot move of one game version.
+"""Bot seats: an RQ job on queue ``bots`` plays the bot moves of one game from one version on.
 
 A bot that searches (``Bot.searches``: the ``mcts`` levels) is played by the same job on queue
 ``search`` instead (``SEARCH_QUEUE``), so that quick bots never wait behind a search; a search
@@ -8,8 +8,10 @@ the move's search work is counted against the game's app (api/apps/limits.py).
 Run workers with ``rq worker bots --url $REDIS_URL`` (or ``rulehouse worker``). A job
 ``bot-<game>-<version>`` moves only if the game is still at that version, computes the
 move from the bot's own view and decision, and submits it through the same
-compare-and-set path as a human move; the accepted move queues the next job when a bot
-seat is still pending, so a game of bots plays itself to the end. A move the rules refuse (a
+compare-and-set path as a human move. A quick bot's job then plays on while the next pending
+decision is a quick bot's too, each move its own commit and version (a run: api/bot_runs.py);
+the last move it plays queues the next job when a bot seat is still pending, so a game of bots
+plays itself to the end. A move the rules refuse (a
 bot's bug) is never submitted: the seat plays the decision's timeout default instead, logged
 and counted (``rulehouse_bot_moves_refused_total``), since a refused move would fail every
 retry of the job and, bot seats having no deadline, stall the game.
@@ -19,8 +21,9 @@ taking it off the queue or even after its move but before queueing the next one.
 game with bot seats is noted in ``bots:games`` with the time to look at it again, pushed
 on by each job queued for it; ``sweep`` (run by every ``rulehouse worker`` every few
 seconds) looks at the games that fell due: when a bot seat is pending and the job now
-responsible for the game (``game:{<id>}:bot``) is neither waiting in the queue nor
-started less than ``BOT_JOB_LEASE`` seconds ago (a search job: its timeout plus that), it queues
+responsible for the game (``game:{<id>}:bot``, for its version or, where the game's ``bot_run``
+says so, a run's later one) is neither waiting in the queue nor started less than ``BOT_JOB_LEASE``
+seconds ago (a search job: its timeout plus that), it queues
 another job for the version.
 Whatever runs twice, the compare-and-set on the version lets exactly one move through.
 """
