@@ -119,3 +119,27 @@ class viewport:  # a context manager, named as one uses it: `with viewport(drive
 
     def __exit__(self, *exc) -> None:
         self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def off_screen(driver) -> list[str]:
+    """What a reader at this width could not see without scrolling the page sideways: the page's own
+    width beyond the window, and every shown element whose right edge passes it, unless a box around
+    it scrolls (a wide table or board may scroll inside its panel) or clips it."""
+    return driver.execute_script("""
+        const width = document.documentElement.clientWidth;
+        const out = [];
+        const page = document.documentElement.scrollWidth;
+        if (page > width) out.push(`page ${page} > ${width}`);
+        const insideAScroller = (node) => {
+          for (let up = node.parentElement; up && up !== document.body; up = up.parentElement) {
+            if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(up).overflowX)) return true;
+          }
+          return false;
+        };
+        for (const node of document.querySelectorAll('body *')) {
+          if (!node.getClientRects().length || insideAScroller(node)) continue;
+          const right = node.getBoundingClientRect().right;
+          const name = `${node.tagName.toLowerCase()}#${node.id}.${node.className}`;
+          if (right > width + 0.5) out.push(`${name} ends at ${right}`);
+        }
+        return out;""")

@@ -44,9 +44,33 @@ def _board_parts(driver) -> dict:
                 spaces: texts('#board .ring .space > strong'), pawns};""")
 
 
+def split_words(driver) -> list[str]:
+    """The words of the board's names (spaces, gangsters) that the layout broke across two lines: a word
+    is broken when its text spans line boxes at more than one height (a hyphen is a fair break)."""
+    return driver.execute_script("""
+        const broken = [];
+        for (const name of document.querySelectorAll('#board .ring .space > strong, #board .gangster-name')) {
+          for (const node of name.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE) continue;
+            const pattern = /[^\\s-]+-?/g;
+            let match;
+            while ((match = pattern.exec(node.textContent)) !== null) {
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+              const tops = new Set(lines.map((r) => Math.round(r.top)));
+              if (tops.size > 1) broken.push(`${match[0]} (in ${name.textContent})`);
+            }
+          }
+        }
+        return broken;""")
+
+
 def assert_board_drawn(driver, ruleset: str, players: int) -> None:
     board = _board_parts(driver)
     assert board["raw"] == 0, "the board fell back to the raw view"
+    assert split_words(driver) == [], "names broken mid-word"
     if ruleset == "cash-n-guns":
         assert board["gangsters"] == ["Ann"] + [f"Bot {seat + 1}" for seat in range(1, players)]
         return

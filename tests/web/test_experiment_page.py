@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 
 from api.experiments import jobs
 from tests.processes import wait_for
-from tests.web.pages import console_errors, wait_data
+from tests.web.pages import console_errors, off_screen, viewport, wait_data
 
 
 def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, browser, redis_db_url):
@@ -32,3 +32,11 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
     assert [row.find_element(By.TAG_NAME, "td").text for row in rows] == [
         "base", "starting_money=6", "starting_money=12", "starting_money=24"]
     assert console_errors(driver) == []
+    with viewport(driver, 390, 844):  # a phone: every chart drawn again, nothing off the screen
+        driver.refresh()
+        wait_data(driver, "chart", "drawn")
+        for chart in ("exp-edge", "exp-turns", "exp-leads"):
+            box = driver.find_element(By.ID, chart).rect
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 100, (chart, box)
+            assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3
+        assert not (gone := off_screen(driver)), gone

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import body_data, console_errors, create_in_lobby, fill, select, wait, wait_data
+from tests.web.pages import (
+    body_data,
+    console_errors,
+    create_in_lobby,
+    fill,
+    off_screen,
+    select,
+    viewport,
+    wait,
+    wait_data,
+)
 
 
 def test_simulation_page_runs_one_on_the_workers_and_charts_it(service, browser):
@@ -32,6 +42,11 @@ def test_simulation_page_runs_one_on_the_workers_and_charts_it(service, browser)
     assert driver.find_elements(By.CSS_SELECTOR, "#sim-lengths rect.bar")
     assert "60 games" in driver.find_element(By.ID, "sim-summary").text
     assert console_errors(driver) == []
+    with viewport(driver, 390, 844):  # a phone: the form and the charts, nothing off the screen
+        assert not (gone := off_screen(driver)), gone
+        for chart in ("sim-winrates", "sim-lengths"):
+            box = driver.find_element(By.ID, chart).rect
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 60, (chart, box)
 
 
 def test_docs_page_is_swagger_ui_served_offline(service, browser):

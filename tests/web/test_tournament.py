@@ -6,7 +6,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import console_errors, wait_data
+from tests.web.pages import console_errors, off_screen, viewport, wait_data
 from tests.workers.toy_race import registered
 
 
@@ -36,3 +36,9 @@ def test_a_tournament_page_shows_standings_rounds_and_links_to_each_game(service
     assert [link.get_attribute("href").rsplit("/", 1)[1] for link in links] == games
     assert all("/replay/" in link.get_attribute("href") for link in links)
     assert console_errors(driver) == []
+    with viewport(driver, 390, 844):  # a phone: the same standings and rounds, nothing off the screen
+        driver.refresh()
+        wait_data(driver, "status", "finished")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")) == 4
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#rounds a.game-link")) == len(games)
+        assert not (gone := off_screen(driver)), gone

@@ -37,7 +37,7 @@ export function pawns(seatsHere, ctx) {
 export function ring(spaces, middle, ctx) {
   const [rows, columns] = ringShape(spaces.length);
   const grid = el("div", { className: "ring", style: {
-    gridTemplateColumns: `repeat(${columns}, minmax(4.2rem, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
+    gridTemplateColumns: `repeat(${columns}, minmax(min-content, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(4.2rem, auto))`,
   } });
   spaces.forEach((space, index) => {
     const [row, column] = ringCell(index, rows, columns);
