@@ -63,7 +63,9 @@ def start_workers(root: Path, redis_url: str, count: int) -> list[subprocess.Pop
 
     env = {**os.environ, "PYTHONPATH": str(root)}
     env.pop("RULEHOUSE_TEST_PAUSE", None)
-    processes = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--redis-url", redis_url],
+    # The command line's module, wherever the measured checkout keeps it (issue 27 moved it).
+    cli = "api.cli" if (root / "api" / "cli.py").exists() else "api.service.cli"
+    processes = [subprocess.Popen([sys.executable, "-m", cli, "worker", "--redis-url", redis_url],
                                   cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                  for _ in range(count)]
     client = redis.Redis.from_url(redis_url)
@@ -280,7 +282,11 @@ def measure(args) -> dict:
     import redis
 
     from api.app import create_app
-    from api.embedded_redis import EmbeddedRedis
+
+    try:
+        from api.embedded_redis import EmbeddedRedis
+    except ImportError:  # the layout of issue 27
+        from api.service.embedded_redis import EmbeddedRedis
 
     server = None
     with tempfile.TemporaryDirectory(prefix="bot-cost-") as home:
