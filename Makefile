@@ -43,13 +43,16 @@ browser:
 TEST_PROCESSES ?= 2
 test: install browser
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
+# lint-imports holds the import contracts of .importlinter (no circles, the engine apart from the service)
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .rulehouse
+	rm -rf $(VENV) .pytest_cache .rulehouse .import_linter_cache

@@ -27,10 +27,11 @@ from api.preconditions import decision_id, since_of
 from api.rules_version import is_current
 from api.store import GameRecord, GameStore
 from engine.bots.search import MAX_CANDIDATES, candidate_actions
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
-from engine.core.ruleset import Bot, Ruleset
+from engine.core.ruleset import Ruleset
 
 #: The search bot that gives hints: the default level.
 HINT_BOT = "mcts"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 
 
 class RandomBot(Bot):

@@ -33,9 +33,9 @@ import math
 from statistics import mean, stdev
 from typing import ClassVar
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 from engine.values.model import load_model, result_shares
 
 #: Sampled worlds per move, by level; each world plays every candidate move once.

@@ -11,12 +11,16 @@ from engine.core.ruleset import Ruleset
 _rulesets: dict[str, Ruleset] | None = None
 
 
-def _discover() -> dict[str, Ruleset]:
-    import engine.games
+#: Where the games are. Found by name at run time, never imported here: the games are built on the
+#: contract in ``engine.core``, so core naming them in an import would tie the two into a circle.
+GAMES_PACKAGE = "engine.games"
 
+
+def _discover() -> dict[str, Ruleset]:
+    games = importlib.import_module(GAMES_PACKAGE)
     found: dict[str, Ruleset] = {}
-    for module in pkgutil.iter_modules(engine.games.__path__):
-        package = importlib.import_module(f"engine.games.{module.name}")
+    for module in pkgutil.iter_modules(games.__path__):
+        package = importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")
         ruleset = getattr(package, "RULESET", None)
         if ruleset is not None:
             found[ruleset.id] = ruleset

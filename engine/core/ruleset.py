@@ -1,8 +1,8 @@
 """The contract every game implements.
 
 A game subclasses ``Ruleset`` and fills in ``setup``, ``pending``, ``play``, ``view``
-and ``result``; the base class adds option and action validation, the legality check
-against the pending decisions, serialization, and the generic ``random`` bot.
+and ``result`` and lists its bots; the base class adds option and action validation, the
+legality check against the pending decisions and serialization.
 The flow is the reducer of boardgame.io: state in, action in, events out.
 """
 
@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
@@ -60,33 +61,6 @@ def action_schema(action_type: str, **params: fields.Field) -> type[Schema]:
     return Schema.from_dict(attrs, name=name)
 
 
-class Bot(ABC):
-    """A player that picks an action from what its seat may know only."""
-
-    #: Bots that ignore the view set this False, so simulations skip building it.
-    needs_view: ClassVar[bool] = True
-    #: About how many engine actions one move of this bot costs at most: quotas count it.
-    cost_per_move: ClassVar[int] = 1
-    #: True for bots that search (seconds of CPU a move): the service runs them on its search queue.
-    searches: ClassVar[bool] = False
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-
-    @abstractmethod
-    def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict: ...
-
-    def choose(self, state, decision: Decision, rng: Rng) -> dict:
-        """The action for ``decision`` in the game ``state``, read through the seat's view only.
-
-        Every caller (simulations, bot seats) comes through here. A bot that searches overrides
-        it and still never reads ``state`` itself: it only plays on worlds drawn with
-        ``Ruleset.resample_hidden``, which keep what the seat sees and re-deal everything else.
-        """
-        view = self.ruleset.view(state, decision.seat) if self.needs_view else None
-        return self.act(view, decision, rng)
-
-
 class Ruleset(ABC):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -97,8 +71,12 @@ class Ruleset(ABC):
     action_schemas: ClassVar[dict[str, type[Schema]]]
     #: the dataclass holding a game's state; must have ``rng``, ``turn`` and ``players``
     state_class: ClassVar[type]
-    #: bot name -> Bot subclass, beside the generic ``random`` bot
+    #: bot name -> Bot subclass: the game's own bots (its heuristic)
     bots: ClassVar[dict[str, type[Bot]]] = {}
+    #: bot name -> Bot subclass: the bots that play any game through this contract which the game
+    #: offers too (a game sets ``engine.bots.GENERIC_BOTS``: ``random`` and the searches). The game
+    #: names them, not this module: the contract never imports the bots that play through it.
+    generic_bots: ClassVar[dict[str, type[Bot]]] = {}
     #: True when no action body is a secret (no hidden or simultaneous choices), so a running
     #: game's record may show every seat's actions; False withholds other seats' action bodies
     actions_public: ClassVar[bool] = False
@@ -314,10 +292,7 @@ class Ruleset(ABC):
 
     def bot_classes(self) -> dict[str, type[Bot]]:
         """Bot name -> class: what a bot is (``searches``, ``cost_per_move``) without making one."""
-        from engine.bots.random import RandomBot
-        from engine.bots.search import SEARCH_BOTS
-
-        return {"random": RandomBot, **SEARCH_BOTS, **self.bots}
+        return {**self.generic_bots, **self.bots}
 
     #: The bot a search plays every seat with in its rollouts ("random" is the fastest; a
     #: game whose random games say little of good play may name its heuristic): an evaluation hint.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import InvalidOptions
 from engine.core.ruleset import Ruleset
+from engine.simulate import seat_bots
 
 #: Variants an experiment compares besides its base (named variants, or sweep points).
 MAX_VARIANTS = 64
@@ -51,8 +52,6 @@ def design(ruleset: Ruleset, players: int, base_options: dict, base_bots: list[s
 
     ``variants``: ``{"name", "options" (merged over the base's), "bots" (default the base's)}``.
     """
-    from engine.simulate import seat_bots
-
     if variants and sweep:
         raise InvalidOptions("an experiment has named variants or a sweep, not both",
                              fields={"sweep": ["leave it out when `variants` is given"]})

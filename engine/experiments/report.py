@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from engine.experiments.design import BASE, Variant
-from engine.experiments.measures import VariantTally
+from engine.experiments.measures import Moments, VariantTally
 from engine.experiments.statistics import (
     ALPHA,
     Z95,
@@ -71,8 +71,6 @@ def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTa
 
 
 def _moments_of(histogram: dict[int, int]):
-    from engine.experiments.measures import Moments
-
     return Moments(sum(histogram.values()), sum(k * v for k, v in histogram.items()),
                    sum(k * k * v for k, v in histogram.items()))
 

@@ -27,6 +27,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from engine.core.registry import get_ruleset
 from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset
 from engine.values.features import SeatFeatures
@@ -119,8 +120,6 @@ def result_shares(result, players: int) -> list[float]:
 
 @functools.cache
 def _cached_model(ruleset_id: str) -> ValueModel:
-    from engine.core.registry import get_ruleset
-
     ruleset = get_ruleset(ruleset_id)
     return read_model(ruleset, model_path(ruleset))
 

@@ -173,7 +173,7 @@ def refusals(scores: dict) -> list[str]:
 def fit(positions: list[Position], names: list[str]) -> list[float]:
     """Weights on the raw features minimising the penalised log loss of the softmax over the seats that may
     win (Newton's method on standardised features; the weights are then scaled back to the raw ones)."""
-    import numpy as np
+    import numpy as np  # the optional `train` extra: only fitting a model needs it, using one does not
 
     width = len(names)
     seats = max(p.players for p in positions)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from marshmallow import fields, validate
 
+from engine.bots import GENERIC_BOTS
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.result import Result
@@ -49,6 +50,7 @@ class ToyRuleset(Ruleset):
         "roll": action_schema("roll"),
         "play_card": action_schema("play_card", card=fields.Integer(required=True, strict=True)),
     }
+    generic_bots = GENERIC_BOTS
 
     def setup(self, players: int, options: dict, rng: Rng) -> ToyState:
         state = ToyState(players=players, rng=rng, rounds=options["rounds"], money=[5] * players)

@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 
 from marshmallow import fields
 
+from engine.bots import GENERIC_BOTS
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.registry import all_rulesets
 from engine.core.result import Result
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot, OptionsSchema, Ruleset, action_schema
+from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 
 
 class RaceOptions(OptionsSchema):
@@ -57,6 +59,7 @@ class ToyRace(Ruleset):
     options_schema = RaceOptions
     action_schemas = {"roll": action_schema("roll"), "boost": action_schema("boost")}
     state_class = RaceState
+    generic_bots = GENERIC_BOTS
     bots = {"cheater": CheaterBot}
 
     def setup(self, players, options, rng):

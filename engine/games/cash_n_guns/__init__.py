@@ -1,7 +1,7 @@
 """Cash 'n Guns, 2nd edition (ruleset id ``cash-n-guns``)."""
 
-from engine.games.cash_n_guns.rules import CashNGuns
+from engine.games.cash_n_guns.ruleset import CashNGunsRuleset
 
-RULESET = CashNGuns()
+RULESET = CashNGunsRuleset()
 
-__all__ = ["RULESET", "CashNGuns"]
+__all__ = ["RULESET", "CashNGunsRuleset"]

@@ -7,9 +7,9 @@ to it (painting sets grow, diamonds chase the bonus, first aid only when wounded
 
 from __future__ import annotations
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 from engine.games.cash_n_guns.cards import BANG, CATALOG, CLICK, CLIP, DIAMOND, FIRST_AID, PAINTING
 
 #: a lineup worth at least this much deserves a Bang! card

@@ -1,6 +1,6 @@
 """Hitchiker: savings, contraband, customs, casinos, death and reincarnation."""
 
-from engine.games.hitchiker.rules import HitchikerRuleset
+from engine.games.hitchiker.ruleset import HitchikerRuleset
 
 RULESET = HitchikerRuleset()
 

@@ -6,9 +6,9 @@ first Sell city it reaches (Customs takes everything from anyone carrying goods)
 
 from __future__ import annotations
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 
 STICK = {"type": "stick"}
 HIT = {"type": "hit"}

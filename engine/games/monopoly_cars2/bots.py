@@ -7,9 +7,9 @@ what it costs or pays now, plus what a property is worth in future rent.
 
 from __future__ import annotations
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 
 #: a rough share of its price a property earns back per opponent over a typical game
 RENT_YIELD_PER_OPPONENT = 0.4

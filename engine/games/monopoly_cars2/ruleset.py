@@ -7,6 +7,7 @@ import functools
 
 from marshmallow import fields, validate, validates_schema
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
@@ -14,7 +15,7 @@ from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
-from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.board import PROPERTY
 from engine.games.monopoly_cars2.bots import HeuristicBot
 from engine.games.monopoly_cars2.state import (
@@ -44,7 +45,7 @@ def starting_money(players: int) -> int:
     return 18 if players == 2 else 13
 
 
-class Cars2Options(OptionsSchema):
+class MonopolyCars2Options(OptionsSchema):
     # Once every property is sold, the GO salary can outpace the rents for ever (about 1 two-player
     # random game in 500 never ends), so this game always has a cap: 500 turns by default, at most
     # MAX_TURN_CAP (about two log entries a turn keep its longest record within a record's bound).
@@ -100,7 +101,7 @@ def _cheapest(options: list[dict], costs: list[tuple[bool, int]]) -> dict:
     return options[min(range(len(options)), key=costs.__getitem__)]
 
 
-class MonopolyCars2(Ruleset):
+class MonopolyCars2Ruleset(Ruleset):
     id = "monopoly-cars2"
     title = "Monopoly: Cars 2 Edition"
     actions_public = True  # no hidden or simultaneous choices
@@ -118,7 +119,7 @@ class MonopolyCars2(Ruleset):
     search_horizon = 200
     min_players = 2
     max_players = 4
-    options_schema = Cars2Options
+    options_schema = MonopolyCars2Options
     action_schemas = {
         "roll": action_schema("roll"),
         "use_jail_card": action_schema("use_jail_card"),
@@ -126,6 +127,7 @@ class MonopolyCars2(Ruleset):
         "move_forward": action_schema("move_forward", spaces=fields.Integer(required=True, strict=True)),
     }
     state_class = GameState
+    generic_bots = GENERIC_BOTS
     bots = {"heuristic": HeuristicBot}
 
     # -- setup ---------------------------------------------------------------------
@@ -161,10 +163,10 @@ class MonopolyCars2(Ruleset):
         )
         rng.shuffle(state.pile)
         events: list[Event] = []
-        state.current = state.first_seat = rules.spin_off(state, events)
+        state.current = state.first_seat = turn.spin_off(state, events)
         state.opening_spins = [OpeningSpin(**event.data) for event in events]
         state.last_spin = 0
-        rules.start_turn(state, [])
+        turn.start_turn(state, [])
         return state
 
     def setup_events(self, state: GameState) -> list[Event]:
@@ -188,10 +190,10 @@ class MonopolyCars2(Ruleset):
             return [Decision(seat, "jail", [USE_JAIL_CARD], default=USE_JAIL_CARD)]
         if phase == CHOOSE_PROPERTY:
             tables = self.tables(state)
-            choices = rules.free_property_choices(state, tables, tables.cards[state.card])
+            choices = turn.free_property_choices(state, tables, tables.cards[state.card])
             size = len(tables.board.spaces)
             position = state.seats[seat].position
-            costs = [rules.move_cost(state, tables, seat, (space - position) % size, free_property=True)
+            costs = [turn.move_cost(state, tables, seat, (space - position) % size, free_property=True)
                      for space in choices]
             options = [{"type": "choose_property", "space": s} for s in choices]
             return [Decision(seat, "chance_property", options, default=_cheapest(options, costs))]
@@ -199,7 +201,7 @@ class MonopolyCars2(Ruleset):
             tables = self.tables(state)
             steps = range(1, tables.cards[state.card].max_spaces + 1)
             options = [{"type": "move_forward", "spaces": n} for n in steps]
-            costs = [rules.move_cost(state, tables, seat, n) for n in steps]
+            costs = [turn.move_cost(state, tables, seat, n) for n in steps]
             return [Decision(seat, "chance_move", options, default=_cheapest(options, costs))]
         return []
 
@@ -208,17 +210,17 @@ class MonopolyCars2(Ruleset):
         events: list[Event] = []
         kind = action["type"]
         if kind == "roll":
-            rules.roll(state, tables, events)
+            turn.roll(state, tables, events)
         elif kind == "use_jail_card":
-            rules.use_jail_card(state, tables, events)
+            turn.use_jail_card(state, tables, events)
         else:
             state.phase = ROLL
             state.card = -1
             if kind == "choose_property":
-                rules.go_for_free_property(state, tables, seat, action["space"], events)
+                turn.go_for_free_property(state, tables, seat, action["space"], events)
             else:
-                rules.advance(state, tables, seat, action["spaces"], events)
-        rules.finish_action(state, events)
+                turn.advance(state, tables, seat, action["spaces"], events)
+        turn.finish_action(state, events)
         return events
 
     # -- what players see and the outcome ----------------------------------------------

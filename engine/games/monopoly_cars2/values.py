@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.games.monopoly_cars2.rules import rent
 from engine.games.monopoly_cars2.state import NOBODY, GameState
 from engine.games.monopoly_cars2.tables import tables_for
+from engine.games.monopoly_cars2.turn import rent
 from engine.values.features import FeatureRows, SeatFeatures
 
 #: The game's length the progress is measured against when no turn cap is set (heuristic games

@@ -1,6 +1,6 @@
 """Whipca$h: the Pros, the Pits, the Blind Justice Freeway and Whipca$hing other cars."""
 
-from engine.games.whipcash.rules import WhipcashRuleset
+from engine.games.whipcash.ruleset import WhipcashRuleset
 
 RULESET = WhipcashRuleset()
 

@@ -5,9 +5,9 @@ It reads only its seat's view (board, positions, money, who controls each Pro's 
 
 from __future__ import annotations
 
+from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
-from engine.core.ruleset import Bot
 from engine.games.whipcash import board as spaces
 from engine.games.whipcash.board import PROS, Board
 from engine.games.whipcash.money import FREEWAY_LAND, FREEWAY_PASS, PIT_FEE, WHIPCASH_AMOUNTS

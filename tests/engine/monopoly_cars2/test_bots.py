@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.rng import Rng
-from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2 import turn
 from engine.simulate import simulate
 from tests.engine.monopoly_cars2.scenario import RULESET, card, new_state, own, play, top_card
 
@@ -57,5 +57,5 @@ def test_moves_forward_to_avoid_a_rent_it_cannot_pay():
 
 def test_uses_the_jail_card_rather_than_paying():
     state = new_state(position=6, in_jail=True, jail_cards=[card("get_out_of_jail")])
-    rules.start_turn(state, [])
+    turn.start_turn(state, [])
     assert bot_choice(state) == {"type": "use_jail_card"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalAction
-from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.state import CHOOSE_MOVE, CHOOSE_PROPERTY, ROLL
 from engine.games.monopoly_cars2.tables import DEFAULT_TABLES
 from tests.engine.monopoly_cars2.scenario import (
@@ -187,7 +187,7 @@ def test_the_whole_pile_comes_round_in_order_without_the_kept_jail_card():
         state.seats[0].position = CHANCE_AT_3
         state.phase, state.card = ROLL, -1
         events = []
-        rules.draw_chance(state, DEFAULT_TABLES, 0, events)
+        turn.draw_chance(state, DEFAULT_TABLES, 0, events)
         drawn.append(first(events, "chance")["card"])
     jail_card = card("get_out_of_jail")
     assert drawn[:16] == order

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from engine.core.errors import InvalidOptions
-from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.ruleset import DEFAULT_TURN_CAP
 from engine.games.monopoly_cars2.state import CANNOT_PAY_RENT, NOBODY, TURN_CAP
 from tests.engine.monopoly_cars2.scenario import RULESET, card, new_state, own, play, top_card
 
 
 def end(state, reason: str, short_seat: int) -> None:
-    rules.end_game(state, reason, short_seat, [])
+    turn.end_game(state, reason, short_seat, [])
 
 
 def test_the_richest_other_player_wins_and_the_short_seat_ranks_last_whatever_its_money():

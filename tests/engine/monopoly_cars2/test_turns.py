@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalAction
-from engine.games.monopoly_cars2 import rules
+from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.state import JAIL, ROLL
 from engine.games.monopoly_cars2.tables import DEFAULT_TABLES
 from tests.engine.monopoly_cars2.scenario import (
@@ -96,7 +96,7 @@ def test_buying_the_second_of_a_colour_places_the_chariot():
     own(state, 0, "luigis-casa-della-tires")
     events = play(state, 0, {"type": "roll"})
     assert first(events, "chariot") == {"seat": 0, "colour": "brown"}
-    assert rules.rent(state, DEFAULT_TABLES, 1) == 2
+    assert turn.rent(state, DEFAULT_TABLES, 1) == 2
 
 
 def test_a_seat_short_of_the_rent_pays_what_it_has_and_the_game_ends():
@@ -163,7 +163,7 @@ def test_in_prison_with_a_card_the_card_is_used_and_the_fine_is_never_offered():
     # "If you have a 'Get Out of Jail Free' card, you simply race Flash McQueen and pay nothing!"
     state = new_state(spins=[2], position=BOARD.jail, in_jail=True, jail_cards=[13])
     state.pile.remove(13)
-    rules.start_turn(state, [])
+    turn.start_turn(state, [])
     assert state.phase == JAIL
     [decision] = RULESET.pending(state)
     assert decision.kind == "jail"
@@ -210,7 +210,7 @@ def test_spin_off_highest_goes_first_and_tied_highest_spin_again():
     state = new_state(players=4)
     state.rng = ScriptedSpins([5, 2, 5, 1, 3, 4])
     events = []
-    assert rules.spin_off(state, events) == 2
+    assert turn.spin_off(state, events) == 2
     assert [(e.data["round"], e.data["seat"], e.data["value"]) for e in events] == [
         (1, 0, 5), (1, 1, 2), (1, 2, 5), (1, 3, 1), (2, 0, 3), (2, 2, 4)]
 

@@ -7,6 +7,7 @@ import functools
 
 from marshmallow import fields, validate
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
@@ -17,6 +18,7 @@ from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_sch
 from engine.core.strict import StrictBoolean
 from engine.core.turn_order import roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
+from engine.games.hitchiker.bots import HeuristicBot
 from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
 from engine.games.hitchiker.state import (
     NOBODY,
@@ -126,11 +128,8 @@ class HitchikerRuleset(Ruleset):
         "split": action_schema("split"),
         "double_down": action_schema("double_down"),
     }
-
-    def __init__(self) -> None:
-        from engine.games.hitchiker.bots import HeuristicBot
-
-        self.bots = {"heuristic": HeuristicBot}
+    generic_bots = GENERIC_BOTS
+    bots = {"heuristic": HeuristicBot}
 
     # -- setup -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import functools
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
@@ -168,7 +169,7 @@ def _courage_decision(seat: int) -> Decision:
     return Decision(seat, "courage", [STAND, LIE_DOWN], secret=True)
 
 
-class CashNGuns(Ruleset):
+class CashNGunsRuleset(Ruleset):
     id = "cash-n-guns"
     title = "Cash 'n Guns (2nd edition)"
     #: 2: the rules fixes of issue 11 (see "Rules versions" in the rules doc)
@@ -189,6 +190,7 @@ class CashNGuns(Ruleset):
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions
     state_class = CashNGunsState
+    generic_bots = GENERIC_BOTS
     bots = {"heuristic": HeuristicBot}
     action_schemas = {
         "choose_bullet": action_schema("choose_bullet", card=fields.String(required=True,
@@ -583,12 +585,12 @@ class CashNGuns(Ruleset):
 
 
 _HANDLERS = {
-    "choose_bullet": CashNGuns._choose_bullet,
-    "aim": CashNGuns._aim,
-    "privilege": CashNGuns._privilege,
-    "retarget": CashNGuns._retarget,
-    "courage": CashNGuns._courage,
-    "take_loot": CashNGuns._take_loot,
-    "take_godfather_token": CashNGuns._take_godfather_token,
-    "clip_discard": CashNGuns._clip_discard,
+    "choose_bullet": CashNGunsRuleset._choose_bullet,
+    "aim": CashNGunsRuleset._aim,
+    "privilege": CashNGunsRuleset._privilege,
+    "retarget": CashNGunsRuleset._retarget,
+    "courage": CashNGunsRuleset._courage,
+    "take_loot": CashNGunsRuleset._take_loot,
+    "take_godfather_token": CashNGunsRuleset._take_godfather_token,
+    "clip_discard": CashNGunsRuleset._clip_discard,
 }

@@ -10,6 +10,7 @@ import json
 
 from marshmallow import fields, validate
 
+from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.events import Event
@@ -110,6 +111,7 @@ class WhipcashRuleset(Ruleset):
     max_players = 6
     options_schema = WhipcashOptions
     state_class = WhipcashState
+    generic_bots = GENERIC_BOTS
     bots = {"heuristic": HeuristicBot}
     action_schemas = {
         "roll": action_schema("roll", dice=fields.Integer(required=True, strict=True, validate=validate.OneOf([1, 2]))),
