@@ -17,7 +17,7 @@ when:
 
 - the next bot decision is a search (its job goes on the ``search`` queue, so a quick bot never
   waits behind it) or nobody's but a person's;
-- it has run ``run_seconds()`` (0.4 of the lease, at most 2 s): a live run never looks dead;
+- it has run ``run_seconds`` (0.4 of the lease, at most 2 s): a live run never looks dead;
 - other bot jobs wait in its queue (looked at every ``FAIR_SECONDS``): a long all-bot game does
   not hold a worker while other tables wait;
 - ``MAX_RUN`` moves were played.
@@ -35,7 +35,6 @@ import time
 from rq import get_current_job
 from rq.timeouts import JobTimeoutException
 
-from api import bot_seats
 from api.apps import accounting
 from api.faults import pause_point
 from api.moves import Outcome, states, submit_action
@@ -44,9 +43,13 @@ from api.problems import ApiProblem
 from api.rules_version import is_current
 from api.store import GameRecord, GameStore, bot_current_key
 from engine.core.decisions import Decision
+from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
+from engine.core.ruleset import Ruleset
 
+#: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
+BOT_SEED_STREAM = 0xB07
 #: The most moves one job plays.
 MAX_RUN = 1000
 #: How often a run looks whether other bot jobs wait in its queue (seconds).
@@ -55,9 +58,10 @@ FAIR_SECONDS = 0.2
 log = logging.getLogger("rulehouse.bots")
 
 
-def run_seconds() -> float:
-    """How long one job may play on: well inside the lease, so that the sweep never takes it for dead."""
-    return min(2.0, 0.4 * bot_seats.BOT_JOB_LEASE)
+def run_seconds(lease: float) -> float:
+    """How long one job may play on: well inside its ``lease`` (``bot_seats.BOT_JOB_LEASE``), so that the
+    sweep never takes it for dead."""
+    return min(2.0, 0.4 * lease)
 
 
 def first_bot_decision(record: GameRecord, decisions: list[Decision]) -> Decision | None:
@@ -68,10 +72,10 @@ def first_bot_decision(record: GameRecord, decisions: list[Decision]) -> Decisio
 class _Run:
     """When to stop: the clock, the queue, the count and the kind of the next bot."""
 
-    def __init__(self, store: GameStore, ruleset, started: float) -> None:
+    def __init__(self, store: GameStore, ruleset, started: float, lease: float) -> None:
         self.store = store
         self.ruleset = ruleset
-        self.until = started + run_seconds()
+        self.until = started + run_seconds(lease)
         self.moves = 0
         self.looked_at = time.monotonic()
 
@@ -98,9 +102,9 @@ def _job_started_at() -> tuple[str | None, float]:
     return job.id, started
 
 
-def play_run(store: GameStore, game_id: str, version: int) -> str:
-    """Play the pending bot moves from ``version`` on, while they are quick bots' (see the module); say what
-    happened."""
+def play_run(store: GameStore, game_id: str, version: int, lease: float) -> str:
+    """Play the pending bot moves from ``version`` on, while they are quick bots' and the run stays well
+    within the job's ``lease`` (see the module); say what happened."""
     job_id, started = _job_started_at()
     record = store.load(game_id)
     if record is None:
@@ -113,7 +117,7 @@ def play_run(store: GameStore, game_id: str, version: int) -> str:
     if not is_current(ruleset, record):
         return "rules-version"  # never played on under other rules (api/rules_version.py)
     # Outside an RQ job (a test, a tool) there is no lease to answer for more moves: one move, as a job's was.
-    run = _Run(store, ruleset, started) if job_id is not None else None
+    run = _Run(store, ruleset, started, lease) if job_id is not None else None
     said = []
     while True:
         if said:
@@ -140,7 +144,7 @@ def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run | None) -
         return None, "no-bot-pending"
     bot_name = record.seats[decision.seat]["bot"]
     bot = ruleset.bot(bot_name)
-    rng = Rng(derive_seed(record.seed, bot_seats.BOT_SEED_STREAM, decision.seat, record.version))
+    rng = Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, record.version))
     searched = 0  # the engine actions a search played, charged to the game's app
     try:
         if bot.searches:
@@ -159,7 +163,7 @@ def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run | None) -
         searched = bot.cost_per_move  # cut off at its bound: it used all of it
     if bot.searches:
         accounting.count(store.control, record.app, "search_work_per_day", min(searched, bot.cost_per_move))
-    action = bot_seats.legal_or_default(ruleset, state, decision, action, rng, bot_name, record.id)
+    action = legal_or_default(ruleset, state, decision, action, rng, bot_name, record.id)
     states.put(record.id, record.version, state)  # submit_action takes it from there
     try:
         # A search job plays its one move: the next one, a quick bot's or not, gets a job of its own.
@@ -172,3 +176,19 @@ def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run | None) -
         raise
     metrics.bot_replied(record.updated)
     return outcome, f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
+
+
+def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: Rng, bot_name: str,
+                     game_id: str) -> dict:
+    """The bot's ``action`` if the rules allow it now; else the decision's timeout default (a bot bug:
+    logged and counted), so that the game goes on with a legal move."""
+    try:
+        ruleset.check(state, decision.seat, ruleset.parse_action(action))
+        return action
+    except IllegalAction as refused:
+        metrics.BOT_MOVES_REFUSED.labels(ruleset.id, bot_name, refused.reason).inc()
+        fallback = ruleset.timeout_action(state, decision, rng)
+        log.error("bot %r of game %s seat %d proposed %s, which the rules refuse (%s: %s); it plays the "
+                  "decision's default %s instead", bot_name, game_id, decision.seat, action, refused.reason,
+                  refused.message, fallback if not decision.secret else "(a secret draw)")
+        return fallback

@@ -41,9 +41,9 @@ from rq.job import Job
 from rq.utils import utcparse
 
 from api import heartbeats
+from api.bot_runs import play_run
 from api.config import settings
 from api.moves import load_state
-from api.observability import metrics
 from api.store import (
     ACTIVE,
     BOT_CHECK_AFTER_SECONDS,
@@ -54,14 +54,8 @@ from api.store import (
     bot_job_version,
     game_key,
 )
-from engine.core.decisions import Decision
-from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
-from engine.core.rng import Rng
-from engine.core.ruleset import Ruleset
 
-#: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
-BOT_SEED_STREAM = 0xB07
 #: A bot job started longer ago than this whose game still waits for it is taken for dead.
 BOT_JOB_LEASE = float(os.environ.get("RULEHOUSE_BOT_JOB_LEASE", "5"))
 #: RQ job states in which a job still runs without help (given that it sits in its queue or registry).
@@ -102,25 +96,7 @@ def job_store() -> GameStore:
 def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) -> str:
     """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
     that follow it (a run: api/bot_runs.py); say what happened."""
-    from api.bot_runs import play_run  # it plays through this module's helpers
-
-    return play_run(store or job_store(), game_id, version)
-
-
-def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: Rng, bot_name: str,
-                     game_id: str) -> dict:
-    """The bot's ``action`` if the rules allow it now; else the decision's timeout default (a bot bug:
-    logged and counted), so that the game goes on with a legal move."""
-    try:
-        ruleset.check(state, decision.seat, ruleset.parse_action(action))
-        return action
-    except IllegalAction as refused:
-        metrics.BOT_MOVES_REFUSED.labels(ruleset.id, bot_name, refused.reason).inc()
-        fallback = ruleset.timeout_action(state, decision, rng)
-        log.error("bot %r of game %s seat %d proposed %s, which the rules refuse (%s: %s); it plays the "
-                  "decision's default %s instead", bot_name, game_id, decision.seat, action, refused.reason,
-                  refused.message, fallback if not decision.secret else "(a secret draw)")
-        return fallback
+    return play_run(store or job_store(), game_id, version, lease=BOT_JOB_LEASE)
 
 
 def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
