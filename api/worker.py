@@ -198,7 +198,8 @@ LEAN_JOBS = {"api.bot_seats.play_bot_turn"}
 
 
 class LeanBotJobsMixin:
-    """A quick bot job (on any queue but ``search``) run with four of RQ's commands instead of forty.
+    """A quick bot job (on any queue but ``SEARCH_QUEUE``'s, whose long searches RQ's registries still show)
+    run with four of RQ's commands instead of forty.
 
     RQ records each execution (an execution hash, the started registry, the worker's set of
     executions, its counters), then the result (a stream, the finished registry) and the
@@ -212,7 +213,7 @@ class LeanBotJobsMixin:
     running bot job, and keep no result of it (nothing ever read one)."""
 
     def execute_job(self, job: Job, queue: Queue) -> None:
-        if job.func_name not in LEAN_JOBS or queue.name == "search":
+        if job.func_name not in LEAN_JOBS or queue.name == settings().get("SEARCH_QUEUE"):
             super().execute_job(job, queue)
             return
         job.started_at, job.worker_name, job._status = now(), self.name, JobStatus.STARTED
