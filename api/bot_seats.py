@@ -33,16 +33,14 @@ from __future__ import annotations
 import logging
 import os
 import time
-from datetime import UTC, datetime
 
 import redis
 from rq import Queue, get_current_job
 from rq.job import Job
 from rq.utils import utcparse
 
-from api import heartbeats
+from api import config, heartbeats
 from api.bot_runs import play_run
-from api.config import settings
 from api.moves import load_state
 from api.store import (
     ACTIVE,
@@ -56,10 +54,6 @@ from api.store import (
 )
 from engine.core.registry import get_ruleset
 
-#: A bot job started longer ago than this whose game still waits for it is taken for dead.
-BOT_JOB_LEASE = float(os.environ.get("RULEHOUSE_BOT_JOB_LEASE", "5"))
-#: RQ job states in which a job still runs without help (given that it sits in its queue or registry).
-WAITING = {"queued", "deferred", "scheduled"}
 SWEEP_LOCK_KEY = "bots:sweeping"
 
 log = logging.getLogger("rulehouse.bots")
@@ -76,27 +70,29 @@ _store: GameStore | None = None
 
 
 def job_store() -> GameStore:
-    """The store for jobs: ``REDIS_URL`` from the environment, else the worker's own Redis."""
+    """The store for jobs: the Redis this process's settings name (a ``rulehouse worker``'s own), else
+    the connection of the job's worker."""
     global _store
     if _store is None:
-        config = settings()
+        values = config.current()
         job = get_current_job()
-        if "REDIS_URL" not in os.environ and job is not None:
+        if job is not None and not config.names_redis():
             pool = job.connection.connection_pool
             client = redis.Redis(connection_pool=redis.ConnectionPool(
                 connection_class=pool.connection_class, **{**pool.connection_kwargs, "decode_responses": True}))
             # The job came from a bot queue, so its moves queue the next bot jobs even where BOT_QUEUE is unset.
-            _store = GameStore.from_settings({**config, "BOT_QUEUE": config["BOT_QUEUE"] or "bots"}, client=client,
+            _store = GameStore.from_settings({**values, "BOT_QUEUE": values["BOT_QUEUE"] or "bots"}, client=client,
                                              queue_connection=job.connection)
         else:
-            _store = GameStore.from_settings(config)
+            _store = GameStore.from_settings(values)
     return _store
 
 
 def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) -> str:
     """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
     that follow it (a run: api/bot_runs.py); say what happened."""
-    return play_run(store or job_store(), game_id, version, lease=BOT_JOB_LEASE)
+    store = store or job_store()
+    return play_run(store, game_id, version, lease=store.bot_job_lease)
 
 
 def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
@@ -108,12 +104,6 @@ def ensure_job(store: GameStore, record: GameRecord, decisions) -> None:
     current = store.redis.get(bot_current_key(record.id))
     if current is None or bot_job_version(current) != record.version:
         store.schedule_bots(record.id, record.version, record.seats, decisions, ruleset=record.ruleset)
-
-
-def _seconds_since(rq_time: str | None) -> float:
-    if not rq_time:
-        return 0.0
-    return (datetime.now(UTC) - utcparse(rq_time).replace(tzinfo=UTC)).total_seconds()
 
 
 def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
@@ -128,16 +118,16 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """
     status, started_at, enqueued_at, origin, timeout, worker = store.control.hmget(  # RQ's keys: beside its queues
         Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout", "worker_name"])
-    if status in WAITING:
+    if status in heartbeats.WAITING_JOB_STATES:
         # "queued" but no longer in the queue: a worker took it and died before starting it.
         queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
                                                            job_id) is not None
-        return status != "queued" or queued or _seconds_since(enqueued_at) < grace
+        return status != "queued" or queued or heartbeats.seconds_since(enqueued_at) < grace
     if status == "started":
         # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
         searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
-        lease = BOT_JOB_LEASE + (float(timeout or store.search_timeout) if searching else 0.0)
-        if _seconds_since(started_at) >= lease:
+        lease = store.bot_job_lease + (float(timeout or store.search_timeout) if searching else 0.0)
+        if heartbeats.seconds_since(started_at) >= lease:
             return False
         started = utcparse(started_at).timestamp() if started_at else time.time()
         return heartbeats.worker_alive(store.control, worker, started) is not False
@@ -148,7 +138,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
     version, status, bot_run = store.redis.hmget(game_key(game_id), ["version", "status", "bot_run"])
     current = store.redis.get(bot_current_key(game_id))
-    later = now + max(BOT_CHECK_AFTER_SECONDS, BOT_JOB_LEASE / 2)
+    later = now + max(BOT_CHECK_AFTER_SECONDS, store.bot_job_lease / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import partial
 from typing import TypeVar
 
 from redis import Redis
 from rq.job import Job
-from rq.utils import utcparse
 
-#: RQ job states in which a chunk will still run without help.
-WAITING_JOB_STATES = {b"queued", b"deferred", b"scheduled"}
+from api import times
+from api.heartbeats import WAITING_JOB_STATES, seconds_since
 
 Index = TypeVar("Index")
 
@@ -74,10 +72,8 @@ def text(value: bytes | str | None) -> str | None:
 
 
 def iso_time(timestamp: float | None) -> str | None:
-    """A Unix time as the API writes it (UTC, milliseconds, ``Z``)."""
-    if timestamp is None:
-        return None
-    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """A simulation's or experiment's time as the API writes it (UTC, milliseconds, ``Z``), or None."""
+    return None if timestamp is None else times.iso_time(timestamp, "milliseconds")
 
 
 # Sets fields only while the status is one of ARGV[1] (comma-separated); 1 if it did.
@@ -152,13 +148,13 @@ def unqueue_chunks(redis: Redis, queue_key: str, job_prefix: str, keys: ChunkKey
 def chunk_is_lost(job_state: bytes | None, started_at: bytes | None, leased: bool, lease_seconds: int) -> bool:
     """Whether a chunk job that is not marked ``queued`` (see ``taken_but_never_started``) was left
     by a dead worker."""
-    if job_state in WAITING_JOB_STATES:
+    if text(job_state) in WAITING_JOB_STATES:
         return False
     if job_state == b"started":
         if leased or not started_at:
             return False
         # Between RQ marking the job started and the chunk taking its lease.
-        return (datetime.now(UTC) - utcparse(started_at.decode()).replace(tzinfo=UTC)).total_seconds() > lease_seconds
+        return seconds_since(started_at) > lease_seconds
     # Finished, failed, stopped or gone without its tally recorded: its worker died.
     return True
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from api import config
 from api.apps.cli import add_parser as add_apps_parser
 from api.competition.cli import add_parsers as add_competition_parsers
 from api.config import WORKER_QUEUES
@@ -23,9 +24,6 @@ from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
 from engine.simulate import simulate
-
-#: Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``).
-DEFAULT_HOME = ".rulehouse"
 
 
 def _parse_options(text: str | None) -> dict:
@@ -41,15 +39,16 @@ def _parse_options(text: str | None) -> dict:
 
 
 def rulehouse_home() -> Path:
-    return Path(os.environ.get("RULEHOUSE_HOME", DEFAULT_HOME))
+    """Where ``serve`` keeps the embedded Redis server's files and its URL (``redis.url``)."""
+    return Path(config.setting("HOME"))
 
 
 def resolve_redis_url(explicit: str | None = None) -> str:
     """``--redis-url``, else ``REDIS_URL``, else the embedded server a local ``rulehouse serve`` started."""
     if explicit:
         return explicit
-    if os.environ.get("REDIS_URL"):
-        return os.environ["REDIS_URL"]
+    if config.names_redis():
+        return config.settings()["REDIS_URL"]
     url_file = rulehouse_home() / "redis.url"
     if url_file.exists():
         return url_file.read_text().strip()
@@ -403,7 +402,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     home = rulehouse_home()
     url_file = home / "redis.url"
     embedded = None
-    redis_url = os.environ.get("REDIS_URL")
+    redis_url = config.settings()["REDIS_URL"] if config.names_redis() else None
     if not redis_url:
         try:
             binary = redis_server_binary()

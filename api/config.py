@@ -1,4 +1,10 @@
-"""Service settings: defaults, overridden by the environment, overridden by ``create_app(config)``."""
+"""Service settings: defaults, overridden by the environment, overridden by ``create_app(config)``.
+
+The one module that reads configuration from the environment (tests/test_settings_rule.py holds
+every other module of ``api/`` to it): the app factory, each process entry point (``rulehouse
+worker``, gunicorn's config, the CLI) builds one settings dict here and passes it down. Writing
+the environment of a child process stays with whoever starts it.
+"""
 
 from __future__ import annotations
 
@@ -90,15 +96,71 @@ DEFAULTS: dict = {
     #: the bearer token a scrape of /metrics (API and workers) must send (>= 16 characters); None: no
     #: token, and then /metrics is closed where REQUIRE_API_KEYS is on, open otherwise
     "METRICS_TOKEN": None,
+    #: a bot or hint job started longer ago than this (seconds; a search job: plus its timeout) whose
+    #: game still waits for it is taken for dead; also how long a worker's heartbeat lasts
+    "BOT_JOB_LEASE": 5.0,
+    #: how long a simulation or experiment (spec, progress, result) stays after its last change
+    "SIMULATION_TTL": 7 * 24 * 3600,
+    #: a chunk whose worker stopped refreshing its lease this long ago is given to another worker
+    "SIMULATION_LEASE": 10,
+    #: RQ's hard limit on one chunk job
+    "SIMULATION_JOB_TIMEOUT": 3600,
+    #: the most one simulated game may take; a game still playing after it fails its simulation
+    "SIMULATION_GAME_SECONDS": 60,
+    # -- the API server's processes (api/gunicorn_conf.py, api/serving.py; docs/operations.md "Serving")
+    "BIND": "127.0.0.1:8000",
+    "WEB_WORKERS": 2,
+    #: "gevent" or "gthread"
+    "WORKER_CLASS": "gevent",
+    "THREADS": 8,
+    "WORKER_CONNECTIONS": 5000,
+    #: seconds for a request's line and headers (and for an idle keep-alive connection)
+    "HEADER_TIMEOUT": 5,
+    #: seconds for a request's whole body to arrive
+    "BODY_TIMEOUT": 10.0,
+    #: seconds one read or write on a client's socket may block
+    "SOCKET_TIMEOUT": 30.0,
+    # -- the command line
+    #: where a local ``rulehouse serve`` keeps its embedded Redis, and its URL for the other commands
+    "HOME": ".rulehouse",
+    #: the app key ``rulehouse competition`` (a client of the API) sends
+    "API_KEY": None,
+    #: test-only pause point ``<point>:<marker file>`` (api/faults.py); never set in a deployment
+    "TEST_PAUSE": None,
 }
 
 _INT_KEYS = {"GAME_TTL_SECONDS", "FINISHED_GAME_TTL_SECONDS", "IDEMPOTENCY_TTL_SECONDS", "MAX_CONTENT_LENGTH",
              "WEBHOOK_TIMEOUT_SECONDS", "WEBHOOK_DELIVERIES_PER_APP", "STREAMS_PER_CLIENT", "REDIS_MAX_CONNECTIONS",
-             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT"}
-_FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS"}
+             "SEARCH_JOB_TIMEOUT", "ANALYSIS_JOB_TIMEOUT", "SIMULATION_TTL", "SIMULATION_LEASE",
+             "SIMULATION_JOB_TIMEOUT", "SIMULATION_GAME_SECONDS", "WEB_WORKERS", "THREADS", "WORKER_CONNECTIONS",
+             "HEADER_TIMEOUT"}
+_FLOAT_KEYS = {"STREAM_KEEPALIVE_SECONDS", "STREAM_MAX_SECONDS", "BOT_JOB_LEASE", "BODY_TIMEOUT", "SOCKET_TIMEOUT"}
+#: where an empty variable means "the default" (the simulations' settings always took it so; for
+#: the processes' own an empty value has no meaning of its own)
+_EMPTY_IS_UNSET = {"SIMULATION_TTL", "SIMULATION_LEASE", "SIMULATION_JOB_TIMEOUT", "SIMULATION_GAME_SECONDS",
+                   "BOT_JOB_LEASE", "BIND", "WEB_WORKERS", "WORKER_CLASS", "THREADS", "WORKER_CONNECTIONS",
+                   "HEADER_TIMEOUT", "BODY_TIMEOUT", "SOCKET_TIMEOUT", "HOME"}
+#: prometheus_client's own variable: the directory of the multi-process metrics (api/gunicorn_conf.py)
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
 #: settings given as a JSON object in the environment, merged over the defaults
 _JSON_KEYS = {"RATE_LIMITS", "PUBLISHABLE_RATE_LIMITS", "LOCAL_RATE_LIMITS", "QUOTAS", "PUBLISHABLE_QUOTAS"}
+
+
+def _parsed(key: str, text: str):
+    if key in _INT_KEYS:
+        return int(text)
+    if key in _FLOAT_KEYS:
+        return float(text)
+    if key in _BOOL_KEYS:
+        return text.lower() in ("1", "true", "yes", "on")
+    if key in _JSON_KEYS:
+        return {**DEFAULTS[key], **json.loads(text)}
+    return text or None
+
+
+def _unset(key: str, text: str | None) -> bool:
+    return text is None or (not text and key in _EMPTY_IS_UNSET)
 
 
 def from_environment(environ: dict | None = None) -> dict:
@@ -109,20 +171,50 @@ def from_environment(environ: dict | None = None) -> dict:
         found["REDIS_URL"] = environ["REDIS_URL"]
     for key in DEFAULTS:
         text = environ.get(f"RULEHOUSE_{key}")
-        if text is None:
-            continue
-        if key in _INT_KEYS:
-            found[key] = int(text)
-        elif key in _FLOAT_KEYS:
-            found[key] = float(text)
-        elif key in _BOOL_KEYS:
-            found[key] = text.lower() in ("1", "true", "yes", "on")
-        elif key in _JSON_KEYS:
-            found[key] = {**DEFAULTS[key], **json.loads(text)}
-        else:
-            found[key] = text or None
+        if not _unset(key, text):
+            found[key] = _parsed(key, text)
     return found
 
 
 def settings(overrides: dict | None = None) -> dict:
     return {**DEFAULTS, **from_environment(), **(overrides or {})}
+
+
+def names_redis() -> bool:
+    """Whether this process's settings name their Redis: a worker's (``use``), or ``REDIS_URL`` in the
+    environment. Else the CLI falls back to its embedded Redis, and a job to its worker's connection."""
+    return _current is not None or bool(os.environ.get("REDIS_URL"))
+
+
+def metrics_dir() -> str | None:
+    """The multi-process metrics directory, read at each call: api/gunicorn_conf.py sets it in the
+    master after this process may have read its settings, before the workers start."""
+    return os.environ.get(METRICS_DIR_ENV) or None
+
+
+# The settings of a process that is not a Flask app (a ``rulehouse worker``): RQ calls a job by its
+# dotted name with only the arguments it was queued with, so a job finds its process's settings
+# here. Not the job's kwargs: those are written into Redis with the job (tokens included) by the
+# API process that queued it, whose settings need not be the worker's.
+_current: dict | None = None
+
+
+def use(values: dict) -> None:
+    """Make ``values`` this process's settings (``current()``); the worker's entry point calls it once."""
+    global _current
+    _current = values
+
+
+def setting(key: str):
+    """One setting of this process, as ``current()[key]`` has it, for a hot path (``settings()`` reads
+    every variable, 50 of them, which a move must not pay for)."""
+    if _current is not None:
+        return _current[key]
+    text = os.environ.get(f"RULEHOUSE_{key}")
+    return DEFAULTS[key] if _unset(key, text) else _parsed(key, text)
+
+
+def current() -> dict:
+    """This process's settings: those ``use`` set, else read from the environment now (not kept, so a
+    process that never called ``use``, such as a test, sees the environment as it is at the call)."""
+    return _current if _current is not None else settings()

@@ -65,6 +65,11 @@ def humans_pending(seats: list[dict], decisions: list[Decision]) -> list[Decisio
     return [found[seat] for seat in sorted(found)]
 
 
+def human_seats_pending(seats: list[dict], decisions: list[Decision]) -> list[int]:
+    """The human seats with a pending decision, in order (whom a ``decision.waiting`` webhook names)."""
+    return [decision.seat for decision in humans_pending(seats, decisions)]
+
+
 def deadline_of(record: GameRecord, decisions: list[Decision]) -> float | None:
     """When the defaults of this version are due (epoch seconds), or None when no deadline runs."""
     if not record.decision_timeout or record.status != ACTIVE or not humans_pending(record.seats, decisions):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import redis
 
+from api import config
+
 
 class NoRedisServer(RuntimeError):
     pass
@@ -111,8 +113,7 @@ class EmbeddedRedis:
 def redis_url_or_embedded(stack: ExitStack) -> str:
     """``$REDIS_URL``, or else the URL of a throwaway embedded Redis (no persistence) that lives as
     long as ``stack`` (for bench scripts, which run against either)."""
-    url = os.environ.get("REDIS_URL")
-    if url:
-        return url
+    if config.names_redis():
+        return config.settings()["REDIS_URL"]
     directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulehouse-bench-"))
     return stack.enter_context(EmbeddedRedis(directory, persist=False)).url

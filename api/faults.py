@@ -15,11 +15,11 @@ import os
 import time
 from pathlib import Path
 
-ENV = "RULEHOUSE_TEST_PAUSE"
+from api.config import setting
 
 
 def pause_point(name: str) -> None:
-    spec = os.environ.get(ENV)
+    spec = setting("TEST_PAUSE")  # one variable, not settings(): this is on every move's path
     if not spec:
         return
     point, _, marker = spec.partition(":")

@@ -13,23 +13,28 @@ the slow-client limits of api/serving.py. See docs/operations.md ("Serving").
 import os
 import tempfile
 
+from api.config import METRICS_DIR_ENV, metrics_dir, settings
+
 # Multi-process metrics (api/observability/metrics.py): the workers write their samples under one
 # directory, so that a scrape answered by any worker adds up all of them. Set here, in the master,
-# before any worker imports prometheus_client. An operator's own directory must start empty.
+# before any worker imports prometheus_client (api.config does not): the environment handed to the
+# worker processes, and to prometheus_client itself. An operator's own directory must start empty.
 _own_metrics_dir = None
-if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    _own_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
+if not metrics_dir():
+    _own_metrics_dir = os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
 from api.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
 
-bind = os.environ.get("RULEHOUSE_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("RULEHOUSE_WEB_WORKERS", "2"))
-_kind = os.environ.get("RULEHOUSE_WORKER_CLASS", "gevent")
-threads = int(os.environ.get("RULEHOUSE_THREADS", "8"))
+#: The master's settings, read once; the workers it forks build their own in the app factory.
+_settings = settings()
+bind = _settings["BIND"]
+workers = int(_settings["WEB_WORKERS"])
+_kind = _settings["WORKER_CLASS"]
+threads = int(_settings["THREADS"])
 if _kind == "gevent":
     # One event loop per process: an open stream or a slow client costs a greenlet, not a thread.
     worker_class = "api.serving.TimedGeventWorker"
-    worker_connections = int(os.environ.get("RULEHOUSE_WORKER_CONNECTIONS", "5000"))
+    worker_connections = int(_settings["WORKER_CONNECTIONS"])
 else:
     # gthread: each stream or slow client holds one of the threads.
     worker_class = "gthread" if threads > 1 else "sync"
@@ -37,7 +42,7 @@ else:
     worker_connections = threads
 # A request's line and headers must arrive within this (gunicorn times the parser with it under
 # gevent). Connections close after each answer (api/serving.py, prepare_request).
-keepalive = int(os.environ.get("RULEHOUSE_HEADER_TIMEOUT", "5"))
+keepalive = int(_settings["HEADER_TIMEOUT"])
 graceful_timeout = 10
 # The default control socket is one path per user: two servers on a machine would fight over it.
 control_socket_disable = True

@@ -21,13 +21,29 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import UTC, datetime
 
 import redis
+from rq.utils import utcparse
 
 #: The born key outlives its worker this long, so a missing one means a worker that never beat.
 BORN_KEPT_SECONDS = 3600
 
 log = logging.getLogger("rulehouse.worker")
+
+#: RQ job states in which a job will still run without help (given that it sits in its queue or
+#: registry). Both liveness checks start here: a bot, hint or analysis job's (``api.bot_seats.job_alive``:
+#: a lease from its start, and this heartbeat) and a simulation chunk's (``api.chunks.chunk_is_lost``:
+#: the chunk's own lease key); past it their rules differ.
+WAITING_JOB_STATES = frozenset({"queued", "deferred", "scheduled"})
+
+
+def seconds_since(rq_time: str | bytes | None) -> float:
+    """Seconds since an RQ time (a job's ``started_at`` or ``enqueued_at``: UTC, no zone); 0 for none."""
+    if not rq_time:
+        return 0.0
+    text = rq_time.decode() if isinstance(rq_time, bytes) else rq_time
+    return (datetime.now(UTC) - utcparse(text).replace(tzinfo=UTC)).total_seconds()
 
 
 def born_key(worker_name: str) -> str:

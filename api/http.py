@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 from flask import Response, current_app, request
 
@@ -134,5 +133,3 @@ def valid_cursor(cursor: str) -> bool:
     return bool(_CURSOR.fullmatch(cursor))
 
 
-def iso_time(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")

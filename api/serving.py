@@ -13,16 +13,17 @@ clients can no longer take every thread. The limits on slow clients:
 
 from __future__ import annotations
 
-import os
 import resource
 import time
 
 from werkzeug.exceptions import RequestTimeout
 
+from api.config import setting
+
 #: Seconds for a request's whole body to arrive.
-BODY_SECONDS = float(os.environ.get("RULEHOUSE_BODY_TIMEOUT", "10"))
+BODY_SECONDS = float(setting("BODY_TIMEOUT"))
 #: Seconds one read or write on a client's socket may block.
-SOCKET_SECONDS = float(os.environ.get("RULEHOUSE_SOCKET_TIMEOUT", "30"))
+SOCKET_SECONDS = float(setting("SOCKET_TIMEOUT"))
 
 
 def raise_fd_limit(wanted: int) -> tuple[int, int]:

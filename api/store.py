@@ -418,11 +418,13 @@ class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
                  idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None,
                  search_queue: Queue | None = None, search_timeout: int = 60,
-                 analysis_queue: Queue | None = None, analysis_timeout: int = 600) -> None:
+                 analysis_queue: Queue | None = None, analysis_timeout: int = 600,
+                 bot_job_lease: float = 5.0) -> None:
         """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``).
         ``search_queue`` takes the jobs of searching bots and hints (default: ``bot_queue``), each
         allowed ``search_timeout`` seconds; ``analysis_queue`` the game analyses (default: the search
-        queue), each allowed ``analysis_timeout`` seconds."""
+        queue), each allowed ``analysis_timeout`` seconds. A bot or hint job started ``bot_job_lease``
+        seconds ago (a search: plus its timeout) whose game still waits is taken for dead (api/bot_seats.py)."""
         self.redis = client
         self.control = client if control is None else control
         self.bot_queue = bot_queue
@@ -430,6 +432,7 @@ class GameStore:
         self.search_timeout = search_timeout
         self.analysis_queue = analysis_queue or self.search_queue
         self.analysis_timeout = analysis_timeout
+        self.bot_job_lease = bot_job_lease
         self.game_ttl = game_ttl
         self.finished_ttl = finished_ttl
         self.idempotency_ttl = idempotency_ttl
@@ -476,6 +479,7 @@ class GameStore:
             search_timeout=int(settings.get("SEARCH_JOB_TIMEOUT") or 60),
             analysis_queue=queues.get("ANALYSIS_QUEUE"),
             analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 600),
+            bot_job_lease=float(settings.get("BOT_JOB_LEASE") or 5.0),
         )
 
     def ttl_for(self, status: str) -> int:

@@ -9,7 +9,6 @@ and plays the defaults of overdue decisions (``api.deadlines.sweep``).
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import time
 from datetime import timedelta
@@ -22,11 +21,11 @@ from rq.scheduler import RQScheduler
 from rq.timeouts import JobTimeoutException
 from rq.utils import now, utcformat
 
-from api import bot_seats, deadlines, faults, heartbeats
+from api import bot_seats, config, deadlines, faults, heartbeats
 from api.apps import deadline_warnings, webhooks
 from api.bot_seats import job_store
 from api.competition import sweep as competition_sweep
-from api.config import WORKER_QUEUES, settings
+from api.config import ALL_QUEUES, WORKER_QUEUES
 from api.experiments import jobs as experiments
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
@@ -213,7 +212,7 @@ class LeanBotJobsMixin:
     running bot job, and keep no result of it (nothing ever read one)."""
 
     def execute_job(self, job: Job, queue: Queue) -> None:
-        if job.func_name not in LEAN_JOBS or queue.name == settings().get("SEARCH_QUEUE"):
+        if job.func_name not in LEAN_JOBS or queue.name == config.current().get("SEARCH_QUEUE"):
             super().execute_job(job, queue)
             return
         job.started_at, job.worker_name, job._status = now(), self.name, JobStatus.STARTED
@@ -260,10 +259,12 @@ def run_worker(
     ``metrics_port`` serves this worker's Prometheus metrics (and the queue depths) at
     ``http://metrics_host:metrics_port/metrics``.
     """
-    if settings().get("LOG_FORMAT") == "json":
+    # This process's one settings object, read once here: jobs (bot seats, simulations, webhooks)
+    # find it as api.config.current(), with this worker's Redis whichever way it was named.
+    values = {**config.settings(), "REDIS_URL": redis_url}
+    config.use(values)
+    if values.get("LOG_FORMAT") == "json":
         configure_json_logging(logging_level)
-    # Jobs that build their own connections (bot seats) read REDIS_URL: make it this worker's.
-    os.environ["REDIS_URL"] = redis_url
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
@@ -275,11 +276,10 @@ def run_worker(
             return False
     connection = Redis.from_url(redis_url)
     if metrics_port is not None:
-        from api.config import ALL_QUEUES  # every queue's depth, those this worker does not take too
-
-        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, settings())
+        # every queue's depth, those this worker does not take too
+        metrics.serve_metrics(metrics_port, metrics_host, connection, ALL_QUEUES, values)
     worker_class = ForkingWorker if fork else InProcessWorker
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
-    heartbeats.start_beating(connection, worker.name, bot_seats.BOT_JOB_LEASE)
+    heartbeats.start_beating(connection, worker.name, float(values["BOT_JOB_LEASE"]))
     return worker.work(burst=burst, logging_level=logging_level)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 
 from api.apps.notify import hooks
-from api.deadlines import DEADLINES_KEY, humans_pending
+from api.deadlines import DEADLINES_KEY, human_seats_pending
 from api.moves import load_state
 from api.store import GameStore
+from api.times import iso_time
 from engine.core.registry import get_ruleset
 
 #: ``deadline.near`` is sent when a deadline is this close (at once, for shorter timeouts).
@@ -27,9 +28,8 @@ def deadlines_near(store: GameStore, now: float | None = None) -> int:
         if record is None or not record.app or record.version != int(version):
             continue
         ruleset = get_ruleset(record.ruleset)
-        seats = sorted({d.seat for d in humans_pending(record.seats, ruleset.pending(load_state(ruleset, record)))})
+        seats = human_seats_pending(record.seats, ruleset.pending(load_state(ruleset, record)))
         hooks().emit(record.app, "deadline.near", {"game": game_id, "version": int(version), "seats": seats,
-                                                  "deadline": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                            time.gmtime(due))})
+                                                  "deadline": iso_time(due, "seconds")})
         sent += 1
     return sent

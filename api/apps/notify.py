@@ -7,6 +7,7 @@ import logging
 from flask import current_app, has_app_context
 
 from api.apps.webhooks import EXTENSION_NAME, Webhooks, worker_webhooks
+from api.deadlines import human_seats_pending
 from api.store import FINISHED, GameRecord
 
 log = logging.getLogger("rulehouse.webhooks")
@@ -28,7 +29,7 @@ def game_moved(record: GameRecord, version: int, status: str, pending: list, res
         if status == FINISHED:
             webhooks.emit(record.app, "game.finished", {"game": record.id, "version": version, "result": result})
             return
-        seats = sorted({d.seat for d in pending if not record.seats[d.seat].get("bot")})
+        seats = human_seats_pending(record.seats, pending)
         if seats:
             webhooks.emit(record.app, "decision.waiting", {"game": record.id, "version": version, "seats": seats})
     except Exception:  # a webhook must never undo or fail a move that is already stored
@@ -38,7 +39,7 @@ def game_moved(record: GameRecord, version: int, status: str, pending: list, res
 def game_created(app_id: str, game_id: str, seats: list[dict], pending: list) -> None:
     """A new game (or one that just started): ``decision.waiting`` for its human seats to move."""
     try:
-        waiting = sorted({d.seat for d in pending if not seats[d.seat].get("bot")})
+        waiting = human_seats_pending(seats, pending)
         if waiting:
             hooks().emit(app_id, "decision.waiting", {"game": game_id, "version": 0, "seats": waiting})
     except Exception:

@@ -43,13 +43,14 @@ import json
 import logging
 import secrets
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import redis
 from rq import Queue
 
+from api import config as service_config
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
-from api.config import settings as service_settings
+from api.times import iso_time
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
           "rating.updated", "tournament.round_started", "tournament.finished")
@@ -139,7 +140,7 @@ class Webhooks:
     def __init__(self, client: redis.Redis, queue_connection: redis.Redis, config: dict | None = None) -> None:
         self.redis = client  # decode_responses=True
         self.queue = Queue(QUEUE, connection=queue_connection)
-        self.config = config or service_settings()
+        self.config = config or service_config.current()
         self._cache: dict[str, tuple[float, list[dict]]] = {}
         self._pump = self.redis.register_script(_PUMP)
         self._hold = self.redis.register_script(_HOLD)
@@ -179,7 +180,7 @@ class Webhooks:
         if not data or data["app"] != app_id:
             return None
         return {"id": webhook_id, "url": data["url"], "events": json.loads(data["events"]),
-                "created": _iso(float(data["created"]))}
+                "created": iso_time(float(data["created"]))}
 
     def list(self, app_id: str) -> list[dict]:
         found = (self.get(app_id, webhook_id) for webhook_id in sorted(self.redis.smembers(app_webhooks_key(app_id))))
@@ -226,7 +227,7 @@ class Webhooks:
         delivery_ids = []
         for hook in hooks:
             delivery_id = "dlv_" + secrets.token_hex(10)
-            body = json.dumps({"id": delivery_id, "type": event_type, "created": _iso(time.time()), "data": data},
+            body = json.dumps({"id": delivery_id, "type": event_type, "created": iso_time(time.time()), "data": data},
                               separators=(",", ":"))
             pipe = self.redis.pipeline(transaction=True)
             pipe.hset(delivery_key(delivery_id), mapping={
@@ -381,23 +382,21 @@ def _delivery_summary(delivery_id: str, data: dict) -> dict:
     return {
         "id": delivery_id, "type": data.get("type"), "status": data.get("status"),
         "attempts": int(data.get("attempts", 0)), "last_status": int(data["last_status"]) if data.get("last_status")
-        else None, "last_error": data.get("last_error") or None, "created": _iso(float(data["created"])),
-        "delivered": _iso(float(data["delivered"])) if data.get("delivered") else None,
+        else None, "last_error": data.get("last_error") or None, "created": iso_time(float(data["created"])),
+        "delivered": iso_time(float(data["delivered"])) if data.get("delivered") else None,
     }
 
 
-def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
 _worker_webhooks: Webhooks | None = None
 
 
 def worker_webhooks() -> Webhooks:
-    """The worker process's ``Webhooks`` (on ``REDIS_URL``, which the worker sets)."""
+    """The worker process's ``Webhooks`` (on the Redis of the worker's settings)."""
     global _worker_webhooks
     if _worker_webhooks is None:
-        _worker_webhooks = Webhooks.from_settings(service_settings())
+        _worker_webhooks = Webhooks.from_settings(service_config.current())
     return _worker_webhooks
 
 

@@ -20,10 +20,11 @@ from api.chat.schemas import (
     ChatSettingsSchema,
     ChatStreamQuerySchema,
 )
-from api.http import bearer_token, caller_seat, iso_time, json_response, load_game, required_token, store
+from api.http import bearer_token, caller_seat, json_response, load_game, required_token, store
 from api.problems import ApiProblem, problem_response
 from api.store import GameRecord, GameStore
 from api.streams import live
+from api.times import iso_time
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",
                 description="Table chat: short text messages of a game's seated players, on a stream of its own "

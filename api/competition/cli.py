@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from urllib.parse import quote
+
+from api.config import setting
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -48,7 +49,7 @@ def _call(args: argparse.Namespace, method: str, path: str, body: dict | None = 
     from api.cli import RequestRefused, http_json
 
     try:
-        return http_json(args.url, method, path, body, api_key=args.key or os.environ.get("RULEHOUSE_API_KEY"))
+        return http_json(args.url, method, path, body, api_key=args.key or setting("API_KEY"))
     except RequestRefused as error:
         print(f"rulehouse: {error}", file=sys.stderr)
         return None

@@ -105,7 +105,7 @@ def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner:
            admit: Callable[[dict], None] | None = None) -> str:
     """Check the request, queue its first round, and return the experiment id. ``admit(spec)`` may
     refuse it (quotas, experiments in flight) by raising; it sees the whole budget."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     spec = normalize_spec(body)
     if admit is not None:
         admit(spec)
@@ -130,7 +130,7 @@ def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner:
 def run_chunk(exp_id: str, index: int) -> int:
     """The RQ job: play one chunk of every variant it names and record it once."""
     job = get_current_job()
-    return ExperimentChunkRun(job.connection, exp_id, index, Settings.from_env()).run()
+    return ExperimentChunkRun(job.connection, exp_id, index, Settings.current()).run()
 
 
 class ExperimentChunkRun(ChunkRun):
@@ -217,7 +217,7 @@ def _decide(spec: dict, tallies: list[VariantTally], stopped: dict) -> dict:
 def advance(redis: Redis, exp_id: str, settings: Settings | None = None) -> None:
     """When every queued chunk is recorded: finish, or queue the next round of a precision
     experiment for the variants still without an answer. Safe to call again and concurrently."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     key = meta_key(exp_id)
     with redis.pipeline() as pipeline:
         try:
@@ -275,7 +275,7 @@ def results(redis: Redis, exp_id: str, spec: dict, stopped: dict) -> dict:
 
 
 def finalize(redis: Redis, exp_id: str, settings: Settings | None = None) -> None:
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     key = meta_key(exp_id)
     raw_spec, status, raw_stopped = redis.hmget(key, ["spec", "status", "stopped"])
     if raw_spec is None or text(status) not in ACTIVE:
@@ -296,7 +296,7 @@ def finalize(redis: Redis, exp_id: str, settings: Settings | None = None) -> Non
 
 def reap(redis: Redis, exp_id: str, settings: Settings | None = None) -> int:
     """Queue again the chunks that no live worker holds (a killed worker's); how many."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     raw_spec, status, queued = redis.hmget(meta_key(exp_id), ["spec", "status", "chunks_queued"])
     if raw_spec is None or text(status) not in ACTIVE:
         redis.zrem(ACTIVE_KEY, exp_id)
@@ -338,7 +338,7 @@ def _unqueue(redis: Redis, exp_id: str, settings: Settings) -> int:
 def cancel(redis: Redis, exp_id: str, settings: Settings | None = None) -> dict:
     """Stop every chunk of a queued or running experiment: queued ones leave the queue, running ones
     stop within seconds (their lease check). Returns its status."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     if not redis.exists(meta_key(exp_id)):
         raise ExperimentNotFound(exp_id)
     if _transition(redis, exp_id, ACTIVE, status="cancelled", finished_at=time.time()):

@@ -24,13 +24,13 @@ from api.games.schemas import (
     EventsQuerySchema,
     GameSchema,
     StreamQuerySchema,
+    StreamStateSchema,
 )
 from api.http import (
     bearer_token,
     caller_role,
     caller_seat,
     caller_specific,
-    iso_time,
     json_response,
     load_current,
     load_game,
@@ -43,11 +43,13 @@ from api.preconditions import next_marks, parse_if_match, with_ids
 from api.problems import ApiProblem, problem_response, validation_problem
 from api.records.creation import NewGame, fork_game, sealed
 from api.seats.table import Table, game_invites, public_seats
-from api.store import ACTIVE, FINISHED, WAITING, StoredEvent, token_digest
+from api.store import ACTIVE, FINISHED, WAITING, GameRecord, StoredEvent, token_digest
 from api.streams import live
+from api.times import iso_time
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.records import visible
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games refereed by the service.")
 
@@ -84,11 +86,6 @@ ETAG_HEADER = {"ETag": {"description": "`\"<version>\"` to a spectator, `\"<vers
                       "schema": {"type": "string"}}}
 
 
-def visible(event: dict, seat: int | None) -> bool:
-    seats = event.get("visible_to")
-    return seats is None or (seat is not None and seat in seats)
-
-
 def event_entries(events: list[StoredEvent], seat: int | None) -> list[dict]:
     return [{"cursor": e.cursor, "version": e.version, "event": e.event} for e in events if visible(e.event, seat)]
 
@@ -100,6 +97,32 @@ def waiting_for(decisions) -> list[int]:
 def deadline_time(record, decisions) -> str | None:
     due = deadlines.deadline_of(record, decisions)
     return None if due is None else iso_time(due)
+
+
+#: The game's fields on a stream's first line (``StreamStateSchema`` documents them), as GET shows them.
+STREAM_STATE_FIELDS = tuple(name for name in StreamStateSchema().fields if name not in ("kind", "cursor"))
+
+
+def game_body(record: GameRecord, role: str, seat: int | None) -> tuple[dict, list]:
+    """The game as ``role``/``seat`` sees it (``GET /v1/games/{id}``; a stream's first line shows part of
+    it), and its pending decisions."""
+    ruleset = get_ruleset(record.ruleset)
+    state = None if record.status == WAITING else load_state(ruleset, record)
+    result = None if state is None else ruleset.result(state)
+    pending = [] if state is None else ruleset.pending(state)
+    body = {
+        "id": record.id, "ruleset": record.ruleset, "rules_version": record.rules_version,
+        "version": record.version, "status": record.status,
+        "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
+        "view": None if state is None else ruleset.view(state, seat),
+        "result": None if result is None else result.to_dict(),
+        "created": iso_time(record.created), "updated": iso_time(record.updated),
+        "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
+        "seed_commitment": record.seed_commitment,
+        "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
+        "win_chances": record.win_chances, "rated": record.rated, "tournament": record.tournament,
+    }
+    return body, pending
 
 
 
@@ -245,25 +268,10 @@ class Game(MethodView):
         role, seat, tag = caller_role(record)
         if (unchanged := not_modified(record.version, tag)) is not None:
             return unchanged
-        ruleset = get_ruleset(record.ruleset)
-        state = None if record.status == WAITING else load_state(ruleset, record)
-        result = None if state is None else ruleset.result(state)
-        pending = [] if state is None else ruleset.pending(state)
-        if result is None and any(entry.get("bot") for entry in record.seats):
+        body, pending = game_body(record, role, seat)
+        if body["result"] is None and any(entry.get("bot") for entry in record.seats):
             # Self-healing: queue the bot job again if it was lost (a no-op while it exists).
             bot_seats.ensure_job(store(), record, pending)
-        body = {
-            "id": game_id, "ruleset": record.ruleset, "rules_version": record.rules_version,
-            "version": record.version, "status": record.status,
-            "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
-            "view": None if state is None else ruleset.view(state, seat),
-            "result": None if result is None else result.to_dict(),
-            "created": iso_time(record.created), "updated": iso_time(record.updated),
-            "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
-            "seed_commitment": record.seed_commitment,
-            "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
-            "win_chances": record.win_chances, "rated": record.rated, "tournament": record.tournament,
-        }
         return json_response(body, version=record.version, role=tag)
 
     @blp.doc(security=[{"bearerAuth": []}])
@@ -434,18 +442,8 @@ class Stream(MethodView):
         if record is None:
             raise ApiProblem("not-found", f"no game {game_id!r}")
         role, seat, tag = caller_role(record)
-        ruleset = get_ruleset(record.ruleset)
-        state = None if record.status == WAITING else load_state(ruleset, record)
-        result = None if state is None else ruleset.result(state)
-        pending = [] if state is None else ruleset.pending(state)
-        first = {
-            "kind": "state", "cursor": last_cursor, "id": game_id, "ruleset": record.ruleset,
-            "rules_version": record.rules_version, "version": record.version, "status": record.status,
-            "role": role, "seat": seat,
-            "waiting_for": waiting_for(pending), "view": None if state is None else ruleset.view(state, seat),
-            "result": None if result is None else result.to_dict(),
-            "deadline": deadline_time(record, pending),
-        }
+        body, _ = game_body(record, role, seat)
+        first = {"kind": "state", "cursor": last_cursor, **{name: body[name] for name in STREAM_STATE_FIELDS}}
         response = live.stream_response(game_id, first, query.get("after", last_cursor),
                                          lambda events: event_entries(events, seat))
         caller_specific(response, record.version, tag)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hmac
-import os
 import time
 from collections.abc import Callable, Iterable
 
@@ -18,7 +17,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+from api.config import current, metrics_dir
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 #: Seconds: from a few ms (a read) to the stream and simulation waits.
 LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -124,7 +124,7 @@ class QueueDepths:
 
 def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
     """The text a scrape gets: this process's (or, multi-process, every process's) metrics and the queue depths."""
-    if os.environ.get(MULTIPROC_ENV):
+    if metrics_dir():
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
@@ -141,7 +141,7 @@ def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
 
 def process_exited(pid: int) -> None:
     """Gunicorn's ``child_exit``: drop a dead worker's live gauges (its counters stay counted)."""
-    if os.environ.get(MULTIPROC_ENV):
+    if metrics_dir():
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)
@@ -154,9 +154,7 @@ def serve_metrics(port: int, addr: str = "127.0.0.1", queue_connection=None, que
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from api.config import settings
-
-    config = settings() if config is None else config
+    config = current() if config is None else config
     check_scrape_settings(config)
 
     class Handler(BaseHTTPRequestHandler):

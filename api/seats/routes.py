@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from api.apps import ownership
 from api.competition.games import player_joined
-from api.http import iso_time, json_response, required_token, store
+from api.http import json_response, required_token, store
 from api.problems import ApiProblem, problem_response
 from api.seats.schemas import (
     BotSeatSchema,
@@ -22,6 +22,7 @@ from api.seats.schemas import (
 )
 from api.seats.table import Table, is_open, public_seats
 from api.store import GameRecord
+from api.times import iso_time
 from engine.core.registry import get_ruleset
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",

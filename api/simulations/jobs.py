@@ -24,12 +24,13 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from redis import Redis, RedisError
 from rq import Queue, get_current_job
 
+from api import config
 from api.apps import notify
 from api.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.observability import metrics
@@ -40,11 +41,6 @@ QUEUE = "simulations"
 ACTIVE_KEY = "sims:active"
 ACTIVE = ("queued", "running")
 TERMINAL = ("finished", "failed", "cancelled")
-
-
-def _env_seconds(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +55,19 @@ class Settings:
     game_seconds: int = 60
 
     @classmethod
-    def from_env(cls) -> Settings:
+    def from_config(cls, values: Mapping) -> Settings:
+        """The simulation part of the service settings (api/config.py, ``SIMULATION_*``)."""
         return cls(
-            ttl=_env_seconds("RULEHOUSE_SIMULATION_TTL", 7 * 24 * 3600),
-            lease_seconds=_env_seconds("RULEHOUSE_SIMULATION_LEASE", 10),
-            job_timeout=_env_seconds("RULEHOUSE_SIMULATION_JOB_TIMEOUT", 3600),
-            game_seconds=_env_seconds("RULEHOUSE_SIMULATION_GAME_SECONDS", 60),
+            ttl=int(values["SIMULATION_TTL"]),
+            lease_seconds=int(values["SIMULATION_LEASE"]),
+            job_timeout=int(values["SIMULATION_JOB_TIMEOUT"]),
+            game_seconds=int(values["SIMULATION_GAME_SECONDS"]),
         )
+
+    @classmethod
+    def current(cls) -> Settings:
+        """This process's (``api.config.current()``: a worker's own, set once at its start)."""
+        return cls.from_config(config.current())
 
 
 class SimulationNotFound(KeyError):
@@ -126,7 +128,7 @@ def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner:
     ``InvalidOptions`` (with per-field messages) when the request is not acceptable;
     ``admit(spec)`` may refuse it too (quotas), by raising. ``owner`` is the app that asked.
     """
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     spec = normalize_spec(body)
     if admit is not None:
         admit(spec)
@@ -156,7 +158,7 @@ def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner:
 def run_chunk(sim_id: str, index: int) -> int:
     """The RQ job: play one chunk and record its tally once. Returns the games recorded."""
     job = get_current_job()
-    return ChunkRun(job.connection, sim_id, index, Settings.from_env()).run()
+    return ChunkRun(job.connection, sim_id, index, Settings.current()).run()
 
 
 class ChunkRun:
@@ -236,7 +238,7 @@ class ChunkRun:
 
 def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> None:
     """Merge the chunks' tallies into the result once all are in. Safe to run again."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     key = meta_key(sim_id)
     raw_spec, status = redis.hmget(key, ["spec", "status"])
     if raw_spec is None or text(status) not in ACTIVE:
@@ -265,7 +267,7 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
 
 def reap(redis: Redis, sim_id: str, settings: Settings | None = None) -> int:
     """Re-enqueue the chunks of an active simulation that no live worker holds; how many."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     raw_spec, status = redis.hmget(meta_key(sim_id), ["spec", "status"])
     if raw_spec is None or text(status) not in ACTIVE:
         redis.zrem(ACTIVE_KEY, sim_id)
@@ -291,7 +293,7 @@ def reap_all(redis: Redis, settings: Settings | None = None, min_interval: float
     """``reap`` every active simulation; one caller at a time, at most every ``min_interval`` s."""
     if not redis.set(REAP_LOCK_KEY, os.getpid(), nx=True, px=int(min_interval * 1000)):
         return 0
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     return sum(reap(redis, text(sim_id), settings) for sim_id in redis.zrange(ACTIVE_KEY, 0, -1))
 
 
@@ -303,7 +305,7 @@ def _unqueue_chunks(redis: Redis, sim_id: str, settings: Settings) -> int:
 
 def cancel(redis: Redis, sim_id: str, settings: Settings | None = None) -> dict:
     """Stop a queued or running simulation; its queued chunks leave the queue. Returns its status."""
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.current()
     if not redis.exists(meta_key(sim_id)):
         raise SimulationNotFound(sim_id)
     if _transition(redis, sim_id, ACTIVE, status="cancelled", finished_at=time.time()):

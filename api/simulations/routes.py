@@ -36,13 +36,7 @@ def redis() -> Redis:
 
 
 def settings() -> jobs.Settings:
-    defaults = jobs.Settings.from_env()
-    config = current_app.config
-    return jobs.Settings(
-        ttl=int(config.get("SIMULATION_TTL", defaults.ttl)),
-        lease_seconds=int(config.get("SIMULATION_LEASE", defaults.lease_seconds)),
-        job_timeout=int(config.get("SIMULATION_JOB_TIMEOUT", defaults.job_timeout)),
-    )
+    return jobs.Settings.from_config(current_app.config)
 
 
 def app_settings() -> jobs.Settings:

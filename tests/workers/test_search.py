@@ -14,7 +14,7 @@ from rq.timeouts import JobTimeoutException, UnixSignalDeathPenalty
 from rq.utils import now, utcformat
 
 from api.app import create_app
-from api.bot_seats import BOT_JOB_LEASE, job_alive, play_bot_turn
+from api.bot_seats import job_alive, play_bot_turn
 from api.hints.jobs import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
@@ -147,10 +147,10 @@ def test_a_started_search_job_is_alive_for_its_timeout_a_quick_one_for_the_lease
                                      "started_at": utcformat(now() - timedelta(seconds=seconds_ago))})
         return job.id
 
-    later = BOT_JOB_LEASE + 5
+    later = store.bot_job_lease + 5
     assert job_alive(store, started(searching["id"], later))
     assert not job_alive(store, started(quick["id"], later))
-    assert not job_alive(store, started(searching["id"], store.search_timeout + BOT_JOB_LEASE + 1))
+    assert not job_alive(store, started(searching["id"], store.search_timeout + store.bot_job_lease + 1))
 
 
 #: Searches long enough to kill their worker in the middle (Hitchiker's deepest search, its first pick).

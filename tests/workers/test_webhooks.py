@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +16,10 @@ from api.apps.keys import AppKeys
 from tests.api.helpers import assert_problem
 from tests.processes import wait_for
 from tests.workers.tarpit import TarPit
+
+#: ISO 8601 UTC as the service writes it: whole seconds, or (``AUTO``) with microseconds when it has them.
+SECONDS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+AUTO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z")
 
 ALL_BOTS = {"ruleset": "monopoly-cars2", "seats": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}],
             "seed": 5}
@@ -163,6 +168,10 @@ def test_decisions_deadlines_and_simulations_are_told_too(service, receivers):
     assert near["data"]["game"] == game["id"] and near["data"]["seats"] == [0] and near["data"]["deadline"]
     done = next(e for e in events if e["type"] == "simulation.finished")
     assert done["data"] == {"simulation": sim["id"], "status": "finished"}
+    # Each time keeps its precision (api/times.py): the warning's deadline in whole seconds, an
+    # envelope's time as the games' (microseconds when it has them).
+    assert SECONDS.fullmatch(near["data"]["deadline"])
+    assert all(AUTO.fullmatch(event["created"]) for event in events)
 
 
 def test_an_apps_tar_pit_receivers_hold_up_neither_other_apps_deliveries_nor_its_own_slots(
