@@ -34,7 +34,8 @@ class Outcome:
     result: dict | None
     #: True when this is the stored outcome of an earlier request with the same Idempotency-Key
     replayed: bool = False
-    #: the game at the new version, as stored (for a caller that plays on without reading it again)
+    #: the game at the new version, for a caller that plays on without reading it again: what a move
+    #: changes (version, status, state, marks, updated, bot_run) as stored; the rest as it was read
     record: GameRecord | None = None
     #: the caller's ``plays_on`` said yes: no bot job was queued for the new version, the caller answers for it
     plays_on: bool = False
@@ -164,10 +165,10 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         from api.competition.games import game_finished  # it reaches tournaments, which create games
 
         game_finished(store, record)
-    now = dataclasses.replace(record, version=commit.version, status=played.status, state=played.state_json,
-                              marks=played.marks, updated=commit.updated,
-                              bot_run=commit.version if played.plays_on else record.bot_run)
-    return Outcome(game_id, seat, commit.version, played.status, stored, played.result, record=now,
+    moved = dataclasses.replace(record, version=commit.version, status=played.status, state=played.state_json,
+                                marks=played.marks, updated=commit.updated,
+                                bot_run=commit.version if played.plays_on else record.bot_run)
+    return Outcome(game_id, seat, commit.version, played.status, stored, played.result, record=moved,
                    plays_on=played.plays_on)
 
 
