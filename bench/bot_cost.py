@@ -298,8 +298,9 @@ def measure(args) -> dict:
         args.url = url
         control = redis.Redis.from_url(url, decode_responses=True)
         control.flushdb()
-        workers = start_workers(root, url, args.workers)
+        workers: list[subprocess.Popen] = []
         try:
+            workers = start_workers(root, url, args.workers)
             os.environ["REDIS_URL"] = url
             app = create_app({"REDIS_URL": url, "BOT_QUEUE": "bots"})
             app.testing = True
