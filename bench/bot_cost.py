@@ -72,6 +72,8 @@ def start_workers(root: Path, redis_url: str, count: int) -> list[subprocess.Pop
     deadline = time.monotonic() + 60
     while Worker.count(connection=client) < count:
         if time.monotonic() > deadline or any(p.poll() is not None for p in processes):
+            for process in processes:
+                process.kill()
             raise RuntimeError("the workers did not start")
         time.sleep(0.1)
     return processes
