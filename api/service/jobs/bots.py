@@ -90,8 +90,6 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     return play_run(store, game_id, version, lease=store.bot_job_lease)
 
 
-
-
 def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
     """Whether a bot or hint job will still run (or is running) without help.
 
