@@ -4,7 +4,8 @@ Moves (a seat's, a bot's, a default played at a deadline), seat changes (joins, 
 a seat handed to a bot), creations and forks all store a version and then call it, so none of them
 can forget a duty:
 
-- a pending bot seat gets its job queued (api/play/bots.py);
+- a pending bot seat gets its job queued (api/play/bots.py), unless the bot job that wrote the version
+  plays on (``bots_queued``: a run, api/service/jobs/bot_runs.py);
 - a pending human seat gets its deadline, and the previous version's ends (api/play/deadlines.py);
 - the game's app hears of it: ``decision.waiting`` for the human seats to move, or ``game.finished``;
 - a new game is told to the rooms that index games (``Listeners.created``), a finished one to those
@@ -28,13 +29,15 @@ log = logging.getLogger("rulehouse.play")
 
 
 def after_version(store: GameStore, record: GameRecord, pending: list[Decision], *, result: dict | None = None,
-                  since: float | None = None, created: bool = False) -> float | None:
+                  since: float | None = None, created: bool = False, bots_queued: bool = True) -> float | None:
     """Do what the version ``record`` (as just written: its version, status, seats and timeout) owes;
     ``pending`` are its decisions, ``result`` its result once finished, ``since`` when its deadline
-    starts (default now), ``created`` for a game's first version. Answers when its deadline is due
-    (None: no deadline). Webhooks and listeners never fail the write, which is stored already."""
+    starts (default now), ``created`` for a game's first version; without ``bots_queued`` the writer
+    plays the pending bot move itself (a bot job's run: api/service/jobs/bot_runs.py) and no job is
+    queued. Answers when its deadline is due (None: no deadline). Webhooks and listeners never fail
+    the write, which is stored already."""
     due = None
-    if record.status == ACTIVE and any(seat.get("bot") for seat in record.seats):
+    if bots_queued and record.status == ACTIVE and any(seat.get("bot") for seat in record.seats):
         schedule_bots(store, record.id, record.version, record.seats, pending, ruleset=record.ruleset)
     if record.decision_timeout:
         due = deadlines.schedule(store, record.id, record.version, record.seats, record.decision_timeout,

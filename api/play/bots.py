@@ -61,6 +61,8 @@ def ensure_job(store: GameStore, record: GameRecord, decisions: list[Decision]) 
     """The read path's check: queue the job of this version if none was (e.g. the API died before queueing)."""
     if store.bot_queue is None or not any(record.seats[d.seat].get("bot") for d in decisions):
         return
+    if record.bot_run == record.version:
+        return  # the job that committed this version plays on (api/service/jobs/bot_runs.py); the sweep looks after it
     current = store.bot_job(record.id)
     if current is None or bot_job_version(current) != record.version:
         schedule_bots(store, record.id, record.version, record.seats, decisions, ruleset=record.ruleset)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from api.observability.metrics import counted_actions, track_cache
@@ -38,6 +39,11 @@ class Outcome:
     result: dict | None
     #: True when this is the stored outcome of an earlier request with the same Idempotency-Key
     replayed: bool = False
+    #: the game at the new version, for a caller that plays on without reading it again: what a move
+    #: changes (version, status, state, marks, updated, bot_run) as stored; the rest as it was read
+    record: GameRecord | None = None
+    #: the caller's ``plays_on`` said yes: no bot job was queued for the new version, the caller answers for it
+    plays_on: bool = False
 
 
 def body_digest(action) -> str:
@@ -92,11 +98,15 @@ track_cache("whipcash.custom_boards", whipcash_board.custom_boards.sizes)
 #: moved first; each retry means another move was stored, so a real table never needs many.
 MAX_CAS_RETRIES = 25
 
+#: Asked after an action is played and before it is stored, with the game and the new version's pending
+#: decisions: does the caller (a bot job, api/service/jobs/bot_runs.py) play the new version's bot move itself?
+PlaysOn = Callable[[GameRecord, list[Decision]], bool]
+
 
 @counted_actions
 def submit_action(store: GameStore, game_id: str, seat: int, action, expected: int | Precondition,
                   idempotency_key: str | None = None, *, record: GameRecord | None = None,
-                  timed_out: bool = False) -> Outcome:
+                  timed_out: bool = False, plays_on: PlaysOn | None = None) -> Outcome:
     """Check ``action`` by ``seat`` against the rules and the game, then store it.
 
     ``expected`` is the precondition: a version (strict: the game must still be at it) or a
@@ -106,7 +116,8 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
     ``StaleVersion`` (the precondition no longer holds), ``IllegalMove`` (with the engine's
     ``reason``), ``IdempotencyKeyReused``, ``RulesVersionGone`` (api/play/errors.py). ``record``
     may be passed when the caller has just loaded the game. The new version gets what it owes
-    (``api.play.after.after_version``); ``timed_out`` marks a default the service played.
+    (``api.play.after.after_version``); ``timed_out`` marks a default the service played. ``plays_on``
+    lets a bot job keep the next bot move instead of queueing a job for it (``Outcome.plays_on``).
     """
     precondition = expected if isinstance(expected, Precondition) else Precondition(version=expected)
     digest = body_digest(action) if idempotency_key is not None else None
@@ -142,7 +153,7 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         except IllegalAction as error:
             states.put(game_id, record.version, state)
             raise IllegalMove(error.message, reason=error.reason, version=record.version) from None
-        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out)
+        played = _commit(store, ruleset, record, state, seat, parsed, idempotency_key, digest, timed_out, plays_on)
         if played.commit.outcome != "stale":
             break
         if not precondition.names_decision:
@@ -160,9 +171,12 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
               for cursor, event in zip(commit.cursors, played.events, strict=True)]
     if played.status == ACTIVE:
         states.put(game_id, commit.version, played.state)
-    written = dataclasses.replace(record, version=commit.version, status=played.status, token_role=None)
-    after_version(store, written, played.pending, result=played.result)
-    return Outcome(game_id, seat, commit.version, played.status, stored, played.result)
+    written = dataclasses.replace(record, version=commit.version, status=played.status, token_role=None,
+                                  state=played.state_json, marks=played.marks, updated=commit.updated,
+                                  bot_run=commit.version if played.plays_on else record.bot_run)
+    after_version(store, written, played.pending, result=played.result, bots_queued=not played.plays_on)
+    return Outcome(game_id, seat, commit.version, played.status, stored, played.result, record=written,
+                   plays_on=played.plays_on)
 
 
 @dataclass(slots=True)
@@ -175,10 +189,13 @@ class _Played:
     status: str
     result: dict | None
     pending: list[Decision]
+    state_json: str
+    marks: dict
+    plays_on: bool
 
 
 def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat: int, action: dict,
-            idempotency_key: str | None, digest: str | None, timed_out: bool) -> _Played:
+            idempotency_key: str | None, digest: str | None, timed_out: bool, plays_on: PlaysOn | None) -> _Played:
     """Play a checked action on ``state`` and compare-and-set it."""
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]
     if timed_out:
@@ -191,11 +208,14 @@ def _commit(store: GameStore, ruleset: Ruleset, record: GameRecord, state, seat:
         idempotency = (idempotency_key, {"b": digest, "status": status, "result": result_body, "events": events})
     pending = ruleset.pending(state) if result is None else []
     marks = next_marks(pending, record.marks, record.version + 1, seat)
+    keeps = status == ACTIVE and plays_on is not None and plays_on(record, pending)
+    state_json = json.dumps(ruleset.to_dict(state))
     pause_point("before-commit")
-    commit = store.commit(record.id, record.version, state=json.dumps(ruleset.to_dict(state)), status=status,
-                          seat=seat, action=action, events=events, marks=marks, idempotency=idempotency)
+    commit = store.commit(record.id, record.version, state=state_json, status=status, seat=seat, action=action,
+                          events=events, marks=marks, idempotency=idempotency, bot_run=keeps)
     pause_point("after-commit")
-    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending)
+    return _Played(commit, None if commit.outcome == "stale" else state, events, status, result_body, pending,
+                   state_json, marks, keeps)
 
 
 def _stale(store: GameStore, game_id: str, seat: int, record: GameRecord | None = None, pending: list | None = None,

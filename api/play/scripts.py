@@ -5,29 +5,48 @@ which share the game's hash tag, so a script may touch them all on a Redis Clust
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
 #: stored outcome for the Idempotency-Key wins over the version check: a retry racing its own
 #: first attempt is a replay of it, not a stale write.
+#: The TTLs (the game's, its events' and its chat's) are refreshed when the game finishes and
+#: otherwise at most every ``TTL_REFRESH_SECONDS`` (a tenth of the TTL if shorter; the hash's
+#: ``refreshed`` says when): three EXPIREs on every move were a quarter of a bot move's commands,
+#: and a game then expires at most that much sooner than a TTL after its last write.
+#: With ARGV[10] = '1' the committing bot job plays on (api/service/jobs/bot_runs.py): ``bot_run`` names the new
+#: version as one that job answers for, in the same HSET, so no other write marks it.
 #: KEYS: 1 the game, 2 its events, 3 its chat (whose TTL follows the game's), 4 the idempotency record if any.
 #: ARGV: 1 expected version, 2 state, 3 status, 4 updated, 5 TTL, 6 wake channel, 7 idempotency
-#: TTL, 8 idempotency record, 9 marks JSON, 10 the action log entry, 11... events.
+#: TTL, 8 idempotency record, 9 marks JSON, 10 '1' when the committing bot job plays on, 11 the action
+#: log entry, 12... events, and the refresh interval in seconds as the very last.
 COMMIT_SCRIPT = """
-local current = redis.call('HGET', KEYS[1], 'version')
+local game = redis.call('HMGET', KEYS[1], 'version', 'refreshed', 'ttl', 'finished_ttl')
+local current = game[1]
 if not current then return {'missing'} end
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return {'duplicate', current} end
 if current ~= ARGV[1] then return {'stale', current} end
 local version = tostring(tonumber(current) + 1)
-redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4],
-           'marks', ARGV[9])
-local ttl = ARGV[5]
-local kept = redis.call('HGET', KEYS[1], ARGV[3] == 'finished' and 'finished_ttl' or 'ttl')
-if kept then ttl = kept end
+local finished = ARGV[3] == 'finished'
+local ttl = tonumber((finished and game[4] or game[3]) or ARGV[5])
+local now = tonumber(ARGV[4])
+local refresh = finished or not game[2] or now - tonumber(game[2]) >= math.min(tonumber(ARGV[#ARGV]), ttl / 10)
+local fields = {'version', version, 'state', ARGV[2], 'status', ARGV[3], 'updated', ARGV[4], 'marks', ARGV[9]}
+if refresh then
+  fields[#fields + 1] = 'refreshed'
+  fields[#fields + 1] = ARGV[4]
+end
+if ARGV[10] == '1' then
+  fields[#fields + 1] = 'bot_run'
+  fields[#fields + 1] = version
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 local ids = {}
-for i = 10, #ARGV do
+for i = 11, #ARGV - 1 do
   local kind = 'e'
-  if i == 10 then kind = 'a' end
+  if i == 11 then kind = 'a' end
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'k', kind, 'v', version, 'd', ARGV[i])
 end
-redis.call('EXPIRE', KEYS[1], ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
-redis.call('EXPIRE', KEYS[3], ttl)
+if refresh then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
 if KEYS[4] then
   redis.call('HSET', KEYS[4], 'r', ARGV[8], 'v', version, 'c', table.concat(ids, ',', 2))
   redis.call('EXPIRE', KEYS[4], ARGV[7])
@@ -37,6 +56,8 @@ local reply = {'ok', version}
 for i = 2, #ids do reply[#reply + 1] = ids[i] end
 return reply
 """
+#: The longest a move leaves the game's TTLs unrefreshed (``COMMIT_SCRIPT``).
+TTL_REFRESH_SECONDS = 60
 
 #: Count a hint of seat ARGV[1] at version ARGV[2] (once per seat and version) and mark it asked
 #: (KEYS[2], for as long as the game lives at this version: its PTTL, else ARGV[3] ms) with the id

@@ -7,10 +7,11 @@ api/play/preconditions.py, the hint counts of a game with hints on (``hints``, `
 ``hints_pending``: see ``ASK_HINT_SCRIPT``), ``chat`` (``1`` on, ``0`` off; absent in games older than
 chat: on), ``win_chances`` (``spectators`` when spectators may ask for a live game's win chances; absent:
 seats only, api/win_chances), ``rated`` (``1`` in a rated game) and ``tournament`` (the id of the
-tournament whose table it is; docs/competition.md), one ``t:<sha256>`` field per token naming its seat and one
-``i:<sha256>`` per invite of api/seats); ``game:{<id>}:events`` is a stream whose entries are either an accepted action
-(``k=a``: the action log used for replays, never shown to clients) or an engine event
-(``k=e``, with its visibility).
+tournament whose table it is; docs/competition.md), ``refreshed`` (when a move last refreshed the TTLs:
+``COMMIT_SCRIPT``), ``bot_run`` (the last version a bot job committed saying it plays on: api/service/jobs/bot_runs.py),
+one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per invite of api/seats);
+``game:{<id>}:events`` is a stream whose entries are either an accepted action (``k=a``: the action
+log used for replays, never shown to clients) or an engine event (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
 the id of the job computing it, then its JSON; it expires with the game's version.
@@ -19,8 +20,8 @@ then its JSON; it expires with the game, and so does ``game:{<id>}:analysis:cost
 analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads, api/competition, without
 reading the whole analysis). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
-(every write of the game refreshes its TTL too), and ``game:{<id>}:chat:rate:<seat>`` holds the times of a
-seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
+(every write of the game refreshes its TTL too, a move at most every ``TTL_REFRESH_SECONDS``), and
+``game:{<id>}:chat:rate:<seat>`` holds the times of a seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
 them all.
 
@@ -53,6 +54,7 @@ from api.play.scripts import (
     SAVE_ANALYSIS_SCRIPT,
     SAVE_HINT_SCRIPT,
     SET_CHAT_SCRIPT,
+    TTL_REFRESH_SECONDS,
 )
 
 #: a game with open seats that has not started: no state yet (api/seats)
@@ -62,7 +64,7 @@ FINISHED = "finished"
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
-           "hints_at", "hints_pending", "chat", "rated", "tournament", "win_chances")
+           "hints_at", "hints_pending", "chat", "rated", "tournament", "win_chances", "bot_run")
 #: fields of the game hash that only the records room reads (api/records): how the game was made
 RECORD_FIELDS = ("options", "salt", "seed_source", "fork", "start", "rules_version")
 #: Games stored before rules versions existed carry none: they were played under each ruleset's version 1.
@@ -183,6 +185,9 @@ class GameRecord:
     win_chances: str = "seats"
     #: what the caller's token names: a seat number, "creator", "" for an unknown token, None for no token
     token_role: str | None = None
+    #: the last version whose commit said its bot job plays on (api/service/jobs/bot_runs.py): at this version the job
+    #: named by ``bot_current_key`` answers for the pending bot move, whatever version its id names
+    bot_run: int | None = None
 
 
 @dataclass(slots=True)
@@ -236,6 +241,8 @@ class Commit:
     outcome: str  # "ok", "stale", "missing", "duplicate"
     version: int = 0
     cursors: list[str] | None = None
+    #: the new version's ``updated`` time
+    updated: float = 0.0
 
 
 @dataclass(slots=True)
@@ -275,6 +282,22 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
         # A node that fails over answers MOVED/CLUSTERDOWN for a moment: the client re-reads the slots.
         return RedisCluster.from_url(url, decode_responses=True)
     return redis.Redis.from_url(url, decode_responses=True)
+
+
+class RegisteredQueue(Queue):
+    """An RQ queue that adds itself to RQ's set of queues (``rq:queues``: what ``rq info`` lists) once per
+    process: RQ does it in a transaction of its own on every enqueue, three of a bot job's dozen commands
+    (bench/bot_cost.py)."""
+
+    _registered = False
+
+    def enqueue_job(self, job, pipeline=None, at_front: bool = False, unique: bool = False):
+        if self._registered and pipeline is None and not job._dependency_ids and not job.has_rate_limit:
+            job.origin = self.name
+            return self._enqueue_job(job, at_front=at_front, unique=unique)  # RQ's enqueue_job less the SADD
+        job = super().enqueue_job(job, pipeline=pipeline, at_front=at_front, unique=unique)
+        self._registered = pipeline is None
+        return job
 
 
 class GameStore:
@@ -330,7 +353,8 @@ class GameStore:
         if any(settings.get(name) for name in names):
             # RQ stores pickled bytes, so it gets a connection of its own that does not decode.
             connection = queue_connection or redis.Redis.from_url(settings["REDIS_URL"])
-            queues = {name: Queue(settings[name], connection=connection) for name in names if settings.get(name)}
+            queues = {name: RegisteredQueue(settings[name], connection=connection)
+                      for name in names if settings.get(name)}
         return cls(
             games or client,
             game_ttl=int(settings["GAME_TTL_SECONDS"]),
@@ -387,23 +411,27 @@ class GameStore:
         return pipe.execute()[1:1 + len(new.events)]
 
     def commit(self, game_id: str, expected_version: int, *, state: str, status: str, seat: int, action: dict,
-               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None) -> Commit:
+               events: list[dict], marks: dict, idempotency: tuple[str, dict] | None = None,
+               bot_run: bool = False) -> Commit:
         """Compare-and-set one accepted action; ``marks`` are the new version's decision marks
-        (api/play/preconditions.py); ``idempotency`` is (key, outcome record) to remember."""
+        (api/play/preconditions.py); ``idempotency`` is (key, outcome record) to remember; ``bot_run``: the
+        committing bot job plays the new version's bot move too (``GameRecord.bot_run``)."""
         keys = [game_key(game_id), events_key(game_id), chat_key(game_id)]
         record = ""
         if idempotency is not None:
             keys.append(idempotency_key(game_id, seat, idempotency[0]))
             record = json.dumps(idempotency[1])
+        now = time.time()
         args = [
-            str(expected_version), state, status, repr(time.time()), self.ttl_for(status), wake_channel(game_id),
-            self.idempotency_ttl, record, json.dumps(marks), json.dumps({"seat": seat, "action": action}),
-            *(json.dumps(event) for event in events),
+            str(expected_version), state, status, repr(now), self.ttl_for(status), wake_channel(game_id),
+            self.idempotency_ttl, record, json.dumps(marks), "1" if bot_run else "",
+            json.dumps({"seat": seat, "action": action}), *(json.dumps(event) for event in events),
+            TTL_REFRESH_SECONDS,
         ]
         reply = self._commit(keys=keys, args=args)
         outcome = reply[0]
         if outcome == "ok":
-            return Commit("ok", int(reply[1]), list(reply[2:]))
+            return Commit("ok", int(reply[1]), list(reply[2:]), updated=now)
         return Commit(outcome, int(reply[1]) if len(reply) > 1 else 0)
 
     def note_bot_job(self, game_id: str, job_id: str, check_at: float) -> None:
@@ -655,7 +683,7 @@ class GameStore:
 def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
     (ruleset, version, status, state, seats, players, seed, created, updated, timeout, app, commitment, marks,
      options, listed, rules_version, hints, hints_at, hints_pending, chat, rated, tournament,
-     win_chances) = values[: len(_FIELDS)]
+     win_chances, bot_run) = values[: len(_FIELDS)]
     record = GameRecord(
         id=game_id, ruleset=ruleset, version=int(version), status=status, state=state, seats=json.loads(seats),
         players=int(players), seed=int(seed), created=float(created), updated=float(updated),
@@ -663,6 +691,7 @@ def _record(game_id: str, values: list, with_token: bool) -> GameRecord:
         marks=None if marks is None else json.loads(marks), options=None if options is None else json.loads(options),
         listed=listed == "1", rules_version=FIRST_RULES_VERSION if rules_version is None else int(rules_version),
         chat=chat != "0", rated=rated == "1", tournament=tournament, win_chances=win_chances or "seats",
+        bot_run=None if bot_run is None else int(bot_run),
     )
     if hints is not None:
         record.hint_counts = visible_hint_counts(hints, hints_at, hints_pending, record.version, len(record.seats))

@@ -4,7 +4,8 @@ Off unless ``RULEHOUSE_TEST_PAUSE=<point>:<marker file>`` is in the environment.
 point the process writes its pid to the marker file and sleeps (up to a minute), waiting to
 be killed; once the marker exists the point no longer pauses (one pause per marker).
 Points: ``before-commit`` and ``after-commit`` (api/play/moves.py, either side of the
-compare-and-set of an action); ``job-taken`` (api/service/worker.py, a worker holding a job it took
+compare-and-set of an action); ``bot-run`` (api/service/jobs/bot_runs.py, a bot job between two moves of
+a run, the game's ``bot_run`` naming its version); ``job-taken`` (api/service/worker.py, a worker holding a job it took
 from its queue before RQ marks it started). Never set it in a deployment.
 """
 

@@ -9,18 +9,24 @@ and plays the defaults of overdue decisions (``api.play.timeouts.sweep``).
 from __future__ import annotations
 
 import logging
+import sys
+import time
 from datetime import timedelta
 
 from redis import Redis
 from rq import SimpleWorker, Worker
+from rq.job import Job, JobStatus
+from rq.queue import Queue
 from rq.scheduler import RQScheduler
-from rq.utils import now
+from rq.timeouts import JobTimeoutException
+from rq.utils import now, utcformat
 
 from api.apps import deadline_warnings, webhooks
 from api.competition import sweep as competition_sweep
 from api.observability import metrics
 from api.observability.requests import configure_json_logging
 from api.play import timeouts
+from api.play.bots import PLAY_BOT_TURN
 from api.service import config, faults, heartbeats
 from api.service.config import ALL_QUEUES, WORKER_QUEUES
 from api.service.jobs import bots as bot_seats
@@ -33,11 +39,46 @@ from engine.core.registry import all_rulesets
 QUEUES = WORKER_QUEUES
 #: Seconds between two sweeps of the active simulations, and the longest blocking wait for a job.
 SWEEP_SECONDS = 3
+#: The least time between two of RQ's own worker heartbeats (and suspension checks); see ``FewerBeatsMixin``.
+RQ_BEAT_SECONDS = 5.0
 
 log = logging.getLogger("rulehouse.worker")
 
 
-class SweepingMixin:
+class FewerBeatsMixin:
+    """RQ's worker beats (HSET and two EXPIREs) four times around every job, checks ``rq suspend``
+    (the same and an EXISTS) before each, and writes its state twice: 20 of a bot job's 60 Redis
+    commands (bench/bot_cost.py), while its key lives ``worker_ttl`` + 60 s (8 minutes). Here a beat
+    within ``RQ_BEAT_SECONDS`` of the last is skipped unless it asks for a longer life than the last
+    gave (a long job's ``prepare_job_execution``), the suspension is looked at once in that time, and
+    an unchanged state is not written again. Our own liveness (``api.heartbeats``) is apart from this."""
+
+    _beat_at: float | None = None
+    _beat_ttl = 0
+    _suspension_checked_at: float | None = None
+
+    def heartbeat(self, timeout: int | None = None, pipeline=None) -> None:
+        wanted = timeout or self.worker_ttl + 60
+        recent = self._beat_at is not None and time.monotonic() - self._beat_at < RQ_BEAT_SECONDS
+        if recent and wanted <= self._beat_ttl:
+            return
+        super().heartbeat(timeout, pipeline)
+        self._beat_at, self._beat_ttl = time.monotonic(), wanted
+
+    def check_for_suspension(self, burst: bool) -> None:
+        checked = self._suspension_checked_at
+        if checked is not None and time.monotonic() - checked < RQ_BEAT_SECONDS:
+            return
+        self._suspension_checked_at = time.monotonic()
+        super().check_for_suspension(burst)
+
+    def set_state(self, state: str, pipeline=None) -> None:
+        if pipeline is None and state == self._state:
+            return
+        super().set_state(state, pipeline)
+
+
+class SweepingMixin(FewerBeatsMixin):
     """Wakes from the blocking dequeue every few seconds to sweep the simulations."""
 
     last_swept_at = None
@@ -155,7 +196,56 @@ class ForkingWorker(SweepingMixin, Worker):
     """Runs each job in a forked child (RQ's default): a crashing job cannot take the worker down."""
 
 
-class InProcessWorker(SweepingMixin, SimpleWorker):
+#: The jobs ``LeanBotJobsMixin`` runs without RQ's execution records: quick bot seats' runs, under the
+#: name jobs are queued with (``api.play.bots.PLAY_BOT_TURN``) and the one queued before issue 27's
+#: layout (api/service/jobs/renamed.py), which still runs for one release.
+LEAN_JOBS = {PLAY_BOT_TURN, "api.bot_seats.play_bot_turn"}
+
+
+class LeanBotJobsMixin:
+    """A quick bot job (on any queue but ``SEARCH_QUEUE``'s, whose long searches RQ's registries still show)
+    run with four of RQ's commands instead of forty.
+
+    RQ records each execution (an execution hash, the started registry, the worker's set of
+    executions, its counters), then the result (a stream, the finished registry) and the
+    dependents: about 40 commands a job, which a run of a few bot moves beside a person does not
+    amortize (bench/bot_cost.py). Nothing reads those for a bot job: the game's version check says
+    what was played, and a job that dies is found by the bot sweep from the job hash alone
+    (``bot_seats.job_alive``: status, started_at, worker_name, origin). So such a job is marked
+    started and then finished on its hash only (kept ``result_ttl`` seconds, for its unique id),
+    under RQ's own timeout. A job that raises goes through RQ's failure handling as any job (its
+    retries, the failed registry). What one gives up: ``rq info`` and the dashboard do not list a
+    running bot job, and keep no result of it (nothing ever read one)."""
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        if job.func_name not in LEAN_JOBS or queue.name == config.current().get("SEARCH_QUEUE"):
+            super().execute_job(job, queue)
+            return
+        job.started_at, job.worker_name, job._status = now(), self.name, JobStatus.STARTED
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.hset(job.key, mapping={"status": JobStatus.STARTED.value, "started_at": utcformat(job.started_at),
+                                    "worker_name": self.name})
+        if len(self.queues) == 1:
+            pipe.lrem(queue.intermediate_queue_key, 1, job.id)  # a one-queue worker took it with LMOVE
+        pipe.execute()
+        try:
+            with self.death_penalty_class(job.timeout or queue.DEFAULT_TIMEOUT, JobTimeoutException, job_id=job.id):
+                job.perform()
+        except Exception:
+            self._finalize_failure(job, queue, None, sys.exc_info())
+            return
+        job.ended_at, job._status = now(), JobStatus.FINISHED
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.hset(job.key, mapping={"status": JobStatus.FINISHED.value, "ended_at": utcformat(job.ended_at)})
+        kept = job.get_result_ttl(self.default_result_ttl)
+        if kept is None or kept < 0:
+            pipe.persist(job.key)
+        else:
+            pipe.expire(job.key, max(1, kept))
+        pipe.execute()
+
+
+class InProcessWorker(SweepingMixin, LeanBotJobsMixin, SimpleWorker):
     """Runs jobs in the worker process itself: no fork per job, so bot replies come faster."""
 
 

@@ -1,4 +1,4 @@
-"""Bot seats: an RQ job on queue ``bots`` plays one bot move of one game version.
+"""Bot seats: an RQ job on queue ``bots`` plays the bot moves of one game from one version on.
 
 A bot that searches (``Bot.searches``: the ``mcts`` levels) is played by the same job on queue
 ``search`` instead (``SEARCH_QUEUE``), so that quick bots never wait behind a search; a search
@@ -8,8 +8,10 @@ the move's search work is counted against the game's app (api/apps/limits.py).
 Run workers with ``rq worker bots --url $REDIS_URL`` (or ``rulehouse worker``). A job
 ``bot-<game>-<version>`` moves only if the game is still at that version, computes the
 move from the bot's own view and decision, and submits it through the same
-compare-and-set path as a human move; the accepted move queues the next job when a bot
-seat is still pending, so a game of bots plays itself to the end. A move the rules refuse (a
+compare-and-set path as a human move. A quick bot's job then plays on while the next pending
+decision is a quick bot's too, each move its own commit and version (a run: api/service/jobs/bot_runs.py);
+the last move it plays queues the next job when a bot seat is still pending, so a game of bots
+plays itself to the end. A move the rules refuse (a
 bot's bug) is never submitted: the seat plays the decision's timeout default instead, logged
 and counted (``rulehouse_bot_moves_refused_total``), since a refused move would fail every
 retry of the job and, bot seats having no deadline, stall the game.
@@ -19,8 +21,9 @@ taking it off the queue or even after its move but before queueing the next one.
 game with bot seats is noted in ``bots:games`` with the time to look at it again, pushed
 on by each job queued for it; ``sweep`` (run by every ``rulehouse worker`` every few
 seconds) looks at the games that fell due: when a bot seat is pending and the job now
-responsible for the game (``game:{<id>}:bot``) is neither waiting in the queue nor
-started less than ``BOT_JOB_LEASE`` seconds ago (a search job: its timeout plus that), it queues
+responsible for the game (``game:{<id>}:bot``, for its version or, where the game's ``bot_run``
+says so, a run's later one) is neither waiting in the queue nor started less than ``BOT_JOB_LEASE``
+seconds ago (a search job: its timeout plus that), it queues
 another job for the version.
 Whatever runs twice, the compare-and-set on the version lets exactly one move through.
 """
@@ -34,27 +37,17 @@ import time
 import redis
 from rq import Queue, get_current_job
 from rq.job import Job
-from rq.timeouts import JobTimeoutException
 from rq.utils import utcparse
 
-from api.apps import accounting
 from api.apps.webhooks import worker_webhooks
-from api.observability import metrics
 from api.play.bots import schedule_bots
-from api.play.errors import StaleVersion
-from api.play.moves import load_state, submit_action
-from api.play.rules_version import is_current
+from api.play.moves import load_state
 from api.play.store import ACTIVE, BOT_CHECK_AFTER_SECONDS, BOT_GAMES_KEY, GameStore, bot_job_version
 from api.service import config, heartbeats
+from api.service.jobs.bot_runs import play_run
 from api.service.wiring import wire
-from engine.core.decisions import Decision
-from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
-from engine.core.rng import Rng, derive_seed
-from engine.core.ruleset import Ruleset
 
-#: derive_seed(game seed, BOT_SEED_STREAM, seat, version) seeds a bot move, apart from the game's own RNG
-BOT_SEED_STREAM = 0xB07
 SWEEP_LOCK_KEY = "bots:sweeping"
 
 log = logging.getLogger("rulehouse.bots")
@@ -91,68 +84,10 @@ def job_store() -> GameStore:
 
 
 def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) -> str:
-    """Play the pending bot seat's move if the game is still at ``version``; say what happened."""
+    """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
+    that follow it (a run: api/service/jobs/bot_runs.py); say what happened."""
     store = store or job_store()
-    record = store.load(game_id)
-    if record is None:
-        return "gone"
-    if record.version != version:
-        return "moved-on"
-    ruleset = get_ruleset(record.ruleset)
-    if not is_current(ruleset, record):
-        return "rules-version"  # never played on under other rules (api/play/rules_version.py)
-    state = load_state(ruleset, record)
-    if ruleset.result(state) is not None:
-        return "over"
-    decision = next((d for d in ruleset.pending(state) if record.seats[d.seat].get("bot")), None)
-    if decision is None:
-        return "no-bot-pending"
-    bot = ruleset.bot(record.seats[decision.seat]["bot"])
-    rng = Rng(derive_seed(record.seed, BOT_SEED_STREAM, decision.seat, version))
-    searched = 0  # the engine actions a search played, charged to the game's app
-    try:
-        if bot.searches:
-            analysis = bot.analyse(state, decision, rng)
-            action, searched = analysis["action"], analysis["actions"]
-        else:
-            action = bot.choose(state, decision, rng)
-    except JobTimeoutException:
-        if not bot.searches:
-            raise
-        # The search ran past SEARCH_JOB_TIMEOUT (a slow machine, a huge position): the seat still
-        # moves, and its game goes on. Searches only ever play on copies: ``state`` is untouched.
-        log.warning("the search of %s at version %d ran out of time: seat %d plays a random option",
-                    game_id, version, decision.seat)
-        action = ruleset.bot("random").choose(state, decision, rng)
-        searched = bot.cost_per_move  # cut off at its bound: it used all of it
-    accounting.count(store.control, record.app, "search_work_per_day", min(searched, bot.cost_per_move))
-    action = legal_or_default(ruleset, state, decision, action, rng, record.seats[decision.seat]["bot"], game_id)
-    try:
-        outcome = submit_action(store, game_id, decision.seat, action, version, record=record)
-    except StaleVersion:
-        # Someone else moved first; whoever did queued the job for the new version.
-        return "moved-on"
-    metrics.bot_replied(record.updated)
-    metrics.report_caches()  # the move may have filled the state cache: /metrics shows it at once
-    return f"seat {decision.seat} played {action.get('type')}; version {outcome.version}"
-
-
-def legal_or_default(ruleset: Ruleset, state, decision: Decision, action, rng: Rng, bot_name: str,
-                     game_id: str) -> dict:
-    """The bot's ``action`` if the rules allow it now; else the decision's timeout default (a bot bug:
-    logged and counted), so that the game goes on with a legal move."""
-    try:
-        ruleset.check(state, decision.seat, ruleset.parse_action(action))
-        return action
-    except IllegalAction as refused:
-        metrics.BOT_MOVES_REFUSED.labels(ruleset.id, bot_name, refused.reason).inc()
-        fallback = ruleset.timeout_action(state, decision, rng)
-        log.error("bot %r of game %s seat %d proposed %s, which the rules refuse (%s: %s); it plays the "
-                  "decision's default %s instead", bot_name, game_id, decision.seat, action, refused.reason,
-                  refused.message, fallback if not decision.secret else "(a secret draw)")
-        return fallback
-
-
+    return play_run(store, game_id, version, lease=store.bot_job_lease)
 
 
 def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
@@ -185,13 +120,15 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
 
 def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
-    version, status = store.fields_of([game_id], ["version", "status"])[0]
+    version, status, bot_run = store.fields_of([game_id], ["version", "status", "bot_run"])[0]
     current = store.bot_job(game_id)
     later = now + max(BOT_CHECK_AFTER_SECONDS, store.bot_job_lease / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
-    if current is not None and bot_job_version(current) == int(version) and job_alive(store, current):
+    # The job of this version, or a run that committed it and plays on (api/service/jobs/bot_runs.py).
+    answers = current is not None and (bot_job_version(current) == int(version) or bot_run == version)
+    if answers and job_alive(store, current):
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
         return False
     record = store.load(game_id)
