@@ -1,4 +1,8 @@
-"""The ``rulehouse`` command line."""
+"""The ``rulehouse`` command line.
+
+Each command imports what only it needs inside its own function (Redis, RQ, the jobs, the worker,
+matplotlib, numpy, the analysis): ``rulehouse --help`` and the light commands start without them.
+"""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ from tests.workers.test_bot_seats import assert_log_replays_to_stored_state
 
 #: Replay a failure with the same seed (the kill moments and victims derive from it).
 SEED = 20261130
-GAMES = 30
+#: Enough play to outlast the kills: a bot job plays a run of moves (issue 29), so 30 games were over in seconds.
+GAMES = 90
 PLAYERS = 4
 #: Seconds of killing (or less, once every game is over), then the survivors must finish.
 KILL_SECONDS = 20
@@ -41,7 +42,7 @@ def test_bot_games_finish_with_each_move_once_while_workers_are_killed_at_random
     kills = 0
     stop_at = time.monotonic() + KILL_SECONDS
     while time.monotonic() < stop_at and len(finished(store, game_ids)) < GAMES:
-        time.sleep(rng.uniform(0.1, 0.6))
+        time.sleep(rng.uniform(0.05, 0.4))
         victim = alive.pop(rng.randrange(len(alive)))
         victim.send_signal(signal.SIGKILL)
         victim.wait()
