@@ -24,7 +24,7 @@ def start(client, **body):
 
 
 def test_post_answers_202_with_location_and_the_workers_finish_it(client, workers):
-    workers.start(1)
+    # The worker starts after the answer: an idle one could start a chunk before the POST reads it back.
     response = start(client, seed=3, chunk_size=50, bots=["heuristic", "random"])
     assert response.status_code == 202
     location = response.headers["Location"]
@@ -35,6 +35,7 @@ def test_post_answers_202_with_location_and_the_workers_finish_it(client, worker
     assert created["bots"] == ["heuristic", "random"]
     assert created["result"] is None
 
+    workers.start(1)
     finished = wait_for(lambda: (r := client.get(location).get_json())["status"] == "finished" and r, timeout=60)
     assert finished["progress"]["games_done"] == 200
     assert finished["finished_at"] is not None and finished["elapsed"] > 0
