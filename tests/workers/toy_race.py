@@ -18,7 +18,6 @@ from marshmallow import fields
 from engine.bots import GENERIC_BOTS
 from engine.core.bot import Bot
 from engine.core.decisions import Decision
-from engine.core.events import Event
 from engine.core.registry import all_rulesets
 from engine.core.result import Result
 from engine.core.rng import Rng
@@ -74,7 +73,7 @@ class ToyRace(Ruleset):
             return []
         return [Decision(state.turn % state.players, "roll", [{"type": "roll"}])]
 
-    def play(self, state, seat, action):
+    def play_into(self, state, seat, action, events):
         if state.step_seconds:
             time.sleep(state.step_seconds)
         roll = state.rng.die()
@@ -82,7 +81,7 @@ class ToyRace(Ruleset):
             raise RuntimeError("toy race crashed on purpose")
         state.positions[seat] += roll
         state.turn += 1
-        return [Event("rolled", {"seat": seat, "roll": roll})]
+        events.add("rolled", {"seat": seat, "roll": roll})
 
     def view(self, state, seat):
         return {"positions": list(state.positions), "turn": state.turn}
