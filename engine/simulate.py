@@ -60,7 +60,7 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
     choose = [ruleset.bot(name).choose for name in bots]
     bots_seed = derive_seed(seed, 1)  # each seat's RNG: derive_seed(seed, 1, seat), the common prefix once
     rngs = [Rng(derive_seed(bots_seed, seat)) for seat in range(players)]
-    pending, play = ruleset.pending, ruleset.play_quietly  # a simulation reads no event: none is built
+    pending, play = ruleset.pending, ruleset.play
     for step in range(MAX_STEPS):
         if check is not None and step % CHECK_EVERY == 0:
             check()
@@ -69,7 +69,7 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
             break
         decision = decisions[0]
         seat = decision.seat
-        # The bot picked one of the offered options: no need to check it (``apply(..., check=False)``).
+        # The bot picked one of the offered options, so ``apply(..., check=False)``, which is ``play``.
         play(state, seat, choose[seat](state, decision, rngs[seat]))
         if observe is not None:
             observe(state)

@@ -26,36 +26,3 @@ class Event:
         if self.visible_to is not None:
             body["visible_to"] = list(self.visible_to)
         return body
-
-
-class EventLog(list):
-    """The events of one action, in order: what ``Ruleset.play`` returns (a list of ``Event``).
-
-    The rules write to it with ``add``; a log that keeps nothing (``QuietLog``) lets the same rules
-    play without building a single event.
-    """
-
-    __slots__ = ()
-
-    def add(self, type: str, data: dict, visible_to: tuple[int, ...] | None = None) -> None:
-        self.append(Event(type, data, visible_to))
-
-
-class QuietLog(EventLog):
-    """A log that keeps nothing: ``Ruleset.play_quietly`` plays through it for simulations, where
-    no one reads the events. The rules read the state, never the log, so a game plays the same."""
-
-    __slots__ = ()
-
-    def add(self, type: str, data: dict, visible_to: tuple[int, ...] | None = None) -> None:
-        pass
-
-    def append(self, event: Event) -> None:  # a shared log: nothing may pile up in it
-        pass
-
-    def extend(self, events) -> None:
-        pass
-
-
-#: the one quiet log every quiet action shares (it never holds anything)
-QUIET = QuietLog()

@@ -1,6 +1,6 @@
 """The contract every game implements.
 
-A game subclasses ``Ruleset`` and fills in ``setup``, ``pending``, ``play_into``, ``view``
+A game subclasses ``Ruleset`` and fills in ``setup``, ``pending``, ``play``, ``view``
 and ``result`` and lists its bots; the base class adds option and action validation, the
 legality check against the pending decisions and serialization.
 The flow is the reducer of boardgame.io: state in, action in, events out.
@@ -18,7 +18,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
-from engine.core.events import QUIET, Event, EventLog
+from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.serial import from_jsonable, to_jsonable
@@ -102,8 +102,8 @@ class Ruleset(ABC):
         """Every decision waiting now; empty once the game is over."""
 
     @abstractmethod
-    def play_into(self, state, seat: int, action: dict, events: EventLog) -> None:
-        """Apply an action already known legal: mutate the state, ``events.add`` what happened."""
+    def play(self, state, seat: int, action: dict) -> list[Event]:
+        """Apply an action already known legal; mutate the state; return the events."""
 
     @abstractmethod
     def view(self, state, seat: int | None) -> dict:
@@ -231,18 +231,6 @@ class Ruleset(ABC):
                 f"{action['type']!r} is not a choice now; seat {seat} may: {', '.join(offered)}",
             )
         raise IllegalAction("option_not_allowed", f"that {action['type']!r} is not among the legal options now")
-
-    def play(self, state, seat: int, action: dict) -> list[Event]:
-        """Apply an action already known legal; mutate the state; return the events."""
-        events = EventLog()
-        self.play_into(state, seat, action, events)
-        return events
-
-    def play_quietly(self, state, seat: int, action: dict) -> None:
-        """``play`` without its events, for simulations, which never read them: the very same rules
-        play through a log that keeps nothing (``QUIET``), so no event is built. A live game, its
-        record and a search always ``play`` (or ``apply``)."""
-        self.play_into(state, seat, action, QUIET)
 
     def apply(self, state, seat: int, action: dict, *, check: bool = True) -> list[Event]:
         """Validate (unless the caller picked from the offered options) and play."""

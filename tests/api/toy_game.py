@@ -14,7 +14,7 @@ from marshmallow import fields, validate
 
 from engine.bots import GENERIC_BOTS
 from engine.core.decisions import Decision
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
@@ -68,24 +68,23 @@ class ToyRuleset(Ruleset):
         return [Decision(seat, "play_card", [{"type": "play_card", "card": card} for card in state.hands[seat]])
                 for seat in range(state.players) if state.played[seat] < 0]
 
-    def play_into(self, state: ToyState, seat: int, action: dict, events: EventLog) -> None:
+    def play(self, state: ToyState, seat: int, action: dict) -> list[Event]:
         if action["type"] == "roll":
             die = state.rng.die()
             state.money[seat] += die
             state.bank -= die
             state.phase = "play"
-            events.add("rolled", {"seat": seat, "die": die})
-            return
+            return [Event("rolled", {"seat": seat, "die": die})]
         card = action["card"]
         state.hands[seat].remove(card)
         state.played[seat] = card
-        events.add("card_played", {"seat": seat, "card": card}, visible_to=(seat,))
-        events.add("card_played", {"seat": seat})
+        events = [Event("card_played", {"seat": seat, "card": card}, visible_to=(seat,)),
+                  Event("card_played", {"seat": seat})]
         if min(state.played) < 0:
-            return
+            return events
         best = max(state.played)
         winners = [s for s in range(state.players) if state.played[s] == best]
-        events.add("cards_revealed", {"cards": list(state.played)})
+        events.append(Event("cards_revealed", {"cards": list(state.played)}))
         if len(winners) == 1:
             for other in range(state.players):
                 if other != winners[0]:
@@ -96,6 +95,7 @@ class ToyRuleset(Ruleset):
         state.turn += 1
         state.active = (state.active + 1) % state.players
         state.phase = "roll"
+        return events
 
     def view(self, state: ToyState, seat: int | None) -> dict:
         body = {

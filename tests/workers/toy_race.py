@@ -18,6 +18,7 @@ from marshmallow import fields
 from engine.bots import GENERIC_BOTS
 from engine.core.bot import Bot
 from engine.core.decisions import Decision
+from engine.core.events import Event
 from engine.core.registry import all_rulesets
 from engine.core.result import Result
 from engine.core.rng import Rng
@@ -73,7 +74,7 @@ class ToyRace(Ruleset):
             return []
         return [Decision(state.turn % state.players, "roll", [{"type": "roll"}])]
 
-    def play_into(self, state, seat, action, events):
+    def play(self, state, seat, action):
         if state.step_seconds:
             time.sleep(state.step_seconds)
         roll = state.rng.die()
@@ -81,7 +82,7 @@ class ToyRace(Ruleset):
             raise RuntimeError("toy race crashed on purpose")
         state.positions[seat] += roll
         state.turn += 1
-        events.add("rolled", {"seat": seat, "roll": roll})
+        return [Event("rolled", {"seat": seat, "roll": roll})]
 
     def view(self, state, seat):
         return {"positions": list(state.positions), "turn": state.turn}

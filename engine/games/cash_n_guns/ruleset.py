@@ -17,7 +17,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
-from engine.core.events import QUIET, EventLog
+from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.core.strict import StrictBoolean
@@ -227,7 +227,7 @@ class CashNGunsRuleset(Ruleset):
             reveal_wasted=options["reveal_wasted_bullets"],
         )
         # The oldest player starts as Godfather; seat 0 stands for them.
-        self._start_round(state, QUIET)
+        self._start_round(state, [])
         return state
 
     # -- decisions ---------------------------------------------------------------
@@ -306,10 +306,12 @@ class CashNGunsRuleset(Ruleset):
 
     # -- actions -----------------------------------------------------------------
 
-    def play_into(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def play(self, state: CashNGunsState, seat: int, action: dict) -> list[Event]:
+        events: list[Event] = []
         _HANDLERS[action["type"]](self, state, seat, action, events)
+        return events
 
-    def _choose_bullet(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _choose_bullet(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         gangster = state.gangsters[seat]
         card = action["card"]
         if card == BANG:
@@ -317,76 +319,76 @@ class CashNGunsRuleset(Ruleset):
         else:
             gangster.clicks -= 1
         gangster.chosen = card
-        events.add("bullet_card", {"seat": seat, "card": card}, visible_to=(seat,))
-        events.add("bullet_chosen", {"seat": seat})
+        events.append(Event("bullet_card", {"seat": seat, "card": card}, visible_to=(seat,)))
+        events.append(Event("bullet_chosen", {"seat": seat}))
         if all(g.chosen for g in state.gangsters if g.alive):
             state.phase = AIM
 
-    def _aim(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _aim(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         gangster = state.gangsters[seat]
         target = action["target"]
         gangster.target = NOBODY if target is None else target
         gangster.aimed = True
-        events.add("aim_secret", {"seat": seat, "target": target}, visible_to=(seat,))
-        events.add("aimed", {"seat": seat})
+        events.append(Event("aim_secret", {"seat": seat, "target": target}, visible_to=(seat,)))
+        events.append(Event("aimed", {"seat": seat}))
         if all(g.aimed for g in state.gangsters if g.alive):
             targets = [g.target if g.alive and g.target != NOBODY else None for g in state.gangsters]
-            events.add("aims_revealed", {"targets": targets})
+            events.append(Event("aims_revealed", {"targets": targets}))
             state.phase = PRIVILEGE if self._can_be_ordered(state) else COURAGE
 
-    def _privilege(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _privilege(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         ordered = action["target"]
         if ordered is None:
-            events.add("privilege_passed", {"godfather": seat})
+            events.append(Event("privilege_passed", {"godfather": seat}))
             state.phase = COURAGE
         else:
-            events.add("privilege_used", {"godfather": seat, "seat": ordered})
+            events.append(Event("privilege_used", {"godfather": seat, "seat": ordered}))
             state.forced = ordered
             state.phase = RETARGET
 
-    def _retarget(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _retarget(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         gangster = state.gangsters[seat]
-        events.add("retargeted", {"seat": seat, "from": gangster.target, "to": action["target"]})
+        events.append(Event("retargeted", {"seat": seat, "from": gangster.target, "to": action["target"]}))
         gangster.target = action["target"]
         state.forced = NOBODY
         state.phase = COURAGE
 
-    def _courage(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _courage(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         gangster = state.gangsters[seat]
         gangster.stands = action["stand"]
         gangster.decided = True
-        events.add("courage_secret", {"seat": seat, "stand": gangster.stands}, visible_to=(seat,))
-        events.add("courage_decided", {"seat": seat})
+        events.append(Event("courage_secret", {"seat": seat, "stand": gangster.stands}, visible_to=(seat,)))
+        events.append(Event("courage_decided", {"seat": seat}))
         if all(g.decided for g in state.gangsters if g.alive):
             self._resolve_shots(state, events)
 
-    def _take_loot(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _take_loot(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         card_id = action["card"]
         gangster = state.gangsters[seat]
         state.lineup.remove(card_id)
         gangster.loot.append(card_id)
-        events.add("loot_taken", {"seat": seat, "card": card_id})
+        events.append(Event("loot_taken", {"seat": seat, "card": card_id}))
         kind = CATALOG[card_id].kind
         if kind == FIRST_AID:
-            events.add("healed", {"seat": seat, "wounds_healed": gangster.wounds})
+            events.append(Event("healed", {"seat": seat, "wounds_healed": gangster.wounds}))
             gangster.wounds = 0
         elif kind == CLIP and self._reload(state, seat, card_id, events):
             return  # the clip's discard is the player's next decision
         self._next_pick(state, events)
 
-    def _take_godfather_token(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _take_godfather_token(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         state.token_taker = seat
-        events.add("godfather_token_taken", {"seat": seat})
+        events.append(Event("godfather_token_taken", {"seat": seat}))
         self._next_pick(state, events)
 
-    def _clip_discard(self, state: CashNGunsState, seat: int, action: dict, events: EventLog) -> None:
+    def _clip_discard(self, state: CashNGunsState, seat: int, action: dict, events: list[Event]) -> None:
         self._discard_from_hand(state, seat, action["card"], events)
         state.phase = LOOT
         self._next_pick(state, events)
 
     # -- what the engine resolves itself --------------------------------------------
 
-    def _start_round(self, state: CashNGunsState, events: EventLog) -> None:
+    def _start_round(self, state: CashNGunsState, events: list[Event]) -> None:
         for g in state.gangsters:
             g.chosen = g.revealed = ""
             g.aimed = g.decided = False
@@ -396,16 +398,16 @@ class CashNGunsRuleset(Ruleset):
         state.token_taker = state.forced = state.picker = NOBODY
         state.lineup = state.piles.pop(0)
         state.phase = BULLETS
-        events.add("round_started", {"round": state.turn + 1, "godfather": state.godfather,
-                                              "lineup": list(state.lineup)})
+        events.append(Event("round_started", {"round": state.turn + 1, "godfather": state.godfather,
+                                              "lineup": list(state.lineup)}))
 
-    def _resolve_shots(self, state: CashNGunsState, events: EventLog) -> None:
+    def _resolve_shots(self, state: CashNGunsState, events: list[Event]) -> None:
         """Reveal courage and bullets; every shot lands at once."""
         gangsters = state.gangsters
         living = _living(state)
         standing = [s for s in living if gangsters[s].stands]
-        events.add("courage_revealed", {"standing": standing,
-                                                 "lying_down": [s for s in living if not gangsters[s].stands]})
+        events.append(Event("courage_revealed", {"standing": standing,
+                                                 "lying_down": [s for s in living if not gangsters[s].stands]}))
         wasted = []
         for seat in living:
             g = gangsters[seat]
@@ -425,8 +427,8 @@ class CashNGunsRuleset(Ruleset):
                 if g.stands:
                     wasted.append(seat)
             g.chosen = ""
-        events.add("bullets_revealed", {"cards": [g.revealed or None for g in gangsters],
-                                                 "discarded_face_down": wasted})
+        events.append(Event("bullets_revealed", {"cards": [g.revealed or None for g in gangsters],
+                                                 "discarded_face_down": wasted}))
         for shooter in standing:
             g = gangsters[shooter]
             if g.revealed != BANG or g.target == NOBODY:
@@ -434,19 +436,19 @@ class CashNGunsRuleset(Ruleset):
             target = gangsters[g.target]
             if target.stands:
                 target.hit += 1
-                events.add("shot", {"shooter": shooter, "target": g.target, "wounded": True})
+                events.append(Event("shot", {"shooter": shooter, "target": g.target, "wounded": True}))
             else:
-                events.add("shot", {"shooter": shooter, "target": g.target, "wounded": False})
+                events.append(Event("shot", {"shooter": shooter, "target": g.target, "wounded": False}))
         for seat in living:
             g = gangsters[seat]
             if not g.hit:
                 continue
             g.wounds += g.hit
-            events.add("wounded", {"seat": seat, "wounds": g.wounds, "new": g.hit})
+            events.append(Event("wounded", {"seat": seat, "wounds": g.wounds, "new": g.hit}))
             if g.wounds >= DEATH_WOUNDS:
                 g.alive = False
                 g.died_in = state.turn + 1
-                events.add("killed", {"seat": seat})
+                events.append(Event("killed", {"seat": seat}))
         survivors = sum(1 for g in gangsters if g.alive)
         if survivors <= 1:
             self._end_game(state, LAST_STANDING if survivors else ALL_DEAD, events)
@@ -455,7 +457,7 @@ class CashNGunsRuleset(Ruleset):
         if first == NOBODY:
             first = _next_clockwise(state, state.godfather, _shares_loot)
         if first == NOBODY:
-            events.add("loot_lost", {"cards": list(state.lineup)})
+            events.append(Event("loot_lost", {"cards": list(state.lineup)}))
             state.lost_loot.extend(state.lineup)
             state.lineup = []
             self._end_round(state, events)
@@ -463,7 +465,7 @@ class CashNGunsRuleset(Ruleset):
         state.picker = first
         state.phase = LOOT
 
-    def _reload(self, state: CashNGunsState, seat: int, clip: str, events: EventLog) -> bool:
+    def _reload(self, state: CashNGunsState, seat: int, clip: str, events: list[Event]) -> bool:
         """A clip: take a face-up Bang! from the discard, then toss a card of the hand (the next decision).
 
         True when the toss is pending; False when the clip is lost, which takes it out of the game.
@@ -475,35 +477,35 @@ class CashNGunsRuleset(Ruleset):
             # "If there aren't any Bang! cards in the discard pile, I lose the Clip."
             gangster.loot.remove(clip)
             state.lost_loot.append(clip)
-            events.add("clip_lost", {"seat": seat, "why": why})
+            events.append(Event("clip_lost", {"seat": seat, "why": why}))
             return False
         state.discard_bangs -= 1
         gangster.bangs += 1
         gangster.reloaded += 1
-        events.add("reloaded", {"seat": seat})
+        events.append(Event("reloaded", {"seat": seat}))
         state.phase = CLIP_PHASE
         return True
 
     @staticmethod
-    def _discard_from_hand(state: CashNGunsState, seat: int, card: str, events: EventLog) -> None:
+    def _discard_from_hand(state: CashNGunsState, seat: int, card: str, events: list[Event]) -> None:
         gangster = state.gangsters[seat]
         if card == BANG:
             gangster.bangs -= 1
         else:
             gangster.clicks -= 1
         gangster.face_down.append(card)
-        events.add("clip_discard_secret", {"seat": seat, "card": card}, visible_to=(seat,))
-        events.add("clip_discarded", {"seat": seat})
+        events.append(Event("clip_discard_secret", {"seat": seat, "card": card}, visible_to=(seat,)))
+        events.append(Event("clip_discarded", {"seat": seat}))
 
-    def _next_pick(self, state: CashNGunsState, events: EventLog) -> None:
+    def _next_pick(self, state: CashNGunsState, events: list[Event]) -> None:
         if not state.lineup:
             self._end_round(state, events)
             return
         state.picker = _next_clockwise(state, state.picker, _shares_loot)
 
-    def _end_round(self, state: CashNGunsState, events: EventLog) -> None:
+    def _end_round(self, state: CashNGunsState, events: list[Event]) -> None:
         state.turn += 1
-        events.add("round_ended", {"round": state.turn})
+        events.append(Event("round_ended", {"round": state.turn}))
         if state.turn >= state.rounds:
             self._end_game(state, ROUNDS_PLAYED, events, count_round=False)
             return
@@ -516,14 +518,14 @@ class CashNGunsRuleset(Ruleset):
             state.godfather = _next_clockwise(state, state.godfather, _alive)
         self._start_round(state, events)
 
-    def _end_game(self, state: CashNGunsState, reason: str, events: EventLog, count_round: bool = True) -> None:
+    def _end_game(self, state: CashNGunsState, reason: str, events: list[Event], count_round: bool = True) -> None:
         if count_round:
             state.turn += 1  # the round of the final shoot-out counts as played
         state.ended = reason
         state.phase = OVER
         state.picker = state.forced = NOBODY
         result = final_result(state)
-        events.add("game_over", {"reason": reason, "winners": result.winners, "scores": result.scores})
+        events.append(Event("game_over", {"reason": reason, "winners": result.winners, "scores": result.scores}))
 
     # -- reading the state -------------------------------------------------------------
 

@@ -7,23 +7,23 @@ shuffled back into a new pile.
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.games.hitchiker import moves
 from engine.games.hitchiker.money import die, from_bank, go_broke, owe, pay
 from engine.games.hitchiker.state import NOBODY, HitchikerState
 from engine.games.hitchiker.tables import Tables
 
 
-def draw(state: HitchikerState, tables: Tables, seat: int, events: EventLog) -> None:
+def draw(state: HitchikerState, tables: Tables, seat: int, events: list[Event]) -> None:
     discards = state.bad_ride_discards
     if len(discards) >= len(tables.deck):
         discards.clear()
-        events.add("bad_ride_reshuffled", {})
+        events.append(Event("bad_ride_reshuffled", {}))
     pile = [card for card in range(len(tables.deck)) if card not in discards]
     index = pile[state.rng.randint(0, len(pile) - 1)]
     discards.append(index)
     card = tables.deck[index]
-    events.add("bad_ride", {"seat": seat, "card": index, "text": card.text})
+    events.append(Event("bad_ride", {"seat": seat, "card": index, "text": card.text}))
     EFFECTS[card.effect](state, tables, seat, card.param, events)
 
 
@@ -33,7 +33,7 @@ def _pay_bank(state, tables, seat, amount, events):
 
 def _pay_dice(state, tables, seat, per_pip, events):
     roll = state.rng.die() + state.rng.die()
-    events.add("rolled_for_bill", {"seat": seat, "roll": roll})
+    events.append(Event("rolled_for_bill", {"seat": seat, "roll": roll}))
     owe(state, seat, roll * per_pip, NOBODY, "bad_ride", events)
 
 
@@ -52,12 +52,12 @@ def _lose_cash_percent(state, tables, seat, percent, events):
     pay(state, seat, state.seats[seat].cash * percent // 100, NOBODY, "bad_ride", events)
 
 
-def _savings_to_bank(state: HitchikerState, seat: int, amount: int, events: EventLog) -> None:
+def _savings_to_bank(state: HitchikerState, seat: int, amount: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     amount = min(amount, hitchiker.savings)
     hitchiker.savings -= amount
     state.bank += amount
-    events.add("savings_lost", {"seat": seat, "amount": amount})
+    events.append(Event("savings_lost", {"seat": seat, "amount": amount}))
 
 
 def _lose_savings(state, tables, seat, amount, events):
@@ -73,17 +73,17 @@ def _savings_to_cash(state, tables, seat, amount, events):
     amount = min(amount, hitchiker.savings)
     hitchiker.savings -= amount
     hitchiker.cash += amount
-    events.add("savings_withdrawn", {"seat": seat, "amount": amount})
+    events.append(Event("savings_withdrawn", {"seat": seat, "amount": amount}))
 
 
 def _lose_contraband(state, tables, seat, _param, events):
-    events.add("contraband_lost", {"seat": seat, "units": state.seats[seat].units})
+    events.append(Event("contraband_lost", {"seat": seat, "units": state.seats[seat].units}))
     state.seats[seat].units = 0
 
 
 def _gain_units(state, tables, seat, units, events):
     state.seats[seat].units += units
-    events.add("contraband_found", {"seat": seat, "units": units})
+    events.append(Event("contraband_found", {"seat": seat, "units": units}))
 
 
 def _death(state, tables, seat, _param, events):
@@ -109,7 +109,7 @@ def _advance_home(state, tables, seat, _param, events):
     if steps:
         moves.forward(state, len(tables.cities), seat, steps)
     else:
-        events.add("no_hometown", {"seat": seat})
+        events.append(Event("no_hometown", {"seat": seat}))
 
 
 EFFECTS = {

@@ -8,7 +8,7 @@ and second roll the buyer accepts or declines; the third is taken whatever it sa
 from __future__ import annotations
 
 from engine.core.decisions import Decision
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.games.hitchiker.money import die
 from engine.games.hitchiker.state import Deal, HitchikerState
 from engine.games.hitchiker.tables import Tables
@@ -20,12 +20,12 @@ ACCEPT = {"type": "accept_deal"}
 DECLINE = {"type": "decline_deal"}
 
 
-def offer(state: HitchikerState, seat: int, events: EventLog) -> None:
+def offer(state: HitchikerState, seat: int, events: list[Event]) -> None:
     if state.seats[seat].cash > 0:
         state.phase = "black_market"
         state.decider = seat
     else:
-        events.add("black_market_skipped", {"seat": seat, "why": "no travelling cash"})
+        events.append(Event("black_market_skipped", {"seat": seat, "why": "no travelling cash"}))
 
 
 def _left_of(state: HitchikerState, seat: int, buyer: int) -> int:
@@ -33,23 +33,23 @@ def _left_of(state: HitchikerState, seat: int, buyer: int) -> int:
     return (nxt + 1) % state.players if nxt == buyer else nxt
 
 
-def risk(state: HitchikerState, seat: int, amount: int, events: EventLog) -> None:
+def risk(state: HitchikerState, seat: int, amount: int, events: list[Event]) -> None:
     state.seats[seat].cash -= amount
     state.deal = Deal(buyer=seat, stake=amount, roller=_left_of(state, seat, seat))
-    events.add("deal_opened", {"seat": seat, "stake": amount})
+    events.append(Event("deal_opened", {"seat": seat, "stake": amount}))
     state.phase = "deal_roll"
     state.decider = state.deal.roller
 
 
-def roll(state: HitchikerState, tables: Tables, events: EventLog) -> None:
+def roll(state: HitchikerState, tables: Tables, events: list[Event]) -> None:
     deal = state.deal
     dice = [state.rng.die(), state.rng.die()]
     deal.rolls += 1
     deal.last_roll = dice[0] + dice[1]
     outcome = tables.chart[deal.last_roll]
-    events.add("deal_rolled", {
+    events.append(Event("deal_rolled", {
         "seat": deal.buyer, "roller": deal.roller, "dice": dice, "roll": deal.rolls, "outcome": outcome.label(),
-    })
+    }))
     if deal.rolls == MAX_ROLLS:
         take(state, tables, events)
     else:
@@ -57,15 +57,15 @@ def roll(state: HitchikerState, tables: Tables, events: EventLog) -> None:
         state.decider = deal.buyer
 
 
-def decline(state: HitchikerState, events: EventLog) -> None:
+def decline(state: HitchikerState, events: list[Event]) -> None:
     deal = state.deal
-    events.add("deal_declined", {"seat": deal.buyer, "roll": deal.rolls})
+    events.append(Event("deal_declined", {"seat": deal.buyer, "roll": deal.rolls}))
     deal.roller = _left_of(state, deal.roller, deal.buyer)
     state.phase = "deal_roll"
     state.decider = deal.roller
 
 
-def take(state: HitchikerState, tables: Tables, events: EventLog) -> None:
+def take(state: HitchikerState, tables: Tables, events: list[Event]) -> None:
     deal = state.deal
     buyer = state.seats[deal.buyer]
     outcome = tables.chart[deal.last_roll]
@@ -80,15 +80,15 @@ def take(state: HitchikerState, tables: Tables, events: EventLog) -> None:
         buyer.units += units
         buyer.cash += deal.stake - cost
         state.bank += cost
-        events.add("contraband_bought", {"seat": deal.buyer, "units": units, "cost": cost,
-                                                  "change": deal.stake - cost})
+        events.append(Event("contraband_bought", {"seat": deal.buyer, "units": units, "cost": cost,
+                                                  "change": deal.stake - cost}))
     elif outcome.kind == "free_units":
         buyer.units += outcome.value
         buyer.cash += deal.stake
-        events.add("contraband_free", {"seat": deal.buyer, "units": outcome.value})
+        events.append(Event("contraband_free", {"seat": deal.buyer, "units": outcome.value}))
     else:
         state.seats[deal.roller].cash += deal.stake
-        events.add("ripped_off", {"seat": deal.buyer, "by": deal.roller, "amount": deal.stake})
+        events.append(Event("ripped_off", {"seat": deal.buyer, "by": deal.roller, "amount": deal.stake}))
 
 
 def risk_decision(state: HitchikerState) -> Decision:

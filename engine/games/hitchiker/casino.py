@@ -10,7 +10,7 @@ down, split); the House draws to 17 and stands on every 17; wins pay 2x, ties pu
 from __future__ import annotations
 
 from engine.core.decisions import Decision
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.games.hitchiker.state import Casino, Hand, HitchikerState
 
@@ -56,8 +56,8 @@ def table_money(casino: Casino | None) -> int:
     return sum(hand.bet for hand in casino.hands if hand.outcome in ("", "stood"))
 
 
-def open_casino(state: HitchikerState, dealer: int, events: EventLog) -> None:
-    events.add("casino_opened", {"dealer": dealer})
+def open_casino(state: HitchikerState, dealer: int, events: list[Event]) -> None:
+    events.append(Event("casino_opened", {"dealer": dealer}))
     state.casino = Casino(dealer=dealer, round=0, burned=0, house=[], hands=[])
     _start_round(state, events)
 
@@ -104,7 +104,7 @@ def reburn(casino: Casino | None, rng: Rng) -> None:
         casino.burned = _card_left(taken, rng.randint(0, DECK_SIZE - len(taken) - 1))
 
 
-def _start_round(state: HitchikerState, events: EventLog) -> None:
+def _start_round(state: HitchikerState, events: list[Event]) -> None:
     casino = state.casino
     while casino.round < ROUNDS:
         casino.round += 1
@@ -115,7 +115,7 @@ def _start_round(state: HitchikerState, events: EventLog) -> None:
             hands.append(Hand(dealer, []))
             hands.append(Hand(dealer, [], second=True))
         if not hands:
-            events.add("casino_round_skipped", {"round": casino.round, "why": "nobody has money"})
+            events.append(Event("casino_round_skipped", {"round": casino.round, "why": "nobody has money"}))
             continue
         # A fresh shuffled deck; its top card, a random one, is burned to the bottom.
         casino.burned = state.rng.randint(0, DECK_SIZE - 1)
@@ -124,20 +124,20 @@ def _start_round(state: HitchikerState, events: EventLog) -> None:
         for hand in hands:
             hand.cards.append(_draw(state))
         casino.house.append(_draw(state))
-        events.add("casino_round_dealt", {
+        events.append(Event("casino_round_dealt", {
             "round": casino.round,
             "hands": [{"seat": h.seat, "cards": [CARD_NAMES[c] for c in h.cards]} for h in hands],
             "house": [CARD_NAMES[casino.house[0]]],
-        })
+        }))
         casino.current = 0
         _prompt_bet(state, events)
         return
     state.casino = None
     state.phase = ""
-    events.add("casino_closed", {})
+    events.append(Event("casino_closed", {}))
 
 
-def _prompt_bet(state: HitchikerState, events: EventLog) -> None:
+def _prompt_bet(state: HitchikerState, events: list[Event]) -> None:
     casino = state.casino
     while casino.current < len(casino.hands):
         hand = casino.hands[casino.current]
@@ -146,38 +146,38 @@ def _prompt_bet(state: HitchikerState, events: EventLog) -> None:
             state.decider = hand.seat
             return
         # The dealer staked everything on the first hand: the second one is not played.
-        events.add("hand_withdrawn", {"seat": hand.seat, "why": "no money left to bet"})
+        events.append(Event("hand_withdrawn", {"seat": hand.seat, "why": "no money left to bet"}))
         del casino.hands[casino.current]
     _deal_second_cards(state, events)
 
 
-def bet(state: HitchikerState, amount: int, events: EventLog) -> None:
+def bet(state: HitchikerState, amount: int, events: list[Event]) -> None:
     casino = state.casino
     hand = casino.hands[casino.current]
     state.seats[hand.seat].cash -= amount
     hand.bet = amount
-    events.add("bet_placed", {"seat": hand.seat, "hand": casino.current, "amount": amount})
+    events.append(Event("bet_placed", {"seat": hand.seat, "hand": casino.current, "amount": amount}))
     casino.current += 1
     _prompt_bet(state, events)
 
 
-def _deal_second_cards(state: HitchikerState, events: EventLog) -> None:
+def _deal_second_cards(state: HitchikerState, events: list[Event]) -> None:
     casino = state.casino
     for index, hand in enumerate(casino.hands):
         card = _draw(state)
         hand.cards.append(card)
-        events.add("card_dealt", {"seat": hand.seat, "hand": index, "card": CARD_NAMES[card]})
+        events.append(Event("card_dealt", {"seat": hand.seat, "hand": index, "card": CARD_NAMES[card]}))
         if hand_total(hand.cards) == 21:
             hand.outcome = "blackjack"
             winnings = BLACKJACK_PAYS * hand.bet
             state.seats[hand.seat].cash += hand.bet + winnings
             state.bank -= winnings
-            events.add("blackjack", {"seat": hand.seat, "hand": index, "won": winnings})
+            events.append(Event("blackjack", {"seat": hand.seat, "hand": index, "won": winnings}))
     casino.current = 0
     _prompt_play(state, events)
 
 
-def _prompt_play(state: HitchikerState, events: EventLog) -> None:
+def _prompt_play(state: HitchikerState, events: list[Event]) -> None:
     casino = state.casino
     while casino.current < len(casino.hands):
         hand = casino.hands[casino.current]
@@ -191,17 +191,17 @@ def _prompt_play(state: HitchikerState, events: EventLog) -> None:
     _finish_round(state, events)
 
 
-def _hit(state: HitchikerState, hand: Hand, index: int, events: EventLog) -> None:
+def _hit(state: HitchikerState, hand: Hand, index: int, events: list[Event]) -> None:
     card = _draw(state)
     hand.cards.append(card)
-    events.add("card_dealt", {"seat": hand.seat, "hand": index, "card": CARD_NAMES[card]})
+    events.append(Event("card_dealt", {"seat": hand.seat, "hand": index, "card": CARD_NAMES[card]}))
     if hand_total(hand.cards) > 21:
         hand.outcome = "bust"
         state.bank += hand.bet
-        events.add("hand_bust", {"seat": hand.seat, "hand": index, "lost": hand.bet})
+        events.append(Event("hand_bust", {"seat": hand.seat, "hand": index, "lost": hand.bet}))
 
 
-def play_hand(state: HitchikerState, move: str, events: EventLog) -> None:
+def play_hand(state: HitchikerState, move: str, events: list[Event]) -> None:
     casino = state.casino
     index = casino.current
     hand = casino.hands[index]
@@ -213,7 +213,7 @@ def play_hand(state: HitchikerState, move: str, events: EventLog) -> None:
         state.seats[hand.seat].cash -= hand.bet
         hand.bet *= 2
         hand.doubled = True
-        events.add("doubled_down", {"seat": hand.seat, "hand": index, "bet": hand.bet})
+        events.append(Event("doubled_down", {"seat": hand.seat, "hand": index, "bet": hand.bet}))
         _hit(state, hand, index, events)
         if hand.outcome == "":
             hand.outcome = "stood"
@@ -222,13 +222,13 @@ def play_hand(state: HitchikerState, move: str, events: EventLog) -> None:
         twin = Hand(hand.seat, [hand.cards.pop()], hand.bet, from_split=True, second=hand.second)
         hand.from_split = True
         casino.hands.insert(index + 1, twin)
-        events.add("split", {"seat": hand.seat, "hand": index, "bet": hand.bet})
+        events.append(Event("split", {"seat": hand.seat, "hand": index, "bet": hand.bet}))
         _hit(state, hand, index, events)
         _hit(state, twin, index + 1, events)
     _prompt_play(state, events)
 
 
-def _finish_round(state: HitchikerState, events: EventLog) -> None:
+def _finish_round(state: HitchikerState, events: list[Event]) -> None:
     casino = state.casino
     standing = [hand for hand in casino.hands if hand.outcome == "stood"]
     house_total = hand_total(casino.house)
@@ -236,7 +236,7 @@ def _finish_round(state: HitchikerState, events: EventLog) -> None:
         while house_total < HOUSE_STANDS_ON:
             casino.house.append(_draw(state))
             house_total = hand_total(casino.house)
-    events.add("house_played", {"cards": [CARD_NAMES[c] for c in casino.house], "total": house_total})
+    events.append(Event("house_played", {"cards": [CARD_NAMES[c] for c in casino.house], "total": house_total}))
     for index, hand in enumerate(casino.hands):
         if hand.outcome != "stood":
             continue
@@ -253,8 +253,8 @@ def _finish_round(state: HitchikerState, events: EventLog) -> None:
             hand.outcome = "lose"
             state.bank += hand.bet
         state.seats[hand.seat].cash += cash_back
-        events.add("hand_settled", {"seat": hand.seat, "hand": index, "outcome": hand.outcome,
-                                             "paid": cash_back})
+        events.append(Event("hand_settled", {"seat": hand.seat, "hand": index, "outcome": hand.outcome,
+                                             "paid": cash_back}))
     _start_round(state, events)
 
 

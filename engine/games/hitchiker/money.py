@@ -6,7 +6,7 @@ it takes in it goes up by, so players' money + the ledger + money on the table n
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.games.hitchiker.state import NOBODY, HitchikerState, owner_of
 from engine.games.hitchiker.tables import Tables
 
@@ -14,13 +14,13 @@ START_CASH = 25_000
 WELFARE = 10_000
 
 
-def from_bank(state: HitchikerState, seat: int, amount: int, why: str, events: EventLog) -> None:
+def from_bank(state: HitchikerState, seat: int, amount: int, why: str, events: list[Event]) -> None:
     state.seats[seat].cash += amount
     state.bank -= amount
-    events.add("collected", {"seat": seat, "amount": amount, "why": why})
+    events.append(Event("collected", {"seat": seat, "amount": amount, "why": why}))
 
 
-def pay(state: HitchikerState, seat: int, amount: int, payee: int, why: str, events: EventLog) -> bool:
+def pay(state: HitchikerState, seat: int, amount: int, payee: int, why: str, events: list[Event]) -> bool:
     """Pay ``amount`` to ``payee`` (NOBODY: the bank); pay what there is when short.
 
     True when the obligation was met in full; the caller then sends a short payer broke.
@@ -32,21 +32,21 @@ def pay(state: HitchikerState, seat: int, amount: int, payee: int, why: str, eve
         state.bank += paid
     else:
         state.seats[payee].cash += paid
-    events.add("paid", {"seat": seat, "to": payee, "amount": paid, "owed": amount, "why": why})
+    events.append(Event("paid", {"seat": seat, "to": payee, "amount": paid, "owed": amount, "why": why}))
     return paid == amount
 
 
-def owe(state: HitchikerState, seat: int, amount: int, payee: int, why: str, events: EventLog) -> None:
+def owe(state: HitchikerState, seat: int, amount: int, payee: int, why: str, events: list[Event]) -> None:
     """An obligation: pay it, or pay what you have and go broke."""
     if not pay(state, seat, amount, payee, why, events):
         go_broke(state, seat, events)
 
 
-def go_broke(state: HitchikerState, seat: int, events: EventLog) -> None:
+def go_broke(state: HitchikerState, seat: int, events: list[Event]) -> None:
     """Welfare buys a bus ticket to a Hometown you own (your choice) and $10,000; the turn ends there."""
     state.agenda.clear()
     homes = state.seats[seat].hometowns
-    events.add("went_broke", {"seat": seat})
+    events.append(Event("went_broke", {"seat": seat}))
     if len(homes) == 1:
         bus_home(state, seat, homes[0], events)
     elif homes:
@@ -54,11 +54,11 @@ def go_broke(state: HitchikerState, seat: int, events: EventLog) -> None:
         state.decider = seat
 
 
-def bus_home(state: HitchikerState, seat: int, city: int, events: EventLog) -> None:
+def bus_home(state: HitchikerState, seat: int, city: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     hitchiker.position = city
     hitchiker.in_pot_hole = False
-    events.add("bussed_home", {"seat": seat, "to": city})
+    events.append(Event("bussed_home", {"seat": seat, "to": city}))
     from_bank(state, seat, WELFARE, "welfare", events)
 
 
@@ -86,17 +86,17 @@ def receive_savings(state: HitchikerState, seat: int, amount: int) -> None:
         state.seats[seat].cash += amount
 
 
-def customs(state: HitchikerState, seat: int, events: EventLog) -> None:
+def customs(state: HitchikerState, seat: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     if hitchiker.units == 0:
-        events.add("customs_cleared", {"seat": seat})
+        events.append(Event("customs_cleared", {"seat": seat}))
         return
     receiver = least_cash_seat(state, seat)
     half_savings = hitchiker.savings // 2
-    events.add("busted", {
+    events.append(Event("busted", {
         "seat": seat, "units_lost": hitchiker.units, "cash": hitchiker.cash, "savings": half_savings, "to": receiver,
         "savings_to": "savings" if state.savings_to_pouch else "cash",
-    })
+    }))
     state.seats[receiver].cash += hitchiker.cash
     receive_savings(state, receiver, half_savings)
     hitchiker.units = 0
@@ -104,7 +104,7 @@ def customs(state: HitchikerState, seat: int, events: EventLog) -> None:
     hitchiker.savings -= half_savings
 
 
-def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, cause: str, events: EventLog) -> None:
+def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, cause: str, events: list[Event]) -> None:
     """Lose everything to the heir, give the Hometowns back, and come back with $25,000."""
     heir = responsible if responsible != NOBODY else least_cash_seat(state, seat)
     dead = state.seats[seat]
@@ -116,11 +116,11 @@ def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, caus
     inheritor.cash += dead.cash + stake
     receive_savings(state, heir, dead.savings)
     inheritor.units += dead.units
-    events.add("died", {
+    events.append(Event("died", {
         "seat": seat, "cause": cause, "heir": heir, "responsible": responsible,
         "cash": dead.cash + stake, "savings": dead.savings, "units": dead.units, "hometowns": list(dead.hometowns),
         "savings_to": "savings" if state.savings_to_pouch else "cash",
-    })
+    }))
     dead.cash = dead.savings = dead.units = 0
     dead.hometowns = []
     dead.in_pot_hole = False
@@ -131,7 +131,7 @@ def die(state: HitchikerState, tables: Tables, seat: int, responsible: int, caus
         state.phase = "pick_hometown"
         state.decider = seat
     else:
-        events.add("reincarnated_homeless", {"seat": seat, "at": dead.position})
+        events.append(Event("reincarnated_homeless", {"seat": seat, "at": dead.position}))
 
 
 def take_hometown(state: HitchikerState, seat: int, city: int) -> None:

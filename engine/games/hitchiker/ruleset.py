@@ -11,7 +11,7 @@ from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
-from engine.core.events import Event, EventLog
+from engine.core.events import Event
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema, turn_cap_field
@@ -219,8 +219,9 @@ class HitchikerRuleset(Ruleset):
 
     # -- actions -----------------------------------------------------------------
 
-    def play_into(self, state: HitchikerState, seat: int, action: dict, events: EventLog) -> None:
+    def play(self, state: HitchikerState, seat: int, action: dict) -> list[Event]:
         tables = self.tables(state)
+        events: list[Event] = []
         kind = action["type"]
         phase = state.phase
         if kind == "roll":
@@ -247,7 +248,7 @@ class HitchikerRuleset(Ruleset):
             turn.sell(state, tables, seat, events)
         elif kind == "pass":
             state.phase = ""
-            events.add("declined", {"seat": seat, "what": phase})
+            events.append(Event("declined", {"seat": seat, "what": phase}))
         elif kind == "pick_hometown" and not (phase == "pick_hometown" and state.decider == seat):
             self._joiner_picks(state, tables, seat, action["city"], events)
         elif kind == "pick_hometown":
@@ -263,6 +264,7 @@ class HitchikerRuleset(Ruleset):
             turn.check_winners(state, events)
         if state.joining:
             self._settle_joiners(state, events)
+        return events
 
     # -- players joining a running game ---------------------------------------------
 
@@ -283,40 +285,39 @@ class HitchikerRuleset(Ruleset):
         state.players += 1
         start = state.seats[state.active].position
         state.seats.append(Hitchiker(position=start))
-        events = EventLog()
-        events.add("player_joined", {"seat": seat, "at": start})
+        events = [Event("player_joined", {"seat": seat, "at": start})]
         from_bank(state, seat, START_CASH, "joined", events)
         free = len(self._unowned_hometowns(state))
         if state.phase == "pick_hometown" and not state.started and free > len(state.pick_queue):
             state.pick_queue.append(seat)  # the opening picks are still going: pick last
         elif not free or (state.phase == "pick_hometown" and not state.started):
-            events.add("joined_homeless", {"seat": seat, "at": start})
+            events.append(Event("joined_homeless", {"seat": seat, "at": start}))
         else:
             state.joining.append(seat)
         return events
 
-    def _joiner_picks(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: EventLog) -> None:
+    def _joiner_picks(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
         city = tables.index_by_name[name]
         take_hometown(state, seat, city)
         state.seats[seat].position = city
         state.joining.remove(seat)
-        events.add("hometown_picked", {"seat": seat, "city": city, "name": name})
+        events.append(Event("hometown_picked", {"seat": seat, "city": city, "name": name}))
 
-    def _settle_joiners(self, state: HitchikerState, events: EventLog) -> None:
+    def _settle_joiners(self, state: HitchikerState, events: list[Event]) -> None:
         """Joiners left without an unowned Hometown to pick stay homeless and take their turns."""
         if state.joining and not self._unowned_hometowns(state):
             for seat in state.joining:
-                events.add("joined_homeless", {"seat": seat, "at": state.seats[seat].position})
+                events.append(Event("joined_homeless", {"seat": seat, "at": state.seats[seat].position}))
             state.joining.clear()
 
-    def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: EventLog) -> None:
+    def _pick_hometown(self, state: HitchikerState, tables: Tables, seat: int, name: str, events: list[Event]) -> None:
         if seat in state.joining:  # died and reincarnated before picking: this pick is both
             state.joining.remove(seat)
         city = tables.index_by_name[name]
         take_hometown(state, seat, city)
         state.seats[seat].position = city
         state.pick_queue.pop(0)
-        events.add("hometown_picked", {"seat": seat, "city": city, "name": name})
+        events.append(Event("hometown_picked", {"seat": seat, "city": city, "name": name}))
         if state.pick_queue:
             state.decider = state.pick_queue[0]
         elif state.started:
@@ -325,7 +326,7 @@ class HitchikerRuleset(Ruleset):
             state.started = True
             state.phase = "roll"
             state.decider = state.active = state.first
-            events.add("game_started", {"first": state.first})
+            events.append(Event("game_started", {"first": state.first}))
 
     # -- views and results -------------------------------------------------------
 

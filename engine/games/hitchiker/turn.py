@@ -7,7 +7,7 @@ turn ends.
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.core.result import best_seats
 from engine.games.hitchiker import bad_ride, black_market, casino, moves
 from engine.games.hitchiker.money import WELFARE, customs, die, from_bank, owe, take_hometown
@@ -27,24 +27,24 @@ def roll_dice(state: HitchikerState) -> tuple[int, int]:
     return state.rng.die(), state.rng.die()
 
 
-def take_turn_roll(state: HitchikerState, tables: Tables, events: EventLog) -> None:
+def take_turn_roll(state: HitchikerState, tables: Tables, events: list[Event]) -> None:
     seat = state.active
     hitchiker = state.seats[seat]
     first, second = roll_dice(state)
     total = first + second
-    events.add("rolled", {"seat": seat, "dice": [first, second]})
+    events.append(Event("rolled", {"seat": seat, "dice": [first, second]}))
     state.phase = ""
     if hitchiker.in_pot_hole:
         if total % 2 == 0:
-            events.add("still_in_pot_hole", {"seat": seat, "roll": total})
+            events.append(Event("still_in_pot_hole", {"seat": seat, "roll": total}))
             return
         hitchiker.in_pot_hole = False
-        events.add("escaped_pot_hole", {"seat": seat, "roll": total})
+        events.append(Event("escaped_pot_hole", {"seat": seat, "roll": total}))
     moves.forward(state, len(tables.cities), seat, total)
-    events.add("moving", {"seat": seat, "from": hitchiker.position, "steps": total})
+    events.append(Event("moving", {"seat": seat, "from": hitchiker.position, "steps": total}))
 
 
-def advance(state: HitchikerState, tables: Tables, events: EventLog) -> None:
+def advance(state: HitchikerState, tables: Tables, events: list[Event]) -> None:
     """Resolve the turn until a decision is needed or the game is over."""
     while state.phase == "":
         if check_winners(state, events):
@@ -59,7 +59,7 @@ def advance(state: HitchikerState, tables: Tables, events: EventLog) -> None:
             land(state, tables, step.city, events)
 
 
-def end_turn(state: HitchikerState, events: EventLog) -> None:
+def end_turn(state: HitchikerState, events: list[Event]) -> None:
     state.turn += 1
     if state.turn_cap and state.turn >= state.turn_cap:
         finish_at_turn_cap(state, events)
@@ -79,29 +79,29 @@ def offer_deposit(state: HitchikerState, seat: int, limit: int) -> None:
         state.deposit_limit = limit if cash > limit else cash
 
 
-def deposit(state: HitchikerState, seat: int, amount: int, events: EventLog) -> None:
+def deposit(state: HitchikerState, seat: int, amount: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     hitchiker.cash -= amount
     hitchiker.savings += amount
     state.phase = ""
-    events.add("deposited", {"seat": seat, "amount": amount, "savings": hitchiker.savings})
+    events.append(Event("deposited", {"seat": seat, "amount": amount, "savings": hitchiker.savings}))
 
 
-def pass_hometown(state: HitchikerState, city: int, events: EventLog) -> None:
+def pass_hometown(state: HitchikerState, city: int, events: list[Event]) -> None:
     seat = state.active
     state.seats[seat].position = city
-    events.add("passed_hometown", {"seat": seat, "city": city})
+    events.append(Event("passed_hometown", {"seat": seat, "city": city}))
     from_bank(state, seat, WELFARE, "welfare", events)
     offer_deposit(state, seat, PASS_DEPOSIT)
 
 
-def land(state: HitchikerState, tables: Tables, city_index: int, events: EventLog) -> None:
+def land(state: HitchikerState, tables: Tables, city_index: int, events: list[Event]) -> None:
     seat = state.active
     hitchiker = state.seats[seat]
     hitchiker.position = city_index
     city = tables.cities[city_index]
     kind = city.kind
-    events.add("landed", {"seat": seat, "city": city_index, "name": city.name})
+    events.append(Event("landed", {"seat": seat, "city": city_index, "name": city.name}))
     if kind == "hometown":
         land_on_hometown(state, seat, city_index, events)
     elif kind == "casino":
@@ -122,58 +122,58 @@ def land(state: HitchikerState, tables: Tables, city_index: int, events: EventLo
         from_bank(state, seat, sum(roll_dice(state)) * city.value, city.name, events)
     elif kind == "shark_attack":
         roll = sum(roll_dice(state))
-        events.add("shark_roll", {"seat": seat, "roll": roll})
+        events.append(Event("shark_roll", {"seat": seat, "roll": roll}))
         if roll in city.deadly_rolls:
             die(state, tables, seat, NOBODY, "shark_attack", events)
     elif kind == "pay_right":
         owe(state, seat, city.value, (seat - 1) % state.players, city.name, events)
     elif kind == "pot_hole":
         hitchiker.in_pot_hole = True
-        events.add("in_pot_hole", {"seat": seat})
+        events.append(Event("in_pot_hole", {"seat": seat}))
     elif kind == "found_contraband":
         units = sum(roll_dice(state)) * city.value
         hitchiker.units += units
-        events.add("contraband_found", {"seat": seat, "units": units})
+        events.append(Event("contraband_found", {"seat": seat, "units": units}))
 
 
-def land_on_hometown(state: HitchikerState, seat: int, city: int, events: EventLog) -> None:
+def land_on_hometown(state: HitchikerState, seat: int, city: int, events: list[Event]) -> None:
     owner = owner_of(state, city)
     if owner == seat:
         from_bank(state, seat, WELFARE, "welfare", events)
         offer_deposit(state, seat, LAND_DEPOSIT)
     elif owner == NOBODY:
         price = state.rng.die() * HOMETOWN_PRICE_PER_PIP
-        events.add("hometown_priced", {"seat": seat, "city": city, "price": price})
+        events.append(Event("hometown_priced", {"seat": seat, "city": city, "price": price}))
         if state.seats[seat].cash >= price:
             state.offer_price = price
             state.phase = "buy_hometown"
             state.decider = seat
     else:
         roll = sum(roll_dice(state))
-        events.add("rent_roll", {"seat": seat, "owner": owner, "roll": roll})
+        events.append(Event("rent_roll", {"seat": seat, "owner": owner, "roll": roll}))
         owe(state, seat, roll * RENT_PER_PIP, owner, "rent", events)
 
 
-def buy_hometown(state: HitchikerState, seat: int, events: EventLog) -> None:
+def buy_hometown(state: HitchikerState, seat: int, events: list[Event]) -> None:
     city = state.seats[seat].position
     state.seats[seat].cash -= state.offer_price
     state.bank += state.offer_price
     take_hometown(state, seat, city)
-    events.add("hometown_bought", {"seat": seat, "city": city, "price": state.offer_price})
+    events.append(Event("hometown_bought", {"seat": seat, "city": city, "price": state.offer_price}))
     state.phase = ""
     offer_deposit(state, seat, BUY_DEPOSIT)
 
 
-def sell(state: HitchikerState, tables: Tables, seat: int, events: EventLog) -> None:
+def sell(state: HitchikerState, tables: Tables, seat: int, events: list[Event]) -> None:
     hitchiker = state.seats[seat]
     price = tables.cities[hitchiker.position].value
     units = hitchiker.units
     hitchiker.units = 0
-    events.add("contraband_sold", {"seat": seat, "units": units, "price": price})
+    events.append(Event("contraband_sold", {"seat": seat, "units": units, "price": price}))
     from_bank(state, seat, units * price, "sale", events)
 
 
-def check_winners(state: HitchikerState, events: EventLog) -> bool:
+def check_winners(state: HitchikerState, events: list[Event]) -> bool:
     for hitchiker in state.seats:
         if hitchiker.savings >= SAVINGS_GOAL or hitchiker.cash >= CASH_GOAL:
             break
@@ -185,7 +185,7 @@ def check_winners(state: HitchikerState, events: EventLog) -> bool:
     state.end_reason = "savings" if savers and not rich else "travelling_cash" if rich and not savers else "both"
     state.phase = "over"
     state.agenda.clear()
-    events.add("game_won", {"winners": state.winners, "reason": state.end_reason})
+    events.append(Event("game_won", {"winners": state.winners, "reason": state.end_reason}))
     return True
 
 
@@ -194,9 +194,9 @@ def score(state: HitchikerState, seat: int) -> int:
     return hitchiker.savings + hitchiker.cash
 
 
-def finish_at_turn_cap(state: HitchikerState, events: EventLog) -> None:
+def finish_at_turn_cap(state: HitchikerState, events: list[Event]) -> None:
     scores = [score(state, seat) for seat in range(state.players)]
     state.winners = best_seats(range(state.players), key=scores.__getitem__)
     state.end_reason = "turn_cap"
     state.phase = "over"
-    events.add("turn_cap_reached", {"winners": state.winners, "scores": scores})
+    events.append(Event("turn_cap_reached", {"winners": state.winners, "scores": scores}))

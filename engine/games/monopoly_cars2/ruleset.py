@@ -11,7 +11,7 @@ from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
 from engine.core.errors import InvalidOptions
-from engine.core.events import QUIET, Event, EventLog
+from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
@@ -162,11 +162,11 @@ class MonopolyCars2Ruleset(Ruleset):
             turn_cap=options["turn_cap"] or 0,
         )
         rng.shuffle(state.pile)
-        events = EventLog()
+        events: list[Event] = []
         state.current = state.first_seat = turn.spin_off(state, events)
         state.opening_spins = [OpeningSpin(**event.data) for event in events]
         state.last_spin = 0
-        turn.start_turn(state, QUIET)  # the first turn's event is no setup event
+        turn.start_turn(state, [])
         return state
 
     def setup_events(self, state: GameState) -> list[Event]:
@@ -205,8 +205,9 @@ class MonopolyCars2Ruleset(Ruleset):
             return [Decision(seat, "chance_move", options, default=_cheapest(options, costs))]
         return []
 
-    def play_into(self, state: GameState, seat: int, action: dict, events: EventLog) -> None:
+    def play(self, state: GameState, seat: int, action: dict) -> list[Event]:
         tables = self.tables(state)
+        events: list[Event] = []
         kind = action["type"]
         if kind == "roll":
             turn.roll(state, tables, events)
@@ -220,6 +221,7 @@ class MonopolyCars2Ruleset(Ruleset):
             else:
                 turn.advance(state, tables, seat, action["spaces"], events)
         turn.finish_action(state, events)
+        return events
 
     # -- what players see and the outcome ----------------------------------------------
 

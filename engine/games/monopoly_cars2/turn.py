@@ -6,7 +6,7 @@ ends the game (``end_game``) and the caller stops there.
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.core.turn_order import roll_for_first
 from engine.games.monopoly_cars2.board import CHANCE, GO_TO_JAIL, PROPERTY, RACE_AGAIN
 from engine.games.monopoly_cars2.cards import (
@@ -44,16 +44,16 @@ def spin(state: GameState) -> int:
     return value
 
 
-def spin_off(state: GameState, events: EventLog) -> int:
+def spin_off(state: GameState, events: list[Event]) -> int:
     """Everyone spins, the highest goes first; tied highest seats spin again."""
     tied, spins = roll_for_first(range(state.players), lambda: spin(state), max_rounds=100)
     for round_number, seat, value in spins:
-        events.add("opening_spin", {"round": round_number, "seat": seat, "value": value})
+        events.append(Event("opening_spin", {"round": round_number, "seat": seat, "value": value}))
     # Only a spinner whose faces are all equal leaves a tie: draw lots among the tied seats.
     return tied[0] if len(tied) == 1 else state.rng.choice(tied)
 
 
-def roll(state: GameState, tables: Tables, events: EventLog) -> None:
+def roll(state: GameState, tables: Tables, events: list[Event]) -> None:
     """The ``roll`` action: a jailed seat without a card pays its way out first."""
     seat = state.current
     if state.seats[seat].in_jail:
@@ -63,7 +63,7 @@ def roll(state: GameState, tables: Tables, events: EventLog) -> None:
     spin_and_move(state, tables, events)
 
 
-def use_jail_card(state: GameState, tables: Tables, events: EventLog) -> None:
+def use_jail_card(state: GameState, tables: Tables, events: list[Event]) -> None:
     seat = state.current
     card = state.seats[seat].jail_cards.pop(0)
     state.pile.append(card)  # a used card goes to the bottom of the pile
@@ -71,28 +71,28 @@ def use_jail_card(state: GameState, tables: Tables, events: EventLog) -> None:
     spin_and_move(state, tables, events)
 
 
-def release(state: GameState, seat: int, how: str, events: EventLog) -> None:
+def release(state: GameState, seat: int, how: str, events: list[Event]) -> None:
     state.seats[seat].in_jail = False
-    events.add("left_prison", {"seat": seat, "how": how})
+    events.append(Event("left_prison", {"seat": seat, "how": how}))
 
 
-def spin_and_move(state: GameState, tables: Tables, events: EventLog) -> None:
+def spin_and_move(state: GameState, tables: Tables, events: list[Event]) -> None:
     seat = state.current
     value = spin(state)
-    events.add("spun", {"seat": seat, "value": value})
+    events.append(Event("spun", {"seat": seat, "value": value}))
     advance(state, tables, seat, value, events)
 
 
 # -- moving and landing ----------------------------------------------------------
 
 
-def advance(state: GameState, tables: Tables, seat: int, steps: int, events: EventLog, *, land_there: bool = True):
+def advance(state: GameState, tables: Tables, seat: int, steps: int, events: list[Event], *, land_there: bool = True):
     """Move ``steps`` spaces forward; GO pays its salary each time it is passed or landed on."""
     player = state.seats[seat]
     size = len(tables.board.spaces)
     target = player.position + steps
     player.position = target % size
-    events.add("moved", {"seat": seat, "to": player.position, "spaces": steps})
+    events.append(Event("moved", {"seat": seat, "to": player.position, "spaces": steps}))
     laps = target // size
     if laps:
         receive_from_bank(state, seat, laps * tables.board.go_salary, "go", events)
@@ -100,13 +100,13 @@ def advance(state: GameState, tables: Tables, seat: int, steps: int, events: Eve
         land(state, tables, seat, events)
 
 
-def advance_to(state: GameState, tables: Tables, seat: int, space: int, events: EventLog, *, land_there=True):
+def advance_to(state: GameState, tables: Tables, seat: int, space: int, events: list[Event], *, land_there=True):
     """Move forward (never backward) to ``space``."""
     steps = (space - state.seats[seat].position) % len(tables.board.spaces)
     advance(state, tables, seat, steps, events, land_there=land_there)
 
 
-def land(state: GameState, tables: Tables, seat: int, events: EventLog) -> None:
+def land(state: GameState, tables: Tables, seat: int, events: list[Event]) -> None:
     space = tables.board.spaces[state.seats[seat].position]
     kind = space.kind
     if kind == PROPERTY:
@@ -117,15 +117,15 @@ def land(state: GameState, tables: Tables, seat: int, events: EventLog) -> None:
         send_to_jail(state, tables, seat, events)
     elif kind == RACE_AGAIN:
         state.race_again = True
-        events.add("race_again", {"seat": seat})
+        events.append(Event("race_again", {"seat": seat}))
     # GO (already paid by advance), Prison / just visiting and Free Parking: nothing happens.
 
 
-def send_to_jail(state: GameState, tables: Tables, seat: int, events: EventLog) -> None:
+def send_to_jail(state: GameState, tables: Tables, seat: int, events: list[Event]) -> None:
     player = state.seats[seat]
     player.position = tables.board.jail
     player.in_jail = True
-    events.add("sent_to_prison", {"seat": seat, "to": player.position})
+    events.append(Event("sent_to_prison", {"seat": seat, "to": player.position}))
 
 
 # -- properties -----------------------------------------------------------------
@@ -137,7 +137,7 @@ def rent(state: GameState, tables: Tables, space: int) -> int:
     return price * 2 if state.owners[tables.board.partner[space]] == state.owners[space] else price
 
 
-def land_on_property(state: GameState, tables: Tables, seat: int, space: int, events: EventLog) -> None:
+def land_on_property(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     owner = state.owners[space]
     if owner == NOBODY:
         buy(state, tables, seat, space, events)
@@ -145,28 +145,28 @@ def land_on_property(state: GameState, tables: Tables, seat: int, space: int, ev
         pay_rent(state, tables, seat, space, events)
 
 
-def buy(state: GameState, tables: Tables, seat: int, space: int, events: EventLog) -> None:
+def buy(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     """Buying is compulsory; a seat that cannot afford the price ends the game (and pays nothing)."""
     price = tables.board.spaces[space].price
     player = state.seats[seat]
     if player.money < price:
-        events.add("cannot_buy", {"seat": seat, "space": space, "price": price, "money": player.money})
+        events.append(Event("cannot_buy", {"seat": seat, "space": space, "price": price, "money": player.money}))
         end_game(state, CANNOT_BUY, seat, events)
         return
     player.money -= price
     state.bank += price
-    events.add("bought", {"seat": seat, "space": space, "price": price})
+    events.append(Event("bought", {"seat": seat, "space": space, "price": price}))
     take_property(state, tables, seat, space, events)
 
 
-def take_property(state: GameState, tables: Tables, seat: int, space: int, events: EventLog) -> None:
+def take_property(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     state.owners[space] = seat
     if state.owners[tables.board.partner[space]] == seat:
         # The chariot straddles the pair: cosmetic on the table, the rent doubling follows from ownership.
-        events.add("chariot", {"seat": seat, "colour": tables.board.spaces[space].colour})
+        events.append(Event("chariot", {"seat": seat, "colour": tables.board.spaces[space].colour}))
 
 
-def pay_rent(state: GameState, tables: Tables, seat: int, space: int, events: EventLog) -> None:
+def pay_rent(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     """A seat short of the rent pays all it has to the owner, and the game ends."""
     owner = state.owners[space]
     due = rent(state, tables, space)
@@ -174,7 +174,7 @@ def pay_rent(state: GameState, tables: Tables, seat: int, space: int, events: Ev
     paid = min(due, payer.money)
     payer.money -= paid
     state.seats[owner].money += paid
-    events.add("paid_rent", {"seat": seat, "owner": owner, "space": space, "amount": paid, "due": due})
+    events.append(Event("paid_rent", {"seat": seat, "owner": owner, "space": space, "amount": paid, "due": due}))
     if paid < due:
         end_game(state, CANNOT_PAY_RENT, seat, events)
 
@@ -182,35 +182,35 @@ def pay_rent(state: GameState, tables: Tables, seat: int, space: int, events: Ev
 # -- the bank -------------------------------------------------------------------
 
 
-def pay_bank(state: GameState, seat: int, amount: int, why: str, events: EventLog) -> bool:
+def pay_bank(state: GameState, seat: int, amount: int, why: str, events: list[Event]) -> bool:
     """Pay the bank; a seat that cannot pays all it has and the game ends (returns False)."""
     player = state.seats[seat]
     paid = min(amount, player.money)
     player.money -= paid
     state.bank += paid
-    events.add("paid_bank", {"seat": seat, "amount": paid, "due": amount, "for": why})
+    events.append(Event("paid_bank", {"seat": seat, "amount": paid, "due": amount, "for": why}))
     if paid < amount:
         end_game(state, CANNOT_PAY_BANK, seat, events)
         return False
     return True
 
 
-def receive_from_bank(state: GameState, seat: int, amount: int, why: str, events: EventLog) -> None:
+def receive_from_bank(state: GameState, seat: int, amount: int, why: str, events: list[Event]) -> None:
     state.seats[seat].money += amount
     state.bank -= amount
-    events.add("collected", {"seat": seat, "amount": amount, "for": why})
+    events.append(Event("collected", {"seat": seat, "amount": amount, "for": why}))
 
 
 # -- Chance -----------------------------------------------------------------------
 
 
-def draw_chance(state: GameState, tables: Tables, seat: int, events: EventLog) -> None:
+def draw_chance(state: GameState, tables: Tables, seat: int, events: list[Event]) -> None:
     if not state.pile:  # every card is held as a get-out-of-jail card (custom decks only)
-        events.add("chance_pile_empty", {"seat": seat})
+        events.append(Event("chance_pile_empty", {"seat": seat}))
         return
     index = state.pile.pop(0)
     card = tables.cards[index]
-    events.add("chance", {"seat": seat, "card": index, "kind": card.kind})
+    events.append(Event("chance", {"seat": seat, "card": index, "kind": card.kind}))
     if card.kind == GET_OUT_OF_JAIL:
         state.seats[seat].jail_cards.append(index)  # kept until used, then to the bottom
         return
@@ -218,7 +218,7 @@ def draw_chance(state: GameState, tables: Tables, seat: int, events: EventLog) -
     resolve_card(state, tables, seat, card, events)
 
 
-def resolve_card(state: GameState, tables: Tables, seat: int, card: Card, events: EventLog) -> None:
+def resolve_card(state: GameState, tables: Tables, seat: int, card: Card, events: list[Event]) -> None:
     kind = card.kind
     if kind == ADVANCE_TO_GO:
         advance_to(state, tables, seat, 0, events)
@@ -276,11 +276,11 @@ def move_cost(state: GameState, tables: Tables, seat: int, steps: int, *,
     return due > money, max(0, due - salary)
 
 
-def go_for_free_property(state: GameState, tables: Tables, seat: int, space: int, events: EventLog) -> None:
+def go_for_free_property(state: GameState, tables: Tables, seat: int, space: int, events: list[Event]) -> None:
     """Move to the chosen space: an unsold one is taken for free; a sold one is landed on as usual."""
     advance_to(state, tables, seat, space, events, land_there=False)
     if state.owners[space] == NOBODY:
-        events.add("took_free_property", {"seat": seat, "space": space})
+        events.append(Event("took_free_property", {"seat": seat, "space": space}))
         take_property(state, tables, seat, space, events)
     else:
         land_on_property(state, tables, seat, space, events)
@@ -289,7 +289,7 @@ def go_for_free_property(state: GameState, tables: Tables, seat: int, space: int
 # -- turns and the end ------------------------------------------------------------
 
 
-def finish_action(state: GameState, events: EventLog) -> None:
+def finish_action(state: GameState, events: list[Event]) -> None:
     """After an action: wait for a pending card choice, or close the turn and open the next."""
     if state.phase in (CHOOSE_PROPERTY, CHOOSE_MOVE):
         return
@@ -307,14 +307,14 @@ def finish_action(state: GameState, events: EventLog) -> None:
     start_turn(state, events)
 
 
-def start_turn(state: GameState, events: EventLog) -> None:
+def start_turn(state: GameState, events: list[Event]) -> None:
     player = state.seats[state.current]
     state.phase = JAIL if player.in_jail and player.jail_cards else ROLL
-    events.add("turn", {"seat": state.current, "turn": state.turn})
+    events.append(Event("turn", {"seat": state.current, "turn": state.turn}))
 
 
-def end_game(state: GameState, reason: str, short_seat: int, events: EventLog) -> None:
+def end_game(state: GameState, reason: str, short_seat: int, events: list[Event]) -> None:
     state.phase = OVER
     state.end_reason = reason
     state.short_seat = short_seat
-    events.add("game_over", {"reason": reason, "seat": short_seat})
+    events.append(Event("game_over", {"reason": reason, "seat": short_seat}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
+from engine.core.events import Event
 from engine.games.whipcash.board import PROS
 from engine.games.whipcash.state import OUT, OVER, WhipcashState
 
@@ -41,7 +41,7 @@ def holder_of(state: WhipcashState, party: int) -> dict:
     return {"seat": None, "pro": PROS[party - state.players]}
 
 
-def pay(state: WhipcashState, debtor: int, debts: list[tuple[int, int]], events: EventLog, why: str) -> bool:
+def pay(state: WhipcashState, debtor: int, debts: list[tuple[int, int]], events: list[Event], why: str) -> bool:
     """Pay each ``(creditor, amount)`` in the order given; False if the debtor went bankrupt.
 
     Callers list several debts in the rulebook's payment order ("1st - Mr.Daily, 2nd - Mr.
@@ -57,20 +57,20 @@ def pay(state: WhipcashState, debtor: int, debts: list[tuple[int, int]], events:
         if debtor == state.bank or cash[debtor] >= amount:
             cash[debtor] -= amount
             cash[creditor] += amount
-            events.add("paid", {"from": party_name(state, debtor), "to": party_name(state, creditor),
-                                         "amount": amount, "for": why})
+            events.append(Event("paid", {"from": party_name(state, debtor), "to": party_name(state, creditor),
+                                         "amount": amount, "for": why}))
             continue
         short = cash[debtor]
         cash[creditor] += short
         cash[debtor] = 0
-        events.add("paid", {"from": party_name(state, debtor), "to": party_name(state, creditor),
-                                     "amount": short, "owed": amount, "for": why})
+        events.append(Event("paid", {"from": party_name(state, debtor), "to": party_name(state, creditor),
+                                     "amount": short, "owed": amount, "for": why}))
         bankrupt(state, debtor, creditor, events)
         return False
     return True
 
 
-def bankrupt(state: WhipcashState, party: int, creditor: int, events: EventLog) -> None:
+def bankrupt(state: WhipcashState, party: int, creditor: int, events: list[Event]) -> None:
     """``creditor`` bankrupts ``party`` and takes over every Pro's holdings ``party`` controlled.
 
     Raises ``GameEnded`` when one player is left and ``MoverOut`` when the bankrupt party
@@ -84,8 +84,8 @@ def bankrupt(state: WhipcashState, party: int, creditor: int, events: EventLog) 
             state.holdings[pro_index] = creditor
             inherited.append(PROS[pro_index])
     if party >= state.players:
-        events.add("pro_bankrupted", {"pro": party_name(state, party), "by": party_name(state, creditor),
-                                               "inherits": inherited})
+        events.append(Event("pro_bankrupted", {"pro": party_name(state, party), "by": party_name(state, creditor),
+                                               "inherits": inherited}))
         return
     state.position[party] = OUT
     state.card[party] = False
@@ -94,8 +94,8 @@ def bankrupt(state: WhipcashState, party: int, creditor: int, events: EventLog) 
         state.whipcash_queue.remove(party)
     if party in state.pit_queue:
         state.pit_queue.remove(party)
-    events.add("player_bankrupted", {"seat": party, "by": party_name(state, creditor),
-                                              "inherits": inherited})
+    events.append(Event("player_bankrupted", {"seat": party, "by": party_name(state, creditor),
+                                              "inherits": inherited}))
     if len(state.seats_alive()) <= 1:
         state.phase = OVER
         state.end_reason = "last_player_standing"

@@ -13,7 +13,7 @@ from marshmallow import fields, validate
 from engine.bots import GENERIC_BOTS
 from engine.core.clone import cloner
 from engine.core.decisions import Decision
-from engine.core.events import Event, EventLog
+from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
@@ -170,7 +170,8 @@ class WhipcashRuleset(Ruleset):
             return [_fixed_decision(state.current, "send_to_pit")]
         return []
 
-    def play_into(self, state: WhipcashState, seat: int, action: dict, events: EventLog) -> None:
+    def play(self, state: WhipcashState, seat: int, action: dict) -> list[Event]:
+        events: list[Event] = []
         board = board_of(state.board)
         kind = action["type"]
         try:
@@ -185,29 +186,30 @@ class WhipcashRuleset(Ruleset):
             except MoverOut:
                 self._next_turn(state, events)
         except GameEnded:
-            events.add("game_over", {"reason": state.end_reason, "winners": self.result(state).winners})
+            events.append(Event("game_over", {"reason": state.end_reason, "winners": self.result(state).winners}))
+        return events
 
     # -- a roll ----------------------------------------------------------------------
 
-    def _roll(self, state: WhipcashState, board: Board, dice_count: int, events: EventLog) -> None:
+    def _roll(self, state: WhipcashState, board: Board, dice_count: int, events: list[Event]) -> None:
         seat = state.current
         die = state.rng.die
         dice = [die(), die()] if dice_count == 2 else [die()]
         total = sum(dice)
         state.dice_count = dice_count
         state.extra_roll = dice_count == 2 and dice[0] == dice[1]
-        events.add("rolled", {"seat": seat, "dice": dice, "doubles": state.extra_roll})
+        events.append(Event("rolled", {"seat": seat, "dice": dice, "doubles": state.extra_roll}))
         start = state.position[seat]
         if board.kind[start] == spaces.PIT:
             if total % 2:
-                events.add("stayed_in_pit", {"seat": seat, "pit": PROS[board.pro[start]]})
+                events.append(Event("stayed_in_pit", {"seat": seat, "pit": PROS[board.pro[start]]}))
                 owner = state.holdings[board.pro[start]]
                 pay(state, seat, [(owner, PIT_FEE)], events, "pit")
                 return
-            events.add("escaped_pit", {"seat": seat, "pit": PROS[board.pro[start]]})
+            events.append(Event("escaped_pit", {"seat": seat, "pit": PROS[board.pro[start]]}))
         self._move(state, board, seat, total, events)
 
-    def _move(self, state: WhipcashState, board: Board, seat: int, steps: int, events: EventLog) -> None:
+    def _move(self, state: WhipcashState, board: Board, seat: int, steps: int, events: list[Event]) -> None:
         position = state.position[seat]
         passed: list[int] = []
         following = board.next_position
@@ -218,20 +220,20 @@ class WhipcashRuleset(Ruleset):
                 passed += [car for car in state.order if state.position[car] == position and car != seat]
         position = following[position]
         state.position[seat] = position
-        events.add("moved", {"seat": seat, "to": position})
+        events.append(Event("moved", {"seat": seat, "to": position}))
         for car in passed:
             if state.alive[car]:
                 pay(state, car, [(seat, FREEWAY_PASS)], events, "freeway_pass")
         self._land(state, board, seat, position, events)
 
-    def _land(self, state: WhipcashState, board: Board, seat: int, position: int, events: EventLog) -> None:
+    def _land(self, state: WhipcashState, board: Board, seat: int, position: int, events: list[Event]) -> None:
         kind = board.kind[position]
         if kind == spaces.ONRAMP:
             position = state.position[seat] = board.lane_start
-            events.add("entered_freeway", {"seat": seat, "to": position})
+            events.append(Event("entered_freeway", {"seat": seat, "to": position}))
             kind = spaces.LANE
         if kind == spaces.PIT:
-            events.add("in_pit", {"seat": seat, "pit": PROS[board.pro[position]]})
+            events.append(Event("in_pit", {"seat": seat, "pit": PROS[board.pro[position]]}))
             return
         occupants = [car for car in state.order if state.position[car] == position and car != seat]
         if kind == spaces.LANE:
@@ -240,13 +242,13 @@ class WhipcashRuleset(Ruleset):
                     state.pit_queue.append(car)
             return
         if occupants:
-            events.add("whipcash", {"seat": seat, "cars": list(occupants), "level": state.pros_bankrupt()})
+            events.append(Event("whipcash", {"seat": seat, "cars": list(occupants), "level": state.pros_bankrupt()}))
             state.whipcash_queue = occupants
             state.extra_roll = True
             return
         self._do_space(state, board, seat, position, events)
 
-    def _do_space(self, state: WhipcashState, board: Board, seat: int, position: int, events: EventLog) -> None:
+    def _do_space(self, state: WhipcashState, board: Board, seat: int, position: int, events: list[Event]) -> None:
         kind = board.kind[position]
         amount = board.amount[position]
         if kind == spaces.PAY_PRO:
@@ -261,32 +263,32 @@ class WhipcashRuleset(Ruleset):
         elif kind == spaces.MOVE:
             target = (position + board.steps[position]) % board.loop_len
             state.position[seat] = target
-            events.add("moved", {"seat": seat, "to": target, "by": "space"})
+            events.append(Event("moved", {"seat": seat, "to": target, "by": "space"}))
             self._land(state, board, seat, target, events)
         elif kind == spaces.ROLL_FOR_CASH:
             dice = [state.rng.die() for _ in range(state.dice_count)]
-            events.add("rolled_for_cash", {"seat": seat, "dice": dice})
+            events.append(Event("rolled_for_cash", {"seat": seat, "dice": dice}))
             payer_code = board.payer[position]
             payer = state.bank if payer_code == spaces.BANK_PAYER else state.holdings[payer_code]
             pay(state, payer, [(seat, CASH_PER_PIP * sum(dice))], events, "roll_for_cash")
 
     # -- what waits on decisions -------------------------------------------------------
 
-    def _settle_whipcash(self, state: WhipcashState, events: EventLog, card_played: bool = False) -> None:
+    def _settle_whipcash(self, state: WhipcashState, events: list[Event], card_played: bool = False) -> None:
         payer, payee, amount = whipcash_terms(state)
         state.whipcash_queue.pop(0)
         if card_played:
             state.card[payer] = False
-            events.add("anti_fender_bender", {"seat": payer, "cancelled": amount, "to": payee})
+            events.append(Event("anti_fender_bender", {"seat": payer, "cancelled": amount, "to": payee}))
             return
         pay(state, payer, [(payee, amount)], events, "whipcash")
 
-    def _send_to_pit(self, state: WhipcashState, board: Board, pit: str, events: EventLog) -> None:
+    def _send_to_pit(self, state: WhipcashState, board: Board, pit: str, events: list[Event]) -> None:
         car = state.pit_queue.pop(0)
         state.position[car] = board.pit_of_pro[PROS.index(pit)]
-        events.add("sent_to_pit", {"seat": car, "by": state.current, "pit": pit})
+        events.append(Event("sent_to_pit", {"seat": car, "by": state.current, "pit": pit}))
 
-    def _resolve(self, state: WhipcashState, events: EventLog) -> None:
+    def _resolve(self, state: WhipcashState, events: list[Event]) -> None:
         """Settle what needs no decision, stop at the next decision, or end the turn."""
         while state.whipcash_queue:
             payer = whipcash_terms(state)[0]
@@ -303,7 +305,7 @@ class WhipcashRuleset(Ruleset):
             return
         self._next_turn(state, events)
 
-    def _next_turn(self, state: WhipcashState, events: EventLog) -> None:
+    def _next_turn(self, state: WhipcashState, events: list[Event]) -> None:
         state.extra_roll = False
         state.whipcash_queue = []
         state.pit_queue = []
@@ -320,7 +322,7 @@ class WhipcashRuleset(Ruleset):
         state.current = seat
         state.turn += 1
         state.phase = ROLL
-        events.add("turn", {"seat": seat, "turn": state.turn})
+        events.append(Event("turn", {"seat": seat, "turn": state.turn}))
 
     # -- reading the state -------------------------------------------------------------
 
