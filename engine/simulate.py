@@ -36,9 +36,9 @@ class GameOutcome:
 def score_bucket(score: int) -> int:
     """``score`` rounded down to two significant digits (57 -> 57, 1234 -> 1200, 123456 -> 120000), so
     a distribution of scores stays small whatever their range, and chunks still merge exactly."""
-    digits = len(str(abs(score)))
-    if digits <= 2:
+    if -100 < score < 100:
         return score
+    digits = len(str(abs(score)))
     step = 10 ** (digits - 2)
     return score // step * step
 

@@ -51,10 +51,12 @@ class Rng:
 
     # Games and searches draw millions of numbers: each draw below is ``splitmix64`` written out in
     # place (one Python call per draw, not three). ``test_core`` checks them against ``splitmix64``.
+    # ``counter * GOLDEN_GAMMA`` is not masked to 64 bits first: its higher bits cannot reach the low
+    # 64 of an xor and an addition, and the mask after the addition drops them.
 
     def next64(self) -> int:
         self.counter = counter = self.counter + 1
-        z = ((self.seed ^ ((counter * GOLDEN_GAMMA) & MASK64)) + GOLDEN_GAMMA) & MASK64
+        z = ((self.seed ^ (counter * GOLDEN_GAMMA)) + GOLDEN_GAMMA) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
@@ -70,7 +72,7 @@ class Rng:
             self.counter += 1
             return low
         self.counter = counter = self.counter + 1
-        z = ((self.seed ^ ((counter * GOLDEN_GAMMA) & MASK64)) + GOLDEN_GAMMA) & MASK64
+        z = ((self.seed ^ (counter * GOLDEN_GAMMA)) + GOLDEN_GAMMA) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         # Multiply-shift maps 64 random bits onto the span; the bias is below 2**-50.
