@@ -10,7 +10,8 @@ warm caches stay out of the figures; a figure is games per CPU second of that pr
 machine the wall-clock rate ``rulehouse simulate`` prints; under load, far steadier than it). The
 machine is shared, so the two are interleaved: each
 round plays every ruleset once in each checkout, the order alternating from round to round, and
-the figure is the median over the rounds; the ratio (this / base) is what to compare between runs.
+the figure is the median over the rounds, and the ratio the median of the rounds' ratios (this / base,
+each from two back-to-back plays): what to compare between runs.
 
 Both checkouts play the same games (same seeds, same count): their statistics must agree
 exactly, which the script checks (a faster engine that plays other games is a bug, not a gain).
@@ -42,6 +43,7 @@ def worker() -> None:
         if request["do"] == "rulesets":
             answer: object = sorted(all_rulesets())
         elif request["do"] == "calibrate":  # how many games fill about ``seconds``
+            simulate(request["ruleset"], 5, PLAYERS, ["random"], seed=-1)  # warm: tables, caches, bots
             games, began = 0, time.perf_counter()
             while time.perf_counter() - began < request["seconds"] / 4:
                 simulate(request["ruleset"], 5, PLAYERS, ["random"], seed=games)
@@ -82,8 +84,8 @@ class Checkout:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--compare", metavar="BASE_CHECKOUT", help="another checkout to measure in the same run")
-    parser.add_argument("--rounds", type=int, default=11)
-    parser.add_argument("--seconds", type=float, default=1.0, help="about how long one ruleset plays a round")
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--seconds", type=float, default=0.5, help="about how long one ruleset plays a round")
     parser.add_argument("--ruleset", action="append", help="only these rulesets (default: all)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -127,7 +129,7 @@ def main() -> None:
             continue
         theirs = statistics.median(rates[base.path, ruleset])
         by_round = [a / b for a, b in zip(rates[this.path, ruleset], rates[base.path, ruleset], strict=True)]
-        print(f"{ruleset:<16}{games[ruleset]:>7}{theirs:>11,.0f}{mine:>11,.0f}{mine / theirs:>7.2f}x   "
+        print(f"{ruleset:<16}{games[ruleset]:>7}{theirs:>11,.0f}{mine:>11,.0f}{statistics.median(by_round):>7.2f}x   "
               + " ".join(f"{ratio:.2f}" for ratio in by_round))
     if base is not None:
         print("the same games in both (statistics identical, every round)")
