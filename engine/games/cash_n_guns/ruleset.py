@@ -284,7 +284,12 @@ class CashNGunsRuleset(Ruleset):
 
     @staticmethod
     def _loot_decision(state: CashNGunsState) -> Decision:
-        options = [TAKE_CARD[card_id] for card_id in dict.fromkeys(state.lineup)]  # each card once, in order
+        options = []
+        previous = None
+        for card_id in state.lineup:  # the lineup is kept in catalog order, so duplicates are adjacent
+            if card_id != previous:
+                options.append(TAKE_CARD[card_id])
+                previous = card_id
         if state.token_taker == NOBODY:
             options.append(TAKE_TOKEN)
         # Too slow to pick: the first card of the lineup (the most valuable bill if any).
