@@ -84,6 +84,8 @@ class Checkout:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--compare", metavar="BASE_CHECKOUT", help="another checkout to measure in the same run")
+    parser.add_argument("--this", metavar="CHECKOUT", default=ROOT,
+                        help="the checkout to measure (default: this one; bench/engine_compiled.py passes a build)")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--seconds", type=float, default=0.5, help="about how long one ruleset plays a round")
     parser.add_argument("--ruleset", action="append", help="only these rulesets (default: all)")
@@ -93,7 +95,7 @@ def main() -> None:
         worker()
         return
 
-    this = Checkout(ROOT)
+    this = Checkout(args.this)
     base = Checkout(args.compare) if args.compare else None
     checkouts = [this] if base is None else [base, this]
     rulesets = args.ruleset or this.ask(do="rulesets")
