@@ -58,6 +58,54 @@ def worker() -> None:
         print(json.dumps(answer), flush=True)
 
 
+def profile(only: list[str] | None, seconds: float) -> None:
+    """Per game of each ruleset: its actions, its random draws (game and bots), its events, and the
+    share of a game's CPU time that the draws and the events alone cost (each at its cost measured
+    here, in a loop; a bot's draw among one option costs less, so the draws' share is an upper bound):
+    the part of a game no rewriting of the rules in plain Python takes away, since the recorded games
+    pin every draw and every event."""
+    import timeit
+
+    sys.path.insert(0, ROOT)  # before bench/, whose engine.py would hide the engine package
+    from engine.core.events import Event
+    from engine.core.registry import all_rulesets
+    from engine.core.rng import Rng, derive_seed
+    from engine.simulate import simulate
+
+    rng, seat = Rng(1), 2  # a draw of a die; an event as most are, a type and a small dict
+    def cost_ns(call) -> float:
+        return min(timeit.repeat(call, number=20_000, repeat=7, timer=time.process_time)) / 20_000 * 1e9
+
+    events: list = []
+    call_ns = cost_ns(lambda: None)  # the timing loop's own cost, taken off both
+    draw_ns = cost_ns(lambda: rng.randint(1, 6)) - call_ns
+    event_ns = cost_ns(lambda: events.append(Event("moved", {"seat": seat, "to": seat}))) - call_ns
+    print(f"one draw (randint) {draw_ns:.0f} ns, one event built and appended {event_ns:.0f} ns")
+    print(f"{'ruleset':<16}{'actions':>9}{'draws':>8}{'events':>8}{'us/game':>9}{'draws':>8}{'events':>8}")
+    for ruleset_id in only or sorted(all_rulesets()):
+        ruleset = all_rulesets()[ruleset_id]
+        games = max(5, round(simulate(ruleset_id, 5, PLAYERS, ["random"], seed=-1)["games_per_s"] * seconds))
+        game_us = 1e99
+        for _ in range(5):  # the best of five, as the costs above: the load of a shared machine comes and goes
+            began = time.process_time()
+            simulate(ruleset_id, games, PLAYERS, ["random"], seed=0)
+            game_us = min(game_us, (time.process_time() - began) / games * 1e6)
+        actions = draws = built = 0
+        bot = ruleset.bot("random")
+        for index in range(games):
+            seed = derive_seed(0, index)
+            state = ruleset.new_game(PLAYERS, None, seed)
+            rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(PLAYERS)]
+            while decisions := ruleset.pending(state):
+                decision = decisions[0]
+                built += len(ruleset.play(state, decision.seat, bot.choose(state, decision, rngs[decision.seat])))
+                actions += 1
+            draws += state.rng.counter + sum(r.counter for r in rngs)
+        per = games
+        print(f"{ruleset_id:<16}{actions / per:>9.0f}{draws / per:>8.0f}{built / per:>8.0f}{game_us:>9.0f}"
+              f"{draws / per * draw_ns / 1000 / game_us:>8.0%}{built / per * event_ns / 1000 / game_us:>8.0%}")
+
+
 class Checkout:
     def __init__(self, path: str) -> None:
         self.path = os.path.abspath(path)
@@ -89,10 +137,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--seconds", type=float, default=0.5, help="about how long one ruleset plays a round")
     parser.add_argument("--ruleset", action="append", help="only these rulesets (default: all)")
+    parser.add_argument("--profile", action="store_true",
+                        help="this checkout only: what a game is made of (actions, draws, events) and their share")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker()
+        return
+    if args.profile:
+        profile(args.ruleset, args.seconds)
         return
 
     this = Checkout(args.this)
