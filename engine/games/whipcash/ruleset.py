@@ -214,10 +214,9 @@ class WhipcashRuleset(Ruleset):
         passed: list[int] = []
         following = board.next_position
         lane_start = board.lane_start
-        occupied = set(state.position)
         for _ in range(steps - 1):
             position = following[position]
-            if position >= lane_start and position in occupied:
+            if position >= lane_start:
                 passed += [car for car in state.order if state.position[car] == position and car != seat]
         position = following[position]
         state.position[seat] = position
