@@ -36,9 +36,9 @@ class GameOutcome:
 def score_bucket(score: int) -> int:
     """``score`` rounded down to two significant digits (57 -> 57, 1234 -> 1200, 123456 -> 120000), so
     a distribution of scores stays small whatever their range, and chunks still merge exactly."""
-    digits = len(str(abs(score)))
-    if digits <= 2:
+    if -100 < score < 100:
         return score
+    digits = len(str(abs(score)))
     step = 10 ** (digits - 2)
     return score // step * step
 
@@ -56,17 +56,21 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
     called after every action (the experiments follow the standings turn by turn with it).
     """
     state = ruleset.new_game(players, options, seed)
-    seat_bots = [ruleset.bot(name) for name in bots]
-    rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(players)]
+    # The loop runs once per action (thousands of times a game in Hitchiker): what it calls is looked up once.
+    choose = [ruleset.bot(name).choose for name in bots]
+    bots_seed = derive_seed(seed, 1)  # each seat's RNG: derive_seed(seed, 1, seat), the common prefix once
+    rngs = [Rng(derive_seed(bots_seed, seat)) for seat in range(players)]
+    pending, play = ruleset.pending, ruleset.play
     for step in range(MAX_STEPS):
         if check is not None and step % CHECK_EVERY == 0:
             check()
-        decisions = ruleset.pending(state)
+        decisions = pending(state)
         if not decisions:
             break
         decision = decisions[0]
-        action = seat_bots[decision.seat].choose(state, decision, rngs[decision.seat])
-        ruleset.apply(state, decision.seat, action, check=False)
+        seat = decision.seat
+        # The bot picked one of the offered options, so ``apply(..., check=False)``, which is ``play``.
+        play(state, seat, choose[seat](state, decision, rngs[seat]))
         if observe is not None:
             observe(state)
     else:

@@ -11,10 +11,8 @@ class RandomBot(Bot):
     needs_view = False
 
     def choose(self, state, decision: Decision, rng: Rng) -> dict:
-        return self.act(None, decision, rng)  # no view to build: a search's rollouts call this every step
-
-    def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
-        # ``rng.choice`` written out, ranges looked up only when the decision has any.
+        # No view to build, and ``rng.choice`` written out: a search's rollouts and every simulation
+        # call this once an action. Ranges are looked up only when the decision has any.
         options = decision.options
         action = dict(options[rng.randint(0, len(options) - 1)])
         if decision.ranges:
@@ -22,3 +20,6 @@ class RandomBot(Bot):
             for key, (low, high) in decision.ranges.get(action["type"], {}).items():
                 action[key] = rng.randint(low, high)
         return action
+
+    def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
+        return self.choose(None, decision, rng)

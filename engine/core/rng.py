@@ -21,11 +21,16 @@ def splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
+#: ``splitmix64`` of the small path parts (seats, the bots' branch...), which every game derives anew
+_MIXED_PARTS = [splitmix64(part) for part in range(64)]
+
+
 def derive_seed(seed: int, *path: int) -> int:
     """A child seed for ``path`` (game index, seat...) that depends on nothing else."""
     value = seed & MASK64
     for part in path:
-        value = splitmix64(value ^ splitmix64(part & MASK64))
+        mixed = _MIXED_PARTS[part] if 0 <= part < 64 else splitmix64(part & MASK64)
+        value = splitmix64(value ^ mixed)
     return value
 
 
@@ -46,10 +51,12 @@ class Rng:
 
     # Games and searches draw millions of numbers: each draw below is ``splitmix64`` written out in
     # place (one Python call per draw, not three). ``test_core`` checks them against ``splitmix64``.
+    # ``counter * GOLDEN_GAMMA`` is not masked to 64 bits first: its higher bits cannot reach the low
+    # 64 of an xor and an addition, and the mask after the addition drops them.
 
     def next64(self) -> int:
         self.counter = counter = self.counter + 1
-        z = ((self.seed ^ ((counter * GOLDEN_GAMMA) & MASK64)) + GOLDEN_GAMMA) & MASK64
+        z = ((self.seed ^ (counter * GOLDEN_GAMMA)) + GOLDEN_GAMMA) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
@@ -57,10 +64,15 @@ class Rng:
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]`` (both ends included)."""
         span = high - low + 1
-        if span <= 0:
-            raise ValueError(f"empty range [{low}, {high}]")
+        if span <= 1:
+            if span <= 0:
+                raise ValueError(f"empty range [{low}, {high}]")
+            # One value (a bot offered a single option...): the draw is spent all the same, so every
+            # later draw stays what it was, but its bits, which cannot matter, are not worked out.
+            self.counter += 1
+            return low
         self.counter = counter = self.counter + 1
-        z = ((self.seed ^ ((counter * GOLDEN_GAMMA) & MASK64)) + GOLDEN_GAMMA) & MASK64
+        z = ((self.seed ^ (counter * GOLDEN_GAMMA)) + GOLDEN_GAMMA) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         # Multiply-shift maps 64 random bits onto the span; the bias is below 2**-50.

@@ -173,10 +173,16 @@ class Ruleset(ABC):
     def _default_options(self) -> dict:
         return self.options_schema().load({})
 
+    @functools.cached_property
+    def _default_options_immutable(self) -> bool:
+        return all(isinstance(value, (type(None), bool, int, float, str)) for value in self._default_options.values())
+
     def load_options(self, options: dict | None) -> dict:
         if not options:
-            # Bulk simulations create a game every few hundred microseconds and mostly pass no options.
-            return copy.deepcopy(self._default_options)
+            # Bulk simulations create a game every few hundred microseconds and mostly pass no options;
+            # defaults that are all numbers, strings or None need no deep copy.
+            defaults = self._default_options
+            return dict(defaults) if self._default_options_immutable else copy.deepcopy(defaults)
         try:
             return self.options_schema().load(options)
         except ValidationError as error:
@@ -282,7 +288,7 @@ class Ruleset(ABC):
         return copy.deepcopy(state)
 
     def bot(self, name: str) -> Bot:
-        available = self.bot_classes()
+        available = self._bot_classes
         if name not in available:
             raise InvalidOptions(f"unknown bot {name!r}; {self.id} has {sorted(available)}")
         return available[name](self)
@@ -292,6 +298,11 @@ class Ruleset(ABC):
 
     def bot_classes(self) -> dict[str, type[Bot]]:
         """Bot name -> class: what a bot is (``searches``, ``cost_per_move``) without making one."""
+        return dict(self._bot_classes)
+
+    @functools.cached_property
+    def _bot_classes(self) -> dict[str, type[Bot]]:
+        # Simulations make every seat's bot anew each game: the merged table is built once.
         return {**self.generic_bots, **self.bots}
 
     #: The bot a search plays every seat with in its rollouts ("random" is the fastest; a

@@ -9,6 +9,8 @@ down, split); the House draws to 17 and stands on every 17; wins pay 2x, ties pu
 
 from __future__ import annotations
 
+import bisect
+
 from engine.core.decisions import Decision
 from engine.core.events import Event
 from engine.core.rng import Rng
@@ -89,8 +91,7 @@ def _draw(state: HitchikerState) -> int:
     casino = state.casino
     taken = _cards_on_table(casino)
     if len(taken) < DECK_SIZE - 1 and casino.burned not in taken:
-        taken.append(casino.burned)
-        taken.sort()
+        bisect.insort(taken, casino.burned)
     return _card_left(taken, state.rng.randint(0, DECK_SIZE - len(taken) - 1))
 
 

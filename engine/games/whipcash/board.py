@@ -7,6 +7,7 @@ step leads: round the loop, along the Freeway, and off its last lane back onto t
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -175,15 +176,10 @@ def validate_board(data: object) -> None:
         raise InvalidOptions("invalid board", fields=errors)
 
 
-_default_board: Board | None = None
-
-
+@functools.cache  # a cached call costs no Python frame: every action reads the board
 def default_board() -> Board:
     """The shipped board, read and validated once per process."""
-    global _default_board
-    if _default_board is None:
-        _default_board = Board(json.loads(DEFAULT_BOARD_PATH.read_text()))
-    return _default_board
+    return Board(json.loads(DEFAULT_BOARD_PATH.read_text()))
 
 
 #: custom boards by the identity of their dict in a state (a board in options is parsed once per game;
