@@ -121,6 +121,22 @@ class viewport:  # a context manager, named as one uses it: `with viewport(drive
         self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+#: The smallest text a reader can be asked to read, in CSS pixels of rendered glyph box (12 px text
+#: draws a box about 14 high; the same text in a 640-wide chart scaled onto a phone drew 8).
+READABLE_TEXT_PX = 11
+
+
+def small_texts(driver, selector: str) -> list[str]:
+    """The shown elements matching ``selector`` (e.g. a chart's SVG labels) whose rendered text box is lower
+    than ``READABLE_TEXT_PX``: what a reader at this width could not read."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll(arguments[0])]
+          .filter((node) => node.getClientRects().length && node.textContent.trim())
+          .map((node) => [node.textContent, node.getBoundingClientRect().height])
+          .filter(([, height]) => height < arguments[1])
+          .map(([text, height]) => `${text} is ${height.toFixed(1)} px high`);""", selector, READABLE_TEXT_PX)
+
+
 def off_screen(driver) -> list[str]:
     """What a reader at this width could not see without scrolling the page sideways: the page's own
     width beyond the window, and every shown element whose right edge passes it, unless a box around

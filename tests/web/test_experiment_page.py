@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 
 from api.service.jobs import experiments as jobs
 from tests.processes import wait_for
-from tests.web.pages import console_errors, off_screen, viewport, wait_data
+from tests.web.pages import console_errors, off_screen, small_texts, viewport, wait_data
 
 
 def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, browser, redis_db_url):
@@ -32,6 +32,7 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
     assert [row.find_element(By.TAG_NAME, "td").text for row in rows] == [
         "base", "starting_money=6", "starting_money=12", "starting_money=24"]
     assert console_errors(driver) == []
+    assert not (small := small_texts(driver, ".chart text")), small
     with viewport(driver, 390, 844):  # a phone: every chart drawn again, nothing off the screen
         driver.refresh()
         wait_data(driver, "chart", "drawn")
@@ -40,3 +41,4 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 100, (chart, box)
             assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3
         assert not (gone := off_screen(driver)), gone
+        assert not (small := small_texts(driver, ".chart text")), small

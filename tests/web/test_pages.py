@@ -11,6 +11,7 @@ from tests.web.pages import (
     fill,
     off_screen,
     select,
+    small_texts,
     viewport,
     wait,
     wait_data,
@@ -42,11 +43,15 @@ def test_simulation_page_runs_one_on_the_workers_and_charts_it(service, browser)
     assert driver.find_elements(By.CSS_SELECTOR, "#sim-lengths rect.bar")
     assert "60 games" in driver.find_element(By.ID, "sim-summary").text
     assert console_errors(driver) == []
+    assert not (small := small_texts(driver, ".chart text")), small
     with viewport(driver, 390, 844):  # a phone: the form and the charts, nothing off the screen
         assert not (gone := off_screen(driver)), gone
         for chart in ("sim-winrates", "sim-lengths"):
             box = driver.find_element(By.ID, chart).rect
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 60, (chart, box)
+        # The charts are drawn again at the phone's width (the window's resize), their labels still readable.
+        wait(driver, lambda d: not small_texts(d, ".chart text"), message="chart labels too small at 390 px")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#sim-winrates rect.bar")) == 3
 
 
 def test_docs_page_is_swagger_ui_served_offline(service, browser):

@@ -2,14 +2,32 @@
 import { el, svg } from "./dom.js";
 
 const WIDTH = 640;
+const NARROWEST = 300;
+
+/** The width to draw a chart at in `container` (shown, so that it has one): its own, up to 640, so the
+ * labels keep their CSS size. A 640-wide drawing scaled into a phone's 360 px shrank 12 px text to 7. */
+export function widthFor(container) {
+  return Math.round(Math.min(WIDTH, Math.max(NARROWEST, container.clientWidth || WIDTH)));
+}
+
+/** Calls `draw` again when the window's width changes (a phone turned, a window resized), since a chart
+ * is drawn at its box's width. */
+export function redrawOnResize(draw) {
+  let width = window.innerWidth;
+  window.addEventListener("resize", () => {
+    if (window.innerWidth === width) return;
+    width = window.innerWidth;
+    draw();
+  });
+}
 
 /** One bar per row ({label, value, low, high} in 0..1) with its interval as a whisker. */
-export function intervalBars(rows) {
+export function intervalBars(rows, { width = WIDTH } = {}) {
   const rowHeight = 28;
-  const left = 170;
-  const plot = WIDTH - left - 60;
+  const left = Math.min(170, Math.round(width * 0.4));
+  const plot = width - left - 60;
   const height = rows.length * rowHeight + 30;
-  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "bars", role: "img" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, className: "bars", role: "img" });
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
     const x = left + tick * plot;
     chart.append(svg("line", { x1: x, x2: x, y1: 0, y2: height - 20, className: "grid" }),
@@ -29,18 +47,21 @@ export function intervalBars(rows) {
 }
 
 /** Bars of counts per bucket ({label, count}). */
-export function histogram(buckets) {
+export function histogram(buckets, { width: chartWidth = WIDTH } = {}) {
   const height = 220;
   const bottom = 30;
   const max = Math.max(1, ...buckets.map((bucket) => bucket.count));
-  const width = (WIDTH - 40) / Math.max(1, buckets.length);
-  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "histogram", role: "img" });
+  const width = (chartWidth - 40) / Math.max(1, buckets.length);
+  // A label is about 7 px a character at 12 px: show every nth so that neighbours do not run together.
+  const labelWidth = 7 * Math.max(1, ...buckets.map((bucket) => bucket.label.length)) + 6;
+  const every = Math.max(1, Math.ceil(labelWidth / width));
+  const chart = svg("svg", { viewBox: `0 0 ${chartWidth} ${height}`, className: "histogram", role: "img" });
   buckets.forEach((bucket, index) => {
     const barHeight = ((height - bottom - 10) * bucket.count) / max;
     const x = 30 + index * width;
     chart.append(svg("rect", { x, y: height - bottom - barHeight, width: Math.max(1, width - 2), height: barHeight, className: "bar" },
       svg("title", {}, `${bucket.label}: ${bucket.count} games`)));
-    if (buckets.length <= 16 || index % Math.ceil(buckets.length / 12) === 0) {
+    if (index % every === 0) {
       chart.append(svg("text", { x: x + width / 2, y: height - 12, className: "tick", "text-anchor": "middle" }, bucket.label));
     }
   });
@@ -53,11 +74,11 @@ export function legend(text) {
 
 /** Lines ({label, points: [{x, value, low, high, name}]}) with their intervals as shaded bands, a
  * dashed reference line (the base) and, for categorical x, the variants' names as ticks. */
-export function lineBands(lines, { xLabel, ticks = null, reference = null, format = (v) => String(v) }) {
+export function lineBands(lines, { xLabel, ticks = null, reference = null, format = (v) => String(v), width = WIDTH }) {
   const height = 260;
   const left = 60;
   const bottom = 40;
-  const plotWidth = WIDTH - left - 20;
+  const plotWidth = width - left - 20;
   const plotHeight = height - bottom - 10;
   const points = lines.flatMap((line) => line.points);
   const xs = points.map((p) => p.x);
@@ -66,9 +87,9 @@ export function lineBands(lines, { xLabel, ticks = null, reference = null, forma
   const [yMin, yMax] = [Math.min(...ys), Math.max(...ys)];
   const sx = (x) => left + (xMax === xMin ? plotWidth / 2 : ((x - xMin) / (xMax - xMin)) * plotWidth);
   const sy = (y) => 10 + (yMax === yMin ? plotHeight / 2 : (1 - (y - yMin) / (yMax - yMin)) * plotHeight);
-  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, className: "lines", role: "img" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, className: "lines", role: "img" });
   for (const tick of [yMin, (yMin + yMax) / 2, yMax]) {
-    chart.append(svg("line", { x1: left, x2: WIDTH - 20, y1: sy(tick), y2: sy(tick), className: "grid" }),
+    chart.append(svg("line", { x1: left, x2: width - 20, y1: sy(tick), y2: sy(tick), className: "grid" }),
       svg("text", { x: left - 6, y: sy(tick) + 4, className: "tick", "text-anchor": "end" }, format(tick)));
   }
   const xTicks = ticks ? ticks.map((name, index) => [index, name]) : [...new Set(xs)].map((x) => [x, String(x)]);
@@ -77,7 +98,7 @@ export function lineBands(lines, { xLabel, ticks = null, reference = null, forma
   }
   chart.append(svg("text", { x: left + plotWidth / 2, y: height - 6, className: "label", "text-anchor": "middle" }, xLabel));
   if (reference !== null) {
-    chart.append(svg("line", { x1: left, x2: WIDTH - 20, y1: sy(reference), y2: sy(reference), className: "reference" },
+    chart.append(svg("line", { x1: left, x2: width - 20, y1: sy(reference), y2: sy(reference), className: "reference" },
       svg("title", {}, `base: ${format(reference)}`)));
   }
   lines.forEach((line, index) => {

@@ -1,7 +1,7 @@
 // An experiment (/experiments/{id}): its progress, the designer's sentence, the measures along the
 // sweep as lines with interval bands, and the variants side by side. Polls until it has ended.
 import { get, request } from "./api.js";
-import { lineBands } from "./chart.js";
+import { lineBands, redrawOnResize, widthFor } from "./chart.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 
 const POLL_MS = 1000;
@@ -30,9 +30,14 @@ function series(state) {
   return { lines, x, xLabel: numeric ? options[0] : "variant", ticks: numeric ? null : variants.map((v) => v.name) };
 }
 
+let drawnState = null;
+redrawOnResize(() => drawnState && drawCharts(drawnState));
+
 function drawCharts(state) {
+  drawnState = state;
   const { lines, x, xLabel, ticks } = series(state);
   const base = state.result.variants[0];
+  show($("exp-charts-panel"));  // shown first: a chart is drawn at its box's width
   for (const [id, read, format] of MEASURES) {
     const drawn = lines.map((line) => ({
       label: line.label,
@@ -41,9 +46,8 @@ function drawCharts(state) {
         return { x: x(v, index), value, low, high, name: v.name };
       }),
     }));
-    clear($(id)).append(lineBands(drawn, { xLabel, ticks, reference: read(base)[0], format }));
+    clear($(id)).append(lineBands(drawn, { xLabel, ticks, reference: read(base)[0], format, width: widthFor($(id)) }));
   }
-  show($("exp-charts-panel"));
 }
 
 function cell(text) {

@@ -1,10 +1,10 @@
 // Simulations: start one with chosen bots and options, watch its progress, chart its result.
 import { get, post, request } from "./api.js";
-import { histogram, intervalBars } from "./chart.js";
+import { histogram, intervalBars, redrawOnResize, widthFor } from "./chart.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
 
-const sim = { rulesets: [], id: null, timer: null };
+const sim = { rulesets: [], id: null, timer: null, result: null };
 const POLL_MS = 500;
 
 const current = () => sim.rulesets.find((ruleset) => ruleset.id === $("sim-ruleset").value);
@@ -52,16 +52,19 @@ function bins(histogram) {
 }
 
 function drawResult(result) {
+  sim.result = result;
   show($("sim-result-panel"));
   const rows = result.win_rates.map((rate, seat) => ({
     label: `seat ${seat} (${result.bots[seat]})`, value: rate, low: result.win_rate_ci95[seat][0], high: result.win_rate_ci95[seat][1],
   }));
-  clear($("sim-winrates")).append(intervalBars(rows));
-  clear($("sim-lengths")).append(histogram(bins(result.turns.histogram)));
+  clear($("sim-winrates")).append(intervalBars(rows, { width: widthFor($("sim-winrates")) }));
+  clear($("sim-lengths")).append(histogram(bins(result.turns.histogram), { width: widthFor($("sim-lengths")) }));
   $("sim-summary").textContent = `${result.games} games · ${result.draws} shared wins · ${result.turn_cap_hits} hit the turn cap · `
     + `turns: mean ${result.turns.mean.toFixed(1)}, median ${result.turns.median}, 90th percentile ${result.turns.p90}, max ${result.turns.max}`;
   document.body.dataset.chart = "drawn";
 }
+
+redrawOnResize(() => sim.result && drawResult(sim.result));
 
 async function poll() {
   try {
@@ -84,6 +87,7 @@ async function run(submitted) {
   submitted.preventDefault();
   showProblem(null);
   clearTimeout(sim.timer);
+  sim.result = null;
   show($("sim-result-panel"), false);
   try {
     const body = {
