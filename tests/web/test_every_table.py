@@ -10,7 +10,16 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from engine.core.registry import all_rulesets
-from tests.web.pages import body_data, click_action, console_errors, enabled_actions, viewport, wait, wait_data
+from tests.web.pages import (
+    body_data,
+    click_action,
+    console_errors,
+    enabled_actions,
+    small_texts,
+    viewport,
+    wait,
+    wait_data,
+)
 
 #: ruleset: (seed, seats): names as a lobby's defaults give them, two sharing an initial
 GAMES = {
@@ -71,6 +80,7 @@ def assert_board_drawn(driver, ruleset: str, players: int) -> None:
     board = _board_parts(driver)
     assert board["raw"] == 0, "the board fell back to the raw view"
     assert split_words(driver) == [], "names broken mid-word"
+    assert not (small := small_texts(driver, "#board *:not(:has(*))")), small  # the innermost texts
     if ruleset == "cash-n-guns":
         assert board["gangsters"] == ["Ann"] + [f"Bot {seat + 1}" for seat in range(1, players)]
         return
