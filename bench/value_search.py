@@ -11,6 +11,12 @@ with; the CPU time of the variant's moves gives its cost per move.
 A variant is a bot name (``mcts-3``) or ``value:WORLDS:HORIZON`` (rollouts cut after HORIZON
 actions and scored by the value model) or ``standings:WORLDS:HORIZON`` (the same, scored by the
 standings as the search does without a model).
+
+A long measurement runs in chunks of seeds (``--first``, ``--games``), each appending its games to a
+``--record`` file; ``--from-record FILE`` (repeatable) plays nothing and prints the figures of every game
+the files hold for the ruleset, seed and variants named, each game once:
+
+    .venv/bin/python bench/value_search.py whipcash --variant value:256:10:flat:c1 --from-record whipcash.jsonl
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.bots.search import SEARCH_BOTS, SearchBot
+from engine.bots import GENERIC_BOTS
+from engine.bots.search import SearchBot
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.simulate import game_seed
@@ -50,7 +57,9 @@ def variant_class(name: str) -> type[SearchBot] | None:
         else:
             raise SystemExit(f"unknown variant part {part!r} in {name!r}")
     found = type(f"Variant_{name.replace(':', '_')}", (SearchBot,), attributes)
-    SEARCH_BOTS[name] = found
+    # Every game offers the generic bots (``Ruleset.generic_bots`` is this very table): registered here, the
+    # variant is a bot name of every ruleset for this run.
+    GENERIC_BOTS[name] = found
     return found
 
 
@@ -122,6 +131,56 @@ def paired(shares: list[float], baseline: list[float]) -> tuple[float, float, fl
     return centre, centre - half, centre + half
 
 
+def summary(name: str, shares: list[float], baseline: list[float], costs: list[float]) -> str:
+    """A variant's line of the table: games, win rates, the paired difference, its 95% interval, the median
+    CPU ms of its moves and how many moves were timed."""
+    centre, low, high = paired(shares, baseline)
+    return (f"{name:24} {len(shares):>5} {statistics.mean(shares):>6.3f} {statistics.mean(baseline):>6.3f} "
+            f"{centre:>+12.3f} [{low:+.3f}, {high:+.3f}] {statistics.median(costs) if costs else 0:>8.1f} "
+            f"{len(costs):>6}")
+
+
+def recorded_games(paths: list[str], ruleset: str, seed: int, variant: str) -> list[dict]:
+    """The games of ``variant`` the record files hold, by game index, each once: chunks of seeds may be
+    recorded in several files or twice (a run stopped and restarted); two records of one game must agree."""
+    games: dict[int, dict] = {}
+    for path in paths:
+        with open(path) as lines:
+            for line in lines:
+                game = json.loads(line)
+                if (game["ruleset"], game["seed"], game["variant"]) != (ruleset, seed, variant):
+                    continue
+                known = games.setdefault(game["game"], game)
+                if (known["share"], known["heuristic"]) != (game["share"], game["heuristic"]):
+                    raise SystemExit(f"{path}: game {game['game']} of {variant} recorded with two results")
+    return [games[index] for index in sorted(games)]
+
+
+HEADER = (f"{'variant':24} {'games':>5} {'win':>6} {'heur.':>6} {'paired diff':>12} {'95% interval':>18} "
+          f"{'ms/move':>8} {'moves':>6}")
+
+
+def report_records(args: argparse.Namespace, ruleset_id: str) -> None:
+    """Print the figures of the recorded games (``--from-record``), playing none."""
+    print(f"{ruleset_id}: recorded games, seed {args.seed}, from {', '.join(args.from_record)}")
+    print(HEADER + " ms mean")
+    for name in args.variant:
+        games = recorded_games(args.from_record, ruleset_id, args.seed, name)
+        if not games:
+            print(f"{name:24} no recorded game")
+            continue
+        costs = [ms for game in games for ms in game["ms"]]
+        indices = [game["game"] for game in games]
+        print(summary(name, [game["share"] for game in games], [game["heuristic"] for game in games], costs)
+              + f" {statistics.mean(costs) if costs else 0:>7.1f}")
+        missing = sorted(set(range(indices[0], indices[-1] + 1)) - set(indices))
+        unlike = [game["unlike_rollout_bot"] for game in games if "unlike_rollout_bot" in game]
+        print(f"  games {indices[0]}..{indices[-1]}" + (f", {len(missing)} missing in between" if missing else "")
+              + f"; games whose result differs from the heuristic's: "
+              f"{sum(game['share'] != game['heuristic'] for game in games)}"
+              + (f"; moves unlike the rollout bot's: {sum(unlike)} in {len(unlike)} games" if unlike else ""))
+
+
 def audited(gains: list[float]) -> str:
     centre = statistics.mean(gains)
     half = 1.959964 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
@@ -142,8 +201,13 @@ def main() -> None:
                         help="audit each move unlike the rollout bot's with full rollouts over WORLDS worlds")
     parser.add_argument("--cost-games", type=int, default=None,
                         help="play only the first N games of the variants after the first (a cost reference)")
+    parser.add_argument("--from-record", action="append", metavar="FILE",
+                        help="play nothing: print the figures of the games recorded in FILE (repeatable)")
     args = parser.parse_args()
     ruleset = get_ruleset(args.ruleset)
+    if args.from_record:
+        report_records(args, ruleset.id)
+        return
     crowd = ruleset.rollout_bot
     indices = range(args.first, args.first + args.games)
     baseline = []
@@ -153,8 +217,7 @@ def main() -> None:
         baseline.append(shares[seat])
     print(f"{ruleset.id}: games {args.first}..{args.first + args.games - 1} paired, {args.players} players, "
           f"seed {args.seed}; heuristic in the measured seat wins {statistics.mean(baseline):.3f}")
-    print(f"{'variant':24} {'games':>5} {'win':>6} {'heur.':>6} {'paired diff':>12} {'95% interval':>18} "
-          f"{'ms/move':>8} {'moves':>6} {'cpu s':>7}")
+    print(HEADER + f" {'cpu s':>7}")
     record = open(args.record, "a") if args.record else None  # noqa: SIM115 (kept open for the whole run)
     for number, name in enumerate(args.variant):
         variant_class(name)
@@ -167,15 +230,17 @@ def main() -> None:
             bots = [crowd] * args.players
             bots[seat] = name
             gained = sum(tally[2] for tally in deviations.values())
+            changed = sum(tally[1] for tally in deviations.values())
             result, moves = play(ruleset, bots, game_seed(args.seed, game), seat, deviations, args.audit)
             gains.append(sum(tally[2] for tally in deviations.values()) - gained)
+            changed = sum(tally[1] for tally in deviations.values()) - changed
             shares.append(result[seat])
             costs += moves
             if record:
                 record.write(json.dumps({
                     "ruleset": ruleset.id, "seed": args.seed, "variant": name, "game": game, "seat": seat,
                     "share": result[seat], "heuristic": baseline[game - args.first], "audited_gain": gains[-1],
-                    "ms": moves}) + "\n")
+                    "unlike_rollout_bot": changed, "ms": moves}) + "\n")
                 record.flush()
             if len(shares) % args.every == 0:
                 centre, low, high = paired(shares, baseline[:len(shares)])
@@ -183,11 +248,8 @@ def main() -> None:
                       f"{statistics.mean(baseline[:len(shares)]):.3f}, {centre:+.3f} [{low:+.3f}, {high:+.3f}], "
                       f"{statistics.median(costs) if costs else 0:.1f} ms/move"
                       + (f"; audited gain {audited(gains)}" if args.audit else ""), file=sys.stderr, flush=True)
-        centre, low, high = paired(shares, baseline[:len(shares)])
-        heuristic = statistics.mean(baseline[:len(shares)])
-        print(f"{name:24} {len(shares):>5} {statistics.mean(shares):>6.3f} {heuristic:>6.3f} "
-              f"{centre:>+12.3f} [{low:+.3f}, {high:+.3f}] {statistics.median(costs) if costs else 0:>8.1f} "
-              f"{len(costs):>6} {time.process_time() - began:>7.0f}", flush=True)
+        print(summary(name, shares, baseline[:len(shares)], costs) + f" {time.process_time() - began:>7.0f}",
+              flush=True)
         print("  unlike the rollout bot's move, by decision kind: " + ", ".join(
             f"{kind} {changed}/{moves}" + (f" (audited {gain / len(shares):+.4f} a game)" if args.audit else "")
             for kind, (moves, changed, gain) in sorted(deviations.items())), flush=True)
