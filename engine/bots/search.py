@@ -117,7 +117,8 @@ class SearchBot(Bot):
     #: ``True``: no tree, the seat plays the rollout bot after its candidate move too (flat Monte Carlo, a
     #: one-step improvement of the rollout bot); ``None`` takes the ruleset's ``value_flat`` with the model.
     flat: ClassVar[bool | None] = None
-    #: Standard errors a candidate must beat the rollout bot's move by; ``None``: ``CONFIDENCE``.
+    #: Standard errors a candidate must beat the rollout bot's move by; ``None``: the ruleset's
+    #: ``value_confidence`` with the model, else ``CONFIDENCE``.
     confidence: ClassVar[float | None] = None
 
     @classmethod
@@ -150,7 +151,9 @@ class SearchBot(Bot):
         self._worlds = self.worlds(ruleset)
         ruleset_flat = use_values and ruleset.value_horizon is not None and ruleset.value_flat
         self._flat = self.flat if self.flat is not None else ruleset_flat
-        self._confidence = self.confidence if self.confidence is not None else CONFIDENCE
+        ruleset_confidence = ruleset.value_confidence if use_values and ruleset.value_horizon is not None else None
+        self._confidence = next(
+            (rule for rule in (self.confidence, ruleset_confidence) if rule is not None), CONFIDENCE)
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")

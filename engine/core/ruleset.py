@@ -323,6 +323,10 @@ class Ruleset(ABC):
     #: its later moves (flat Monte Carlo: a one-step improvement of the rollout bot). In a rollout of a few
     #: actions a tree's first visits are the seat's untried, mostly poor, later moves: noise on every candidate.
     value_flat: ClassVar[bool] = False
+    #: With ``value_horizon``: the standard errors of the paired difference a candidate must beat the rollout
+    #: bot's move by (``None``: the search's own rule, two). A model-scored move of many worlds may trust
+    #: a smaller lead: the ladder of paired games says whether it wins more (docs/bots.md).
+    value_confidence: ClassVar[float | None] = None
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the

@@ -223,6 +223,25 @@ def test_the_confidence_rule_keeps_the_rollout_bots_move_unless_a_candidate_is_b
     assert SearchBot._pick([default, better], None) == 1  # no default: the best mean
 
 
+def test_a_rulesets_value_confidence_rules_its_model_scored_searches_only():
+    """``value_confidence`` is the confidence rule of a search scored by the ruleset's model; a search
+    without the model, or a variant naming its own rule, keeps its own."""
+    from engine.bots.search import CONFIDENCE, SearchBot
+
+    whipcash = type(get_ruleset("whipcash"))
+    with_model = type("ModelScored", (whipcash,), {"value_horizon": 10, "value_confidence": 1.0})()
+    without_model = type("StandingsScored", (whipcash,), {"value_horizon": None, "value_confidence": 1.0})()
+    assert with_model.bot("mcts-1")._confidence == 1.0
+    assert without_model.bot("mcts-1")._confidence == CONFIDENCE
+    own_rule = type("OwnRule", (SEARCH_BOTS["mcts-1"],), {"confidence": 3.0})
+    assert own_rule(with_model)._confidence == 3.0
+    # A model-scored search under its ruleset's rule plays offered moves, and the rule is what ``_pick`` uses.
+    for state, decision in choice_states("whipcash", 2):
+        assert decision.allows(with_model.bot("mcts-1").choose(state, decision, Rng(4)))
+    assert SearchBot._pick([[0.5] * 64, [0.75 if i % 2 else 0.35 for i in range(64)]], 0,
+                           with_model.bot("mcts-1")._confidence) == 1
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_a_search_scored_by_the_model_samples_more_worlds_within_its_levels_bound(ruleset_id):
     """A ruleset's ``value_worlds`` multiplies each level's worlds only with its model, and a cut-off rollout
