@@ -149,11 +149,15 @@ class SearchBot(Bot):
         self._model = load_model(ruleset) if use_values else None
         self._horizon = self.rollout_horizon(ruleset)
         self._worlds = self.worlds(ruleset)
-        ruleset_flat = use_values and ruleset.value_horizon is not None and ruleset.value_flat
-        self._flat = self.flat if self.flat is not None else ruleset_flat
-        ruleset_confidence = ruleset.value_confidence if use_values and ruleset.value_horizon is not None else None
-        self._confidence = next(
-            (rule for rule in (self.confidence, ruleset_confidence) if rule is not None), CONFIDENCE)
+        # The ruleset's flat and confidence settings go with its value horizon: a search that model scores.
+        ruleset_model = use_values and ruleset.value_horizon is not None
+        self._flat = self.flat if self.flat is not None else ruleset_model and ruleset.value_flat
+        if self.confidence is not None:
+            self._confidence = self.confidence
+        elif ruleset_model and ruleset.value_confidence is not None:
+            self._confidence = ruleset.value_confidence
+        else:
+            self._confidence = CONFIDENCE
 
     def act(self, view: dict | None, decision: Decision, rng: Rng) -> dict:
         raise TypeError("a search bot decides from the game (choose), drawing the worlds its seat cannot tell apart")
