@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench clean browser
+.PHONY: install run test test-slow lint bench clean browser
 
 install: $(STAMP)
 
@@ -40,11 +40,16 @@ browser:
 # Two test processes (pytest-xdist), each with its own embedded Redis, a whole file at a time (a
 # module's shared server stays one); much of the suite waits on servers and workers. One process:
 # `make test TEST_PROCESSES=0`.
+# Tests marked `slow` (the large statistical confirmations, minutes each) run in `make test-slow`;
+# `make test` runs a small seeded version of each.
 TEST_PROCESSES ?= 2
 test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile -m "not slow" $(PYTEST_ARGS)
+
+test-slow: install
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile -m slow $(PYTEST_ARGS)
 
 # lint-imports holds the import contracts of .importlinter (no circles, the engine apart from the service)
 lint: install
