@@ -105,14 +105,18 @@ def create(store: GameStore, app_id: str, spec: Spec) -> str:
     tables = _tables(spec, 0, [])
     held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, 0)
     now = time.time()
-    pipe = store.control.pipeline(transaction=True)
-    pipe.hset(tournament_key(tournament_id), mapping={
-        "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
-        "created": repr(now), "updated": repr(now)})
-    pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
-    pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
-    pipe.execute()
-    _make_round(store, tournament_id, app_id, spec, 0, tables, held)
+    try:
+        pipe = store.control.pipeline(transaction=True)
+        pipe.hset(tournament_key(tournament_id), mapping={
+            "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
+            "created": repr(now), "updated": repr(now)})
+        pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
+        pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
+        pipe.execute()
+        _make_round(store, tournament_id, app_id, spec, 0, tables, held)
+    except Exception:
+        round_room.release(store, held)  # no round runs on it
+        raise
     # Only now does the sweep look at it: its first round exists.
     store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now + RECHECK_SECONDS})
     return tournament_id
