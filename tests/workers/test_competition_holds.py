@@ -161,6 +161,8 @@ def test_the_app_cancels_a_tournament_its_running_games_end_aborted_unrated_and_
     assert events[-1]["event"] == {"type": "game_aborted", "reason": "tournament_cancelled"}
     kept = client.get(f"/v1/games/{people['game']}/record")
     assert kept.status_code == 200 and len(kept.get_json()["log"]) >= 1, "nothing lost: its moves are kept"
+    replayed = client.post("/v1/rulesets/toy-race/evaluate", json={"record": kept.get_json()}).get_json()
+    assert replayed["legal"] and replayed["applied"] == len(kept.get_json()["log"]), "its record replays"
     # Unrated: its people have no rating; the finished table was rated as any.
     assert client.get("/v1/players/ann", headers=api_key(secret)).get_json()["ratings"] == []
     assert client.get("/v1/players/bot:random%231", headers=api_key(secret)).get_json()["ratings"][0]["games"] == 1
