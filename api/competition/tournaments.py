@@ -263,8 +263,9 @@ def _end(store: GameStore, tournament: dict, status: str, reason: str | None, *,
     not ended are aborted (unrated, kept), every table opens, and it leaves the sweep's index last, so a
     process that dies halfway leaves the rest to the next sweep."""
     tournament_id = tournament["id"]
-    store.control.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
-                                                               "updated": repr(time.time())})
+    if tournament["status"] != status:  # else a sweep finishes what an ending process left
+        store.control.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
+                                                                   "updated": repr(time.time())})
     for played in tournament["rounds"]:
         if played["finished"] is None:  # the rounds that ended were opened then
             for table in played["tables"]:
