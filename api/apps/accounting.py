@@ -19,6 +19,10 @@ app's day). Four ways in:
   game is never stopped halfway).
 - ``check_room``: before a commitment to future work (a searching bot takes a seat): 403 once
   the day's work is spent.
+
+A tournament's round (api/competition/round_room.py) starts in whichever process ended the round
+before, a worker's too: ``quota_of`` reads this process's settings outside a Flask app, and
+``reserve`` takes the control Redis client from its caller there.
 """
 
 from __future__ import annotations
@@ -26,11 +30,12 @@ from __future__ import annotations
 import time
 
 import redis
-from flask import current_app
+from flask import current_app, has_app_context
 
 from api.apps.access import keys
 from api.apps.keys import App
 from api.http.problems import ApiProblem
+from api.service import config as service_config
 
 QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day",
           "search_work_per_seat_per_day")
@@ -45,7 +50,7 @@ KEEP_SECONDS = 2 * 24 * 3600
 def quota_of(app: App, name: str) -> int:
     """``app``'s quota ``name``: a publishable key's are ``PUBLISHABLE_QUOTAS`` (the app's own overrides
     are its secret keys'), a secret key's the app's override, else ``QUOTAS``."""
-    config = current_app.config
+    config = current_app.config if has_app_context() else service_config.current()
     if app.publishable:
         return int(config["PUBLISHABLE_QUOTAS"][name])
     if name in app.quotas:
@@ -100,7 +105,7 @@ def _client() -> redis.Redis:
 
 
 def _take(app: App, quota: str, cost: int, game_id: str | None, seat: int | None,
-          seat_quota: str) -> tuple[str, ...]:
+          seat_quota: str, client: redis.Redis | None = None) -> tuple[str, ...]:
     """Count ``cost`` under ``quota`` today (and under the seat's ``seat_quota`` when a seat is named) if
     it fits; else the quota problem, nothing counted. The counters counted."""
     day = _day()
@@ -109,7 +114,7 @@ def _take(app: App, quota: str, cost: int, game_id: str | None, seat: int | None
     if game_id is not None and seat is not None:
         counters += (seat_work_key(app.id, quota, game_id, seat, day),)
         names += (seat_quota,)
-    client = _client()
+    client = client or _client()
     totals = _add(client, *counters, cost)
     for name, total in zip(names, totals, strict=True):
         allowed = quota_of(app, name)
@@ -132,15 +137,15 @@ def give_back(client: redis.Redis, app_id: str, quota: str, cost: int) -> None:
     add_work(client, app_id, quota, -cost)
 
 
-def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str, seat: int,
-            seat_quota: str = "search_work_per_seat_per_day") -> bool:
+def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str | None, seat: int | None,
+            seat_quota: str = "search_work_per_seat_per_day", client: redis.Redis | None = None) -> bool:
     """Reserve ``bound`` of today's work under ``quota`` for the work ``charge_id`` (to be ``settle``d), and
-    of the seat's own bound of the day (``seat_quota``); the quota problem (nothing reserved) when
-    either would be passed. False when nothing needed reserving (a bound of 0)."""
+    of the seat's own bound of the day (``seat_quota``, when a seat asks); the quota problem (nothing
+    reserved) when either would be passed. False when nothing needed reserving (a bound of 0)."""
     if bound <= 0:
         return False
-    counters = _take(app, quota, bound, game_id, seat, seat_quota)
-    pipe = _client().pipeline(transaction=True)
+    counters = _take(app, quota, bound, game_id, seat, seat_quota, client)
+    pipe = (client or _client()).pipeline(transaction=True)
     pipe.hset(charge_key(charge_id), mapping={"counters": "\n".join(counters), "reserved": bound})
     pipe.expire(charge_key(charge_id), KEEP_SECONDS)
     pipe.execute()

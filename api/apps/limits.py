@@ -36,7 +36,7 @@ from api.apps.accounting import over_quota, quota_of
 from api.apps.keys import LOCAL_APP_ID, App
 from api.http.client_address import client_address, trusted_networks
 from api.http.problems import ApiProblem
-from api.play.store import FINISHED
+from api.play.store import OVER
 from api.service.jobs.experiments import ACTIVE as EXPERIMENT_ACTIVE
 from api.service.jobs.experiments import meta_key as experiment_meta_key
 from api.service.jobs.simulations import ACTIVE, meta_key
@@ -143,7 +143,7 @@ def live_games(app_id: str, at_most: int) -> int:
         return 0
     # The games' own Redis (a cluster, maybe): the app's set of games lives apart from them.
     statuses = current_app.extensions["rulehouse.store"].statuses(games)
-    ended = [game_id for game_id, status in zip(games, statuses, strict=True) if status in (None, FINISHED)]
+    ended = [game_id for game_id, status in zip(games, statuses, strict=True) if status in (None, *OVER)]
     store.disown(app_id, "live-games", *ended)
     return len(games) - len(ended)
 

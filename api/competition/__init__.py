@@ -11,9 +11,10 @@ app's players never reach another's):
 - ``app:{<app>}:ratings:<ruleset>``        hash player -> JSON ``{mu, sigma, games}``
 - ``app:{<app>}:board:<ruleset>``          sorted set player -> ordinal (the leaderboard's order)
 - ``app:{<app>}:rated:<game>``             present once the game's ratings are counted (a game is rated once)
-- ``competition:pending``                  sorted set: rated games not yet rated (score: creation time),
-                                            member ``<app> <game id>``; the worker sweep rates those
-                                            that finished without the finishing move rating them
+- ``competition:pending``                  due-time index (``api.competition.due``): rated games not yet
+                                            rated, member ``<app> <game id>``, scored by when the sweep
+                                            looks next; it rates those that finished without the
+                                            finishing move rating them (or whose duplicate round ended)
 - ``tournament:{<id>}`` / ``app:{<app>}:tournaments`` / ``tournaments:running`` / ``closed:{<game>}``:
   see ``api.competition.tournaments``
 """

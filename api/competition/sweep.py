@@ -1,5 +1,7 @@
 """The worker's competition sweep (``rulehouse worker``, every few seconds): rate the rated games whose
-finishing move did not (a process died between the two), and start the tournaments' next rounds."""
+finishing move did not (a process died between the two), and start the tournaments' next rounds. Each
+drains its due-time index (``api.competition.due``): every waiting item is reached, whatever other apps
+hold."""
 
 from __future__ import annotations
 
