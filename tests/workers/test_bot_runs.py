@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT = 90
 #: The issue's target (issue 29): at most this many Redis commands per bot action, games and queue together.
 MOST_COMMANDS_PER_BOT_ACTION = 17
+#: A person's read or move (the app and rate-limit checks, the game's load, the commit): 3.7 measured on a quiet machine.
+MOST_COMMANDS_PER_PERSON_REQUEST = 6
 ALL_BOTS = {"ruleset": "whipcash", "seed": 21,
             "seats": [{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}, {"bot": "heuristic"}]}
 
@@ -32,8 +34,8 @@ def finished(store, game_id: str) -> bool:
 def test_a_bot_action_costs_at_most_17_redis_commands_in_all_bot_games_and_beside_a_person(redis_db_url):
     """``INFO commandstats`` of the test's own Redis around seeded games on a real worker (bench/bot_cost.py's
     measure, small): every command counted, the workers' idle polling and the bench's own looks taken off.
-    Beside a person, the person's own reads and moves (told apart by MONITOR) are not the bots' cost; all
-    together they stay within a few commands more."""
+    Beside a person, the person's own reads and moves (told apart by MONITOR) are not the bots' cost; each of
+    them costs a few commands."""
     bench = load_bench("bot_cost")
     args = bench.build_parser().parse_args(["--games", "3", "--person-games", "3", "--workers", "1", "--seed", "5",
                                             "--monitor", "--redis-url", redis_db_url, "--root", str(ROOT)])
@@ -47,7 +49,12 @@ def test_a_bot_action_costs_at_most_17_redis_commands_in_all_bot_games_and_besid
     assert figures["all-bot"]["per_bot_action"] <= MOST_COMMANDS_PER_BOT_ACTION, figures["all-bot"]
     person = figures["person"]
     assert 0 < person["bots_per_bot_action"] <= MOST_COMMANDS_PER_BOT_ACTION, person
-    assert person["bots_per_bot_action"] < person["per_bot_action"] <= MOST_COMMANDS_PER_BOT_ACTION + 5, person
+    assert person["bots_per_bot_action"] < person["per_bot_action"], person
+    # The person's own share grows with the wall time (it looks again after 2 s without a wake-up, as a
+    # reconnecting client does), so it is bounded per request it made, not per bot action: a loaded machine
+    # makes more looks, never dearer ones.
+    workload = measured["workloads"]["person"]
+    assert 0 < workload["persons_own"] / workload["person_requests"] <= MOST_COMMANDS_PER_PERSON_REQUEST, workload
     assert measured["workloads"]["person"]["person_actions"] > 0
 
 
