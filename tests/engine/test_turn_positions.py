@@ -1,8 +1,7 @@
 """Win rates by turn-order position in simulations and experiments, and the first mover's edge.
 
-The positions are checked against what the table saw, not against ``Ruleset.turn_order`` itself: each
-game's opening events (Monopoly's ``first_player``, Whipca$h's ``turn_order``, Hitchiker's
-``turn_order_rolled``) and the rulebook's rotation, written out here.
+The positions are checked against what the table saw (``tests.engine.turn_orders``), not against
+``Ruleset.turn_order`` itself.
 """
 
 from __future__ import annotations
@@ -15,31 +14,10 @@ from engine.experiments.design import design
 from engine.experiments.measures import VariantTally, play_experiment_chunk
 from engine.experiments.report import differences, variant_measures
 from engine.simulate import GameOutcome, Tally, game_seed, play_game, simulate
+from tests.engine.turn_orders import order_the_table_saw, won
 
 #: Seeds of these tests (the golden games use 0 .. 9; other engine tests below 7000).
 SEED = 7311
-
-
-def rotation(first: int, players: int) -> list[int]:
-    return [(first + step) % players for step in range(players)]
-
-
-def order_the_table_saw(ruleset_id: str, players: int, options: dict | None, seed: int) -> list[int]:
-    """Who moved first, second... as the game's opening events tell it (Cash 'n Guns: the oldest
-    player, seat 0, starts at the Godfather's desk and the loot goes clockwise)."""
-    ruleset = get_ruleset(ruleset_id)
-    events = {e.type: e.data for e in ruleset.setup_events(ruleset.new_game(players, options, seed))}
-    if ruleset_id == "monopoly-cars2":
-        return rotation(events["first_player"]["seat"], players)
-    if ruleset_id == "whipcash":
-        return list(events["turn_order"]["order"])
-    if ruleset_id == "hitchiker":
-        return rotation(events["turn_order_rolled"]["first"], players)
-    return rotation(0, players)
-
-
-def won(result: Result, seat: int) -> int:
-    return int(result.winners == [seat])
 
 
 # -- the tally, on constructed games ---------------------------------------------------------
