@@ -80,7 +80,7 @@ def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
     figure = build_figure(stats)
     positions = figure.axes[1]  # wins by turn order beside the seats': the first mover leftmost
     assert [patch.get_height() for patch in positions.patches] == stats["positions"]["win_rates"]
-    assert [t.get_text() for t in positions.get_xticklabels()][0] == "1st\n(first mover)"
+    assert [t.get_text() for t in positions.get_xticklabels()] == ["1st\n(first mover)", "2nd", "3rd", "4th"]
     scores = figure.axes[2]
     assert scores.get_xlabel() == "final score (every seat)"
     assert sum(patch.get_height() for patch in scores.patches) == 60 * 4
