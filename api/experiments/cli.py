@@ -157,7 +157,7 @@ def format_table(state: dict) -> str:
     """One row per variant: the first mover's win rate and its difference from the base (the measure the
     summary balances), seat 0's win rate beside it, game length, lead changes, the halfway leader."""
     rows = [f"{state['ruleset']}: {state['players']} players, seed {state['seed']}, {state['status']}",
-            f"{'variant':24} {'games':>7} {'stopped':18} {'first mover wins':>22} {'vs base (Holm p)':>28} "
+            f"{'variant':24} {'games':>7} {'stopped':18} {'first mover wins':>22} {'vs base (Holm p)':>30} "
             f"{'seat 0 wins':>22} {'mean turns':>11} {'vs base':>8} {'lead chg':>8} {'halfway ldr wins':>16}"]
     for variant in state["result"]["variants"]:
         positions = variant["positions"]
@@ -171,7 +171,7 @@ def format_table(state: dict) -> str:
         else:
             versus, longer = "-", "-"
         rows.append(f"{variant['name'][:24]:24} {variant['games']:>7} {variant['stopped'] or '-':18} "
-                    f"{first_mover:>22} {versus:>28} {seat0:>22} {variant['turns']['mean']:>11.1f} {longer:>8} "
+                    f"{first_mover:>22} {versus:>30} {seat0:>22} {variant['turns']['mean']:>11.1f} {longer:>8} "
                     f"{variant['lead_changes']['mean']:>8.2f} {variant['halfway_leader_wins']['rate']:>16.3f}")
     if state["result"]["summary"]:
         rows.append(state["result"]["summary"])
