@@ -16,6 +16,7 @@ from api.service.cli_support import (
     resolve_redis_url,
     wait_until_ended,
 )
+from api.simulations.table import positions_of
 from engine.core.errors import InvalidOptions
 
 DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
@@ -160,7 +161,7 @@ def format_table(state: dict) -> str:
             f"{'variant':24} {'games':>7} {'stopped':18} {'first mover wins':>22} {'vs base (Holm p)':>30} "
             f"{'seat 0 wins':>22} {'mean turns':>11} {'vs base':>8} {'lead chg':>8} {'halfway ldr wins':>16}"]
     for variant in state["result"]["variants"]:
-        positions = variant["positions"]
+        positions = positions_of(variant, state["players"])
         first_mover = _interval(positions["win_rates"][0], positions["win_rate_ci95"][0])
         seat0 = _interval(variant["win_rates"][0], variant["win_rate_ci95"][0])
         diff = variant["difference"]

@@ -6,7 +6,7 @@ matplotlib is the optional dependency group ``plot``; it is imported only here.
 
 from __future__ import annotations
 
-from api.simulations.table import ordinal
+from api.simulations.table import ordinal, positions_of
 
 
 def plot_stats(stats: dict, path: str) -> None:
@@ -29,7 +29,7 @@ def build_figure(stats: dict):
     seats = [f"seat {seat}\n{bot}" for seat, bot in enumerate(stats["bots"])]
     _win_rate_bars(wins_axis, stats, seats, "#4c72b0")
     wins_axis.set_title(f"{stats['ruleset']}: {stats['games']} games, seed {stats['seed']}")
-    positions = stats["positions"]
+    positions = positions_of(stats, stats["players"])
     labels = ["1st\n(first mover)", *(f"{ordinal(p)}" for p in range(1, stats["players"]))]
     _win_rate_bars(positions_axis, positions, labels, "#8172b2")
     positions_axis.axhline(1 / stats["players"], color="black", linestyle="--", linewidth=1, label="fair share")

@@ -4,6 +4,13 @@ edge (in a game whose rulebook rolls for the first player, seat 0 is not the fir
 from __future__ import annotations
 
 from engine.experiments.report import edge
+from engine.simulate import PositionTally, position_summary
+
+
+def positions_of(summary: dict, players: int) -> dict:
+    """A result's wins by turn-order position; none counted in a result of a service of a release
+    before turn order (``--url`` reaches any), so that its table and plot still show its seats."""
+    return summary.get("positions") or position_summary(PositionTally(players))
 
 
 def ordinal(position: int) -> str:
@@ -20,7 +27,7 @@ def _rate(rates: dict, index: int) -> str:
 
 
 def format_table(stats: dict) -> str:
-    positions = stats["positions"]
+    positions = positions_of(stats, stats["players"])
     rows = [f"{stats['ruleset']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}, "
             f"rules version {stats['rules_version']}",
             f"{'seat':>4}  {'bot':12} {'wins':>7} {'rate':>7}  {'95% CI':16} {'moved first':>11}"]

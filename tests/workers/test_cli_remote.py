@@ -71,6 +71,19 @@ def test_the_simulate_table_shows_the_seats_then_the_turn_order_and_the_first_mo
     assert lines[11].startswith(f"first mover's edge {first - 0.25:+.3f} [")
 
 
+def test_a_result_of_a_service_before_turn_order_still_prints_and_plots_its_seats():
+    from api.simulations.plot import build_figure
+    from api.simulations.table import format_table
+    from engine.simulate import simulate
+
+    stats = simulate("whipcash", 20, 2, ["random"], seed=7513)
+    del stats["positions"]  # what `rulehouse simulate --url` reads from a service of the release before
+    lines = format_table(stats).splitlines()
+    assert [float(line.split()[3]) for line in lines[2:4]] == [round(r, 3) for r in stats["win_rates"]]
+    assert lines[4].endswith("(over the 0 games that counted it)")
+    assert [patch.get_height() for patch in build_figure(stats).axes[0].patches] == stats["win_rates"]
+
+
 def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
     from api.simulations.plot import build_figure
     from engine.simulate import simulate
