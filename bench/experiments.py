@@ -1,6 +1,6 @@
 """What an experiment's orchestration costs, what its precision rounds waste, and what pairing saves.
 
-    .venv/bin/python bench/experiments.py [--games 2000] [--workers 2] [--skip-precision]
+    .venv/bin/python bench/experiments.py [--games 2000] [--workers 2] [--skip-precision | --only-precision]
 
 Uses ``REDIS_URL`` if set, else starts an embedded Redis server; starts its own workers.
 
@@ -13,8 +13,8 @@ Uses ``REDIS_URL`` if set, else starts an embedded Redis server; starts its own 
 3. Pairing: per variant, the correlation of its games with the base's, and the share of the games
    an unpaired comparison would need for the same interval: (paired / unpaired half-width)^2.
 4. A precision study (Monopoly: Cars 2, a sweep of starting money, stop by difference within
-   ±0.03) on the workers: how many games each variant played past the first chunk boundary at which
-   its stopping rule held. Target: at most 10% of the games.
+   ±0.03, for every seat and every turn-order position) on the workers: how many games each variant
+   played past the first chunk boundary at which its stopping rule held. Target: at most 10% of the games.
 """
 
 from __future__ import annotations
@@ -155,8 +155,10 @@ def precision_study(client: Redis) -> None:
             needed = max(r["games"] for r in state["result"]["variants"][1:])
         played_total += report["games"]
         needed_total += needed
+        precision = report.get("precision", {})
         print(f"  {report['name']:22} stopped {report['stopped']:18} at {report['games']:6} games; "
-              f"rule held at {needed:6}; verdicts {report.get('precision', {}).get('verdicts')}")
+              f"rule held at {needed:6}; verdicts by seat {precision.get('verdicts')}, "
+              f"by turn order {precision.get('position_verdicts')}")
     waste = (played_total - needed_total) / played_total
     print(f"  games past the stopping points: {played_total - needed_total} of {played_total} ({waste * 100:.1f}%, "
           f"target <= 10%), {state['progress']['round']} rounds, {state['elapsed']:.1f} s")
@@ -169,10 +171,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hot-path-games", type=int, default=300)
     parser.add_argument("--skip-precision", action="store_true")
+    parser.add_argument("--only-precision", action="store_true", help="the precision study alone")
     args = parser.parse_args()
-    hot_path("hitchiker", 2, args.hot_path_games)
-    hot_path("monopoly-cars2", 2, args.hot_path_games)
-    hot_path("whipcash", 3, max(1, args.hot_path_games // 2))
+    if not args.only_precision:
+        hot_path("hitchiker", 2, args.hot_path_games)
+        hot_path("monopoly-cars2", 2, args.hot_path_games)
+        hot_path("whipcash", 3, max(1, args.hot_path_games // 2))
     server = None
     url = os.environ.get("REDIS_URL")
     if not url:
@@ -182,8 +186,8 @@ def main() -> None:
     client.flushdb()
     processes = start_workers(url, args.workers, fork=False)
     try:
-        state = fixed_study(client, processes, args.games)
-        pairing(state)
+        if not args.only_precision:
+            pairing(fixed_study(client, processes, args.games))
         if not args.skip_precision:
             precision_study(client)
     finally:

@@ -3,6 +3,9 @@
 Game ``i`` of a simulation with seed ``S`` always uses the seeds derived from
 ``(S, i)``, so a simulation cut into chunks (``play_chunk``) and merged gives exactly
 the numbers of one run (``simulate``), however many workers shared it.
+
+Wins are counted per seat and per turn-order position (``Ruleset.turn_order``): in a game whose
+rulebook decides at the table who moves first (a roll-off), seat 0 is not the first mover.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class GameOutcome:
     turns: int
     #: the final state (what a caller may still want to read of the game, e.g. who was eliminated)
     state: object = None
+    #: the seats in turn-order position (``Ruleset.turn_order`` of the final state); None: not known
+    turn_order: list[int] | None = None
 
 
 def score_bucket(score: int) -> int:
@@ -78,7 +83,51 @@ def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | N
     result = ruleset.result(state)
     if result is None:
         raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
-    return GameOutcome(result, ruleset.turns(state), state)
+    return GameOutcome(result, ruleset.turns(state), state, ruleset.turn_order(state))
+
+
+def outright_winner(result: Result) -> int | None:
+    """The seat that won alone, or None for a shared win."""
+    return None if result.is_draw else result.winners[0]
+
+
+@dataclass
+class PositionTally:
+    """Outright wins by turn-order position (``wins[0]``: the first mover's) and how often each seat
+    moved first, over ``games``. Part of a ``Tally``, and counted apart from its games: a tally written
+    before positions were counted (a chunk recorded by an older worker) merges in with none."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    #: per seat: games in which it was the first mover
+    first_movers: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+        self.first_movers = self.first_movers or [0] * self.players
+
+    def add(self, result: Result, turn_order: list[int]) -> None:
+        self.games += 1
+        self.first_movers[turn_order[0]] += 1
+        winner = outright_winner(result)
+        if winner is not None:
+            self.wins[turn_order.index(winner)] += 1
+
+    def merge(self, other: PositionTally) -> None:
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.first_movers = [a + b for a, b in zip(self.first_movers, other.first_movers, strict=True)]
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "wins": self.wins, "first_movers": self.first_movers}
+
+    @classmethod
+    def from_dict(cls, players: int, data: dict | None) -> PositionTally:
+        """``data`` as ``to_dict`` wrote it; None (a tally of the format before positions): no games."""
+        if data is None:
+            return cls(players)
+        return cls(players, data["games"], list(data["wins"]), list(data["first_movers"]))
 
 
 @dataclass
@@ -99,18 +148,24 @@ class Tally:
     seconds: float = 0.0
     #: the ruleset's rules version the games were played under (0: none counted yet)
     rules_version: int = 0
+    #: wins by turn-order position, over the games whose turn order is known
+    positions: PositionTally | None = None
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
         self.score_sums = self.score_sums or [0] * self.players
+        self.positions = self.positions or PositionTally(self.players)
 
     def add(self, outcome: GameOutcome) -> None:
         result = outcome.result
         self.games += 1
-        if result.is_draw:
+        winner = outright_winner(result)
+        if winner is None:
             self.draws += 1
         else:
-            self.wins[result.winners[0]] += 1
+            self.wins[winner] += 1
+        if outcome.turn_order is not None:
+            self.positions.add(result, outcome.turn_order)
         self.turn_cap_hits += result.turn_cap_hit
         self.turns[outcome.turns] = self.turns.get(outcome.turns, 0) + 1
         for seat, score in enumerate(result.scores):
@@ -132,6 +187,7 @@ class Tally:
         for bucket, count in other.scores.items():
             self.scores[bucket] = self.scores.get(bucket, 0) + count
         self.seconds += other.seconds
+        self.positions.merge(other.positions)
 
     def to_dict(self) -> dict:
         return {
@@ -146,6 +202,7 @@ class Tally:
             "scores": {str(k): v for k, v in sorted(self.scores.items())},
             "seconds": self.seconds,
             "rules_version": self.rules_version,
+            "positions": self.positions.to_dict(),
         }
 
     @classmethod
@@ -162,6 +219,7 @@ class Tally:
             scores={int(k): v for k, v in data.get("scores", {}).items()},  # absent in older records
             seconds=data["seconds"],
             rules_version=data.get("rules_version", 0),
+            positions=PositionTally.from_dict(data["players"], data.get("positions")),  # absent before turn order
         )
 
 
@@ -238,8 +296,7 @@ def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | No
         "bots": tally.bots,
         "seed": seed,
         "wins": tally.wins,
-        "win_rates": [round(w / games, 6) if games else 0.0 for w in tally.wins],
-        "win_rate_ci95": [wilson_interval(w, games) for w in tally.wins],
+        **win_rates(tally.wins, games),
         "bot_stats": per_bot,
         "draws": tally.draws,
         "turn_cap_hits": tally.turn_cap_hits,
@@ -250,11 +307,24 @@ def summarize(ruleset_id: str, seed: int, tally: Tally, wall_seconds: float | No
             "max": max(lengths) if lengths else 0,
             "histogram": {str(k): v for k, v in sorted(lengths.items())},
         },
+        "positions": position_summary(tally.positions),
         "mean_scores": [round(s / games, 3) if games else 0.0 for s in tally.score_sums],
         "score_histogram": {str(k): v for k, v in sorted(tally.scores.items())},
         "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 2) if seconds > 0 else None,
     }
+
+
+def position_summary(positions: PositionTally) -> dict:
+    """Win rates by turn-order position, each with its Wilson interval, over the games that counted them."""
+    return {"games": positions.games, "wins": positions.wins, **win_rates(positions.wins, positions.games),
+            "first_movers": positions.first_movers}
+
+
+def win_rates(wins: list[int], games: int) -> dict:
+    """``win_rates`` and ``win_rate_ci95`` (Wilson) of these win counts over ``games``."""
+    return {"win_rates": [round(w / games, 6) if games else 0.0 for w in wins],
+            "win_rate_ci95": [wilson_interval(w, games) for w in wins]}
 
 
 def simulate(

@@ -16,6 +16,7 @@ from api.service.cli_support import (
     resolve_redis_url,
     wait_until_ended,
 )
+from api.simulations.table import positions_of
 from engine.core.errors import InvalidOptions
 
 DESCRIPTION = """Compare a base configuration with variants (house rules, a sweep of one or two options,
@@ -143,24 +144,35 @@ def _draw_progress(state: dict) -> None:
     sys.stderr.flush()
 
 
+def _interval(rate: float, interval: list[float]) -> str:
+    return f"{rate:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def _versus(difference: dict) -> str:
+    """A paired difference from the base with its interval and Holm-adjusted p."""
+    low, high = difference["ci95"]
+    return f"{difference['difference']:+.3f} [{low:+.3f}, {high:+.3f}] {difference.get('p_holm', 1):.2g}"
+
+
 def format_table(state: dict) -> str:
-    """One row per variant: seat 0's win rate and edge, its difference from the base, game length."""
+    """One row per variant: the first mover's win rate and its difference from the base (the measure the
+    summary balances), seat 0's win rate beside it, game length, lead changes, the halfway leader."""
     rows = [f"{state['ruleset']}: {state['players']} players, seed {state['seed']}, {state['status']}",
-            f"{'variant':24} {'games':>7} {'stopped':18} {'seat 0 wins':>22} {'vs base (Holm p)':>28} "
-            f"{'mean turns':>11} {'vs base':>8} {'lead chg':>8} {'halfway ldr wins':>16}"]
+            f"{'variant':24} {'games':>7} {'stopped':18} {'first mover wins':>22} {'vs base (Holm p)':>30} "
+            f"{'seat 0 wins':>22} {'mean turns':>11} {'vs base':>8} {'lead chg':>8} {'halfway ldr wins':>16}"]
     for variant in state["result"]["variants"]:
-        low, high = variant["win_rate_ci95"][0]
-        seat0 = f"{variant['win_rates'][0]:.3f} [{low:.3f}, {high:.3f}]"
+        positions = positions_of(variant, state["players"])
+        first_mover = _interval(positions["win_rates"][0], positions["win_rate_ci95"][0])
+        seat0 = _interval(variant["win_rates"][0], variant["win_rate_ci95"][0])
         diff = variant["difference"]
         if diff:
-            d = diff["win_rates"][0]
-            versus = f"{d['difference']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] {d.get('p_holm', 1):.2g}"
+            versus = _versus(diff["position_win_rates"][0])
             relative = diff["turns_mean"]["relative"]
             longer = f"{relative * 100:+.0f}%" if relative is not None else "-"
         else:
             versus, longer = "-", "-"
-        rows.append(f"{variant['name'][:24]:24} {variant['games']:>7} {variant['stopped'] or '-':18} {seat0:>22} "
-                    f"{versus:>28} {variant['turns']['mean']:>11.1f} {longer:>8} "
+        rows.append(f"{variant['name'][:24]:24} {variant['games']:>7} {variant['stopped'] or '-':18} "
+                    f"{first_mover:>22} {versus:>30} {seat0:>22} {variant['turns']['mean']:>11.1f} {longer:>8} "
                     f"{variant['lead_changes']['mean']:>8.2f} {variant['halfway_leader_wins']['rate']:>16.3f}")
     if state["result"]["summary"]:
         rows.append(state["result"]["summary"])

@@ -1,12 +1,15 @@
-"""``rulehouse experiment --plot FILE.png``: the first seat's edge and the mean game length per
-variant, each with its 95% interval as a band (a sweep: along its first option, one line per
-value of the second) or as error bars (named variants). matplotlib is imported only here."""
+"""``rulehouse experiment --plot FILE.png``: the first mover's edge, seat 0's beside it, the mean game
+length and the lead changes per variant, each with its 95% interval as a band (a sweep: along its
+first option, one line per value of the second) or as error bars (named variants). matplotlib is
+imported only here."""
 
 from __future__ import annotations
 
-MEASURES = (("first seat's edge", lambda v: (v["first_seat_edge"]["value"], v["first_seat_edge"]["ci95"])),
-            ("mean game length (turns)", lambda v: (v["turns"]["mean"], v["turns"]["mean_ci95"])),
-            ("lead changes per game", lambda v: (v["lead_changes"]["mean"], v["lead_changes"]["ci95"])))
+#: (title, the value and interval of a variant, whether 0 is the fair value: an edge)
+MEASURES = (("first mover's edge", lambda v: (v["first_mover_edge"]["value"], v["first_mover_edge"]["ci95"]), True),
+            ("seat 0's edge", lambda v: (v["first_seat_edge"]["value"], v["first_seat_edge"]["ci95"]), True),
+            ("mean game length (turns)", lambda v: (v["turns"]["mean"], v["turns"]["mean_ci95"]), False),
+            ("lead changes per game", lambda v: (v["lead_changes"]["mean"], v["lead_changes"]["ci95"]), False))
 
 
 def series(state: dict) -> list[tuple[str, list[dict]]]:
@@ -27,9 +30,9 @@ def plot_experiment(state: dict, path: str) -> None:
     import matplotlib.pyplot as plt
 
     swept = list(state["sweep"])
-    figure, axes = plt.subplots(1, len(MEASURES), figsize=(5 * len(MEASURES), 4.2))
+    figure, axes = plt.subplots(1, len(MEASURES), figsize=(4.5 * len(MEASURES), 4.2))
     base = state["result"]["variants"][0]
-    for axis, (title, read) in zip(axes, MEASURES, strict=True):
+    for axis, (title, read, is_edge) in zip(axes, MEASURES, strict=True):
         for label, variants in series(state):
             values = [read(v) for v in variants]
             means = [m for m, _ in values]
@@ -48,6 +51,8 @@ def plot_experiment(state: dict, path: str) -> None:
                 axis.set_xticks(xs, [v["name"] for v in variants], rotation=20, ha="right")
         base_mean, _ = read(base)
         axis.axhline(base_mean, color="grey", linestyle="--", linewidth=1, label="base")
+        if is_edge:
+            axis.axhline(0, color="black", linewidth=0.8, label="fair")
         axis.set_title(title)
         axis.legend(fontsize=8)
     figure.suptitle(state["result"]["summary"] or f"{state['ruleset']} experiment", fontsize=9)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.experiments.spec import ExperimentSpecSchema
-from api.simulations.schemas import STATUSES, BotStatsSchema, Interval, TurnsSchema
+from api.simulations.schemas import STATUSES, BotStatsSchema, Interval, PositionsSchema, TurnsSchema
 from engine.experiments.report import STOP_REASONS
 
 
@@ -38,7 +38,7 @@ class ExperimentBotStatsSchema(BotStatsSchema):
 
 
 class EdgeSchema(Schema):
-    value = fields.Float(required=True, metadata={"description": "Seat 0's win rate minus a fair 1/players."})
+    value = fields.Float(required=True, metadata={"description": "A win rate minus a fair 1/players."})
     ci95 = Interval
 
 
@@ -60,6 +60,9 @@ class DifferenceSchema(Schema):
 
 class DifferencesSchema(Schema):
     win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={"description": "Per seat."})
+    position_win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={
+        "description": "Per turn-order position ([0] the first mover): each game's first mover against the "
+                       "base's game's first mover."})
     turns_mean = fields.Nested(DifferenceSchema, required=True)
 
 
@@ -67,12 +70,17 @@ class PrecisionSchema(Schema):
     games = fields.Integer(required=True)
     win_rate_radius = fields.List(fields.Float(), metadata={"description": "Per seat, the confidence sequence's "
                                                             "half-width."})
-    win_rate_met = fields.Boolean()
+    position_win_rate_radius = fields.List(fields.Float(allow_none=True), metadata={
+        "description": "Per turn-order position, the same (null before a game counted positions)."})
+    win_rate_met = fields.Boolean(metadata={"description": "Every seat's and every position's radius is within."})
     difference_sequence = fields.List(fields.List(fields.Float()), metadata={
         "description": "Per seat, the confidence sequence of the difference from the base."})
     verdicts = fields.List(fields.String(allow_none=True), metadata={
         "description": "Per seat: `different`, `equivalent` (within ±difference_within) or null (not yet)."})
-    difference_met = fields.Boolean()
+    position_difference_sequence = fields.List(fields.List(fields.Float(), allow_none=True), metadata={
+        "description": "Per turn-order position, the same (null before a pair counted positions)."})
+    position_verdicts = fields.List(fields.String(allow_none=True), metadata={"description": "Per position."})
+    difference_met = fields.Boolean(metadata={"description": "Every seat and every position has its verdict."})
 
 
 class VariantResultSchema(Schema):
@@ -87,7 +95,13 @@ class VariantResultSchema(Schema):
     )})
     win_rates = fields.List(fields.Float(), required=True)
     win_rate_ci95 = fields.List(Interval, required=True)
-    first_seat_edge = fields.Nested(EdgeSchema, required=True)
+    positions = fields.Nested(PositionsSchema, required=True)  # wins by turn-order position, beside seats'
+    first_mover_edge = fields.Nested(EdgeSchema, required=True, metadata={"description": (
+        "The first mover's win rate (`positions`) minus a fair 1/players: the first player's edge, the "
+        "measure `summary` balances.")})
+    first_seat_edge = fields.Nested(EdgeSchema, required=True, metadata={"description": (
+        "Seat 0's win rate minus a fair 1/players. Seat 0 is the first mover only in games that seat it "
+        "first (Cash 'n Guns' starting Godfather); where the table rolls for it, see `first_mover_edge`.")})
     bot_stats = fields.Dict(keys=fields.String(), values=fields.Nested(ExperimentBotStatsSchema), required=True,
                             metadata={"description": "Per bot; `skill_share` is its win rate minus a seat's fair "
                                                      "share."})
@@ -116,7 +130,8 @@ class VariantResultSchema(Schema):
 class ExperimentResultSchema(Schema):
     variants = fields.List(fields.Nested(VariantResultSchema), required=True, metadata={"description": "Base first."})
     summary = fields.String(allow_none=True, required=True, metadata={
-        "description": "The variant that best balances the first seat, against the base, in a sentence."})
+        "description": "The variant that best balances the first mover (`first_mover_edge`), against the "
+                       "base, in a sentence."})
     multiple_comparisons = fields.String(required=True, metadata={"description": "How p_holm is adjusted."})
     rules_version = fields.Integer(required=True, metadata={
         "description": "The ruleset's rules version the games were played under."})

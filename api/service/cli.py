@@ -33,6 +33,7 @@ from api.service.cli_support import (
 )
 from api.service.config import WORKER_QUEUES
 from api.service.redis_wait import RedisWait, redis_location
+from api.simulations.table import format_table
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, all_rulesets, get_ruleset
 from engine.records import RecordError, replay
@@ -44,19 +45,6 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         print(f"{ruleset.id:16} {ruleset.title} ({ruleset.min_players}-{ruleset.max_players} players, "
               f"rules version {ruleset.rules_version})")
     return 0
-
-
-def print_table(stats: dict) -> None:
-    print(f"{stats['ruleset']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}, "
-          f"rules version {stats['rules_version']}")
-    print(f"{'seat':>4}  {'bot':12} {'wins':>7} {'rate':>7}  95% CI")
-    for seat, (bot, wins) in enumerate(zip(stats["bots"], stats["wins"], strict=True)):
-        low, high = stats["win_rate_ci95"][seat]
-        print(f"{seat:>4}  {bot:12} {wins:>7} {stats['win_rates'][seat]:>7.3f}  [{low:.3f}, {high:.3f}]")
-    turns = stats["turns"]
-    print(f"draws {stats['draws']}, turn-cap hits {stats['turn_cap_hits']}")
-    print(f"turns: mean {turns['mean']}, median {turns['median']}, p90 {turns['p90']}, max {turns['max']}")
-    print(f"{stats['games_per_s']} games/s")
 
 
 def _draw_progress(progress: dict, elapsed: float) -> None:
@@ -136,7 +124,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats))
     else:
-        print_table(stats)
+        print(format_table(stats))
     if args.plot:
         from api.simulations.plot import plot_stats
 

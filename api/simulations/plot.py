@@ -1,10 +1,12 @@
-"""``rulehouse simulate --plot FILE.png``: win rates with their 95% intervals, and game lengths (or,
-for a game whose every game lasts as long, the final scores).
+"""``rulehouse simulate --plot FILE.png``: win rates with their 95% intervals per seat and per turn-order
+position, and game lengths (or, for a game whose every game lasts as long, the final scores).
 
 matplotlib is the optional dependency group ``plot``; it is imported only here.
 """
 
 from __future__ import annotations
+
+from api.simulations.table import ordinal, positions_of
 
 
 def plot_stats(stats: dict, path: str) -> None:
@@ -16,22 +18,23 @@ def plot_stats(stats: dict, path: str) -> None:
 
 
 def build_figure(stats: dict):
-    """The two charts: win rates per seat, then game lengths (or, when every game lasts as long, scores)."""
+    """The three charts: win rates per seat, per turn-order position, then game lengths (or, when every game
+    lasts as long, scores)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, (wins_axis, length_axis) = plt.subplots(1, 2, figsize=(11, 4.5))
-    seats = range(stats["players"])
-    rates = stats["win_rates"]
-    lows = [rate - low for rate, (low, _) in zip(rates, stats["win_rate_ci95"], strict=True)]
-    highs = [high - rate for rate, (_, high) in zip(rates, stats["win_rate_ci95"], strict=True)]
-    wins_axis.bar(seats, rates, yerr=[lows, highs], capsize=6, color="#4c72b0")
-    wins_axis.set_xticks(list(seats), [f"seat {seat}\n{bot}" for seat, bot in zip(seats, stats["bots"], strict=True)])
-    wins_axis.set_ylabel("win rate (95% CI)")
-    wins_axis.set_ylim(0, min(1.0, max(high for _, high in stats["win_rate_ci95"]) * 1.15 or 1.0))
+    figure, (wins_axis, positions_axis, length_axis) = plt.subplots(1, 3, figsize=(15, 4.5))
+    seats = [f"seat {seat}\n{bot}" for seat, bot in enumerate(stats["bots"])]
+    _win_rate_bars(wins_axis, stats, seats, "#4c72b0")
     wins_axis.set_title(f"{stats['ruleset']}: {stats['games']} games, seed {stats['seed']}")
+    positions = positions_of(stats, stats["players"])
+    labels = ["1st\n(first mover)", *(f"{ordinal(p)}" for p in range(1, stats["players"]))]
+    _win_rate_bars(positions_axis, positions, labels, "#8172b2")
+    positions_axis.axhline(1 / stats["players"], color="black", linestyle="--", linewidth=1, label="fair share")
+    positions_axis.legend()
+    positions_axis.set_title(f"by turn order ({positions['games']} games)")
 
     lengths = {int(length): count for length, count in stats["turns"]["histogram"].items()}
     if len(lengths) == 1 and stats.get("score_histogram"):
@@ -41,6 +44,17 @@ def build_figure(stats: dict):
 
     figure.tight_layout()
     return figure
+
+
+def _win_rate_bars(axis, rates: dict, labels: list[str], color: str) -> None:
+    """Bars of ``rates['win_rates']`` with their ``win_rate_ci95`` as error bars."""
+    values = rates["win_rates"]
+    lows = [rate - low for rate, (low, _) in zip(values, rates["win_rate_ci95"], strict=True)]
+    highs = [high - rate for rate, (_, high) in zip(values, rates["win_rate_ci95"], strict=True)]
+    axis.bar(range(len(values)), values, yerr=[lows, highs], capsize=6, color=color)
+    axis.set_xticks(range(len(values)), labels)
+    axis.set_ylabel("win rate (95% CI)")
+    axis.set_ylim(0, min(1.0, max(high for _, high in rates["win_rate_ci95"]) * 1.15 or 1.0))
 
 
 def _length_chart(axis, stats: dict, lengths: dict[int, int]) -> None:

@@ -31,6 +31,20 @@ class BotStatsSchema(Schema):
     win_rate_ci95 = Interval
 
 
+class PositionsSchema(Schema):
+    """Wins by turn-order position: [0] the first mover (who moves first as the rulebook decides at the
+    table, e.g. by a roll-off: not seat 0 in general), [1] the second... (`docs/rules/<ruleset>.md`)."""
+
+    games = fields.Integer(required=True, metadata={"description": (
+        "Games counted by turn-order position: all of them, but for games tallied by a worker of a release "
+        "before turn order was counted (they count in the seat figures only).")})
+    wins = fields.List(fields.Integer(), required=True, metadata={"description": "Outright wins per position."})
+    win_rates = fields.List(fields.Float(), required=True, metadata={"description": "Per position, over `games`."})
+    win_rate_ci95 = fields.List(Interval, required=True, metadata={"description": "Per position."})
+    first_movers = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Per seat: the games in which it moved first."})
+
+
 class TurnsSchema(Schema):
     mean = fields.Float(required=True)
     median = fields.Integer(required=True)
@@ -55,6 +69,7 @@ class StatisticsSchema(Schema):
     wins = fields.List(fields.Integer(), required=True, metadata={"description": "Outright wins per seat."})
     win_rates = fields.List(fields.Float(), required=True)
     win_rate_ci95 = fields.List(Interval, required=True, metadata={"description": "Per seat."})
+    positions = fields.Nested(PositionsSchema, required=True)  # wins by turn-order position, beside seats'
     bot_stats = fields.Dict(keys=fields.String(), values=fields.Nested(BotStatsSchema), required=True,
                             metadata={"description": "Per bot name, over every seat it played."})
     draws = fields.Integer(required=True, metadata={"description": "Games with a shared win."})

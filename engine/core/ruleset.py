@@ -113,6 +113,16 @@ class Ruleset(ABC):
     def result(self, state) -> Result | None:
         """``None`` while the game goes on."""
 
+    @abstractmethod
+    def turn_order(self, state) -> list[int]:
+        """Every seat at the table in turn-order position: the first mover, then the second, ...
+
+        The order of play as the rulebook decides it at the table (a roll-off, the oldest player...),
+        which is not seat order in general: the lab's first mover's edge (docs/experiments.md) reads
+        position 0 of the final state. A seat keeps its position once eliminated; each ruleset's rules
+        doc says what "first" means where turns are not taken one by one, and where a player who
+        joins mid-game sits."""
+
     def setup_events(self, state) -> list[Event]:
         """What ``setup`` resolved by itself (e.g. spins deciding who goes first), as events.
 

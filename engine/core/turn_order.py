@@ -1,4 +1,5 @@
-"""Opening roll-offs: who goes first, or the whole order of play, by rolling (or spinning).
+"""Opening roll-offs: who goes first, or the whole order of play, by rolling (or spinning); and the
+order of play of a table that goes round clockwise from its first player (``clockwise_from``).
 
 Both helpers draw in the same order: a round rolls for every seat still in it, seat by seat;
 ties roll again among themselves in the next round. ``roll`` is called once per seat and round,
@@ -13,6 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 Rolled = tuple[int, int, Any]
+
+
+def clockwise_from(first: int, players: int) -> list[int]:
+    """The seats in turn-order position at a table whose seat numbers go clockwise and whose play goes
+    round clockwise from ``first``: ``first``, ``first + 1``, ..., wrapping past the last seat to 0."""
+    return [(first + step) % players for step in range(players)]
 
 
 def _roll_round(group: Sequence[int], round_number: int, roll: Callable[[], Any],

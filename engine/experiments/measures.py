@@ -165,9 +165,12 @@ class VariantTally:
     #: per seat, outright wins paired with the base's; then game length paired with the base's
     paired_wins: list[PairedSums] = field(default_factory=list)
     paired_turns: PairedSums = field(default_factory=PairedSums)
+    #: per turn-order position, the outright wins of the seat there paired with the base's
+    paired_positions: list[PairedSums] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.paired_wins = self.paired_wins or [PairedSums() for _ in range(self.tally.players)]
+        self.paired_positions = self.paired_positions or [PairedSums() for _ in range(self.tally.players)]
 
     def add(self, outcome: GameOutcome, tracker: StandingsTracker) -> None:
         self.tally.add(outcome)
@@ -199,6 +202,8 @@ class VariantTally:
         for seat, sums in enumerate(self.paired_wins):
             sums.add(_won(outcome, seat), _won(base, seat))
         self.paired_turns.add(outcome.turns, base.turns)
+        for position, sums in enumerate(self.paired_positions):
+            sums.add(_won(outcome, outcome.turn_order[position]), _won(base, base.turn_order[position]))
 
     def merge(self, other: VariantTally) -> None:
         self.tally.merge(other.tally)
@@ -210,7 +215,8 @@ class VariantTally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for reason, count in other.reasons.items():
             self.reasons[reason] = self.reasons.get(reason, 0) + count
-        for mine, theirs in zip(self.paired_wins, other.paired_wins, strict=True):
+        for mine, theirs in zip(self.paired_wins + self.paired_positions, other.paired_wins + other.paired_positions,
+                                strict=True):
             mine.merge(theirs)
         self.paired_turns.merge(other.paired_turns)
 
@@ -226,6 +232,7 @@ class VariantTally:
             "first_elimination": self.first_elimination.to_list(),
             "paired_wins": [sums.to_list() for sums in self.paired_wins],
             "paired_turns": self.paired_turns.to_list(),
+            "paired_positions": [sums.to_list() for sums in self.paired_positions],
         }
 
     @classmethod
@@ -242,6 +249,8 @@ class VariantTally:
             first_elimination=Moments.from_list(data["first_elimination"]),
             paired_wins=[PairedSums.from_list(sums) for sums in data["paired_wins"]],
             paired_turns=PairedSums.from_list(data["paired_turns"]),
+            # absent from the tallies of chunks recorded before turn order was counted: no pairs
+            paired_positions=[PairedSums.from_list(sums) for sums in data.get("paired_positions", [])],
         )
 
     @classmethod

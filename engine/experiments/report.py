@@ -1,12 +1,16 @@
 """What an experiment reports per variant, the stopping rules of a precision experiment, the size
-of its rounds, and the sentence a designer wants."""
+of its rounds, and the sentence a designer wants.
+
+Win rates are reported per seat and per turn-order position (``Ruleset.turn_order``); the first
+mover's edge, position 0's win rate minus a fair share, is the measure the sentence balances: in a
+game whose rulebook picks the first player by a roll, seat 0 is not the first mover."""
 
 from __future__ import annotations
 
 import math
 
 from engine.experiments.design import BASE, Variant
-from engine.experiments.measures import Moments, VariantTally
+from engine.experiments.measures import Moments, PairedSums, VariantTally
 from engine.experiments.statistics import (
     ALPHA,
     Z95,
@@ -28,6 +32,14 @@ STOP_REASONS = ("games", "win_rate_precision", "difference_decided", "precision"
 ROUND_GROWTH = 0.1
 
 
+def edge(rates: dict, games: int, fair: float) -> dict:
+    """How far the first of ``rates`` (a summary's ``win_rates`` and ``win_rate_ci95``: per seat, or per
+    turn-order position) is above a fair share, with its 95% interval."""
+    low, high = rates["win_rate_ci95"][0]
+    return {"value": rounded(rates["win_rates"][0] - fair) if games else 0.0,
+            "ci95": [rounded(low - fair), rounded(high - fair)]}
+
+
 def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTally) -> dict:
     """One variant's measures, each with its 95% interval."""
     tally = vt.tally
@@ -35,8 +47,7 @@ def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTa
     stats = summarize(ruleset_id, seed, tally)
     players = tally.players
     fair = 1 / players
-    edge = stats["win_rates"][0] - fair if games else 0.0
-    low, high = stats["win_rate_ci95"][0]
+    positions = stats["positions"]
     for entry in stats["bot_stats"].values():
         # How far the bot's win rate is above a seat's fair share: the skill a lineup shows.
         entry["skill_share"] = rounded(entry["win_rate"] - fair)
@@ -52,7 +63,9 @@ def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTa
         "games": games,
         "win_rates": stats["win_rates"],
         "win_rate_ci95": stats["win_rate_ci95"],
-        "first_seat_edge": {"value": rounded(edge), "ci95": [rounded(low - fair), rounded(high - fair)]},
+        "positions": positions,
+        "first_mover_edge": edge(positions, positions["games"], fair),
+        "first_seat_edge": edge(stats, games, fair),
         "bot_stats": stats["bot_stats"],
         "draws": _rate(tally.draws, games),
         "turn_cap_hits": _rate(tally.turn_cap_hits, games),
@@ -81,11 +94,14 @@ def _rate(count: int, games: int) -> dict:
 
 
 def differences(vt: VariantTally) -> dict:
-    """This variant minus the base, from the games of the same seeds: per seat win rate, game length."""
+    """This variant minus the base, from the games of the same seeds: per seat win rate, per turn-order
+    position win rate, game length."""
     turns = paired_difference(vt.paired_turns)
     base_mean = vt.paired_turns.y / vt.paired_turns.n if vt.paired_turns.n else 0.0
     turns["relative"] = rounded(turns["difference"] / base_mean) if base_mean else None
-    return {"win_rates": [paired_difference(sums) for sums in vt.paired_wins], "turns_mean": turns}
+    return {"win_rates": [paired_difference(sums) for sums in vt.paired_wins],
+            "position_win_rates": [paired_difference(sums) for sums in vt.paired_positions],
+            "turns_mean": turns}
 
 
 def adjust(reports: list[dict]) -> None:
@@ -94,9 +110,9 @@ def adjust(reports: list[dict]) -> None:
     compared = [r["difference"] for r in reports if r.get("difference")]
     if not compared:
         return
-    seats = len(compared[0]["win_rates"])
-    families = [[c["win_rates"][seat] for c in compared] for seat in range(seats)]
-    families.append([c["turns_mean"] for c in compared])
+    families = [[c["turns_mean"] for c in compared]]
+    for per_index in ("win_rates", "position_win_rates"):
+        families += [[c[per_index][i] for c in compared] for i in range(len(compared[0][per_index]))]
     for family in families:
         for entry, adjusted in zip(family, holm([e["p_value"] for e in family]), strict=True):
             entry["p_holm"] = adjusted
@@ -113,32 +129,50 @@ def tuned_for(within: float) -> int:
 
 
 def precision_state(vt: VariantTally, stop: dict, compared: int) -> dict:
-    """Where a variant stands against the stopping rules: per seat, the win rate's sequence radius
-    and the difference's sequence (Bonferroni over the ``compared`` variants)."""
+    """Where a variant stands against the stopping rules: per seat and per turn-order position, the win
+    rate's sequence radius and the difference's sequence (Bonferroni over the ``compared`` variants).
+    A rule holds once it holds for every seat and every position; positions count from the games that
+    tallied them (none in chunks recorded before turn order was counted, which then ask the seats only)."""
     tally = vt.tally
-    n = tally.games
-    state: dict = {"games": n}
+    state: dict = {"games": tally.games}
     if stop.get("win_rate_within"):
         h = stop["win_rate_within"]
-        radii = [confidence_sequence_radius(n, smoothed_proportion_sd(w, n), tuned_for(h)) for w in tally.wins]
-        state["win_rate_radius"] = [rounded(r) for r in radii]
-        state["win_rate_met"] = all(r <= h for r in radii)
+        seats = _win_rate_radii(tally.wins, tally.games, h)
+        positions = _win_rate_radii(tally.positions.wins, tally.positions.games, h)
+        state["win_rate_radius"] = seats
+        state["position_win_rate_radius"] = positions
+        state["win_rate_met"] = tally.games > 0 and all(r <= h for r in seats + positions if r is not None)
     if stop.get("difference_within") and any(s.n for s in vt.paired_wins):
-        delta = stop["difference_within"]
-        alpha = ALPHA / max(1, compared)
-        verdicts, sequences = [], []
-        for sums in vt.paired_wins:
-            mean = (sums.x - sums.y) / sums.n if sums.n else 0.0
-            sd = math.sqrt(max(difference_variance(sums), 1 / max(1, sums.n)))
-            radius = confidence_sequence_radius(sums.n, sd, tuned_for(delta), alpha)
-            low, high = mean - radius, mean + radius
-            sequences.append([rounded(low), rounded(high)])
-            verdicts.append("different" if low > 0 or high < 0 else "equivalent" if -delta < low and high < delta
-                            else None)
-        state["difference_sequence"] = sequences
-        state["verdicts"] = verdicts
-        state["difference_met"] = all(verdict is not None for verdict in verdicts)
+        delta, alpha = stop["difference_within"], ALPHA / max(1, compared)
+        seats = [_difference_sequence(sums, delta, alpha) for sums in vt.paired_wins]
+        positions = [_difference_sequence(sums, delta, alpha) for sums in vt.paired_positions]
+        state["difference_sequence"] = [sequence for sequence, _ in seats]
+        state["verdicts"] = [verdict for _, verdict in seats]
+        state["position_difference_sequence"] = [sequence for sequence, _ in positions]
+        state["position_verdicts"] = [verdict for _, verdict in positions]
+        state["difference_met"] = all(verdict is not None for sequence, verdict in seats + positions if sequence)
     return state
+
+
+def _win_rate_radii(wins: list[int], games: int, within: float) -> list[float | None]:
+    """Each win rate's confidence sequence half-width after ``games`` (None before any game)."""
+    if games == 0:
+        return [None] * len(wins)
+    return [rounded(confidence_sequence_radius(games, smoothed_proportion_sd(w, games), tuned_for(within)))
+            for w in wins]
+
+
+def _difference_sequence(sums: PairedSums, delta: float, alpha: float) -> tuple[list[float] | None, str | None]:
+    """The confidence sequence of a paired win-rate difference and its verdict: ``different`` (it excludes
+    0), ``equivalent`` (it lies inside ±``delta``) or None (not yet; no pairs: no sequence)."""
+    if sums.n == 0:
+        return None, None
+    mean = (sums.x - sums.y) / sums.n
+    sd = math.sqrt(max(difference_variance(sums), 1 / sums.n))
+    radius = confidence_sequence_radius(sums.n, sd, tuned_for(delta), alpha)
+    low, high = mean - radius, mean + radius
+    verdict = "different" if low > 0 or high < 0 else "equivalent" if -delta < low and high < delta else None
+    return [rounded(low), rounded(high)], verdict
 
 
 def stop_reason(state: dict, stop: dict, is_base: bool) -> str | None:
@@ -170,19 +204,20 @@ def next_round_games(games_done: int, stop: dict, chunk_size: int) -> int:
 
 
 def sentence(reports: list[dict]) -> str | None:
-    """The variant that best balances the first seat, its edge against the base's, and its games'
-    length against the base's: "with starting_money=16 the first seat's edge is ..."."""
+    """The variant that best balances the first mover, its edge against the base's, and its games'
+    length against the base's: "with starting_money=16 the first mover's edge is ..."."""
     base = next((r for r in reports if r["name"] == BASE), None)
-    others = [r for r in reports if r["name"] != BASE and r["games"]]
-    if base is None or not others or not base["games"]:
+    others = [r for r in reports if r["name"] != BASE and r["positions"]["games"]]
+    if base is None or not others or not base["positions"]["games"]:
         return None
-    best = min(others, key=lambda r: abs(r["first_seat_edge"]["value"]))
+    best = min(others, key=lambda r: abs(r["first_mover_edge"]["value"]))
     # Rounded before formatting (and -0.0 made 0.0) so an edge of -0.0004 reads +0.000, not -0.000.
-    edge, low, high = (round(x, 3) + 0.0 for x in (best["first_seat_edge"]["value"], *best["first_seat_edge"]["ci95"]))
-    base_edge = round(base["first_seat_edge"]["value"], 3) + 0.0
-    direction = "down" if abs(edge) < abs(base_edge) else "up"
-    text = (f"with {best['name']} the first seat's edge is {edge:+.3f} [{low:+.3f}, {high:+.3f}], "
-            f"{direction} from {base_edge:+.3f} with the base")
+    best_edge = best["first_mover_edge"]
+    value, low, high = (round(x, 3) + 0.0 for x in (best_edge["value"], *best_edge["ci95"]))
+    base_value = round(base["first_mover_edge"]["value"], 3) + 0.0
+    direction = "down" if abs(value) < abs(base_value) else "up"
+    text = (f"with {best['name']} the first mover's edge is {value:+.3f} [{low:+.3f}, {high:+.3f}], "
+            f"{direction} from {base_value:+.3f} with the base")
     relative = (best.get("difference") or {}).get("turns_mean", {}).get("relative")
     if relative is not None:
         text += f"; games are {abs(relative) * 100:.0f}% {'longer' if relative > 0 else 'shorter'}"

@@ -852,6 +852,19 @@ class Progress(TypedDict):
     """Worker jobs the games are cut into."""
 
 
+class Positions(TypedDict):
+    games: "int"
+    """Games counted by turn-order position: all of them, but for games tallied by a worker of a release before turn order was counted (they count in the seat figures only)."""
+    wins: "list[int]"
+    """Outright wins per position."""
+    win_rates: "list[float]"
+    """Per position, over `games`."""
+    win_rate_ci95: "list[list[float]]"
+    """Per position."""
+    first_movers: "list[int]"
+    """Per seat: the games in which it moved first."""
+
+
 class BotStats(TypedDict):
     seats: "int"
     """Seats this bot played in each game."""
@@ -885,6 +898,7 @@ class Statistics(TypedDict):
     win_rates: "list[float]"
     win_rate_ci95: "list[list[float]]"
     """Per seat."""
+    positions: "Positions"
     bot_stats: "dict[str, BotStats]"
     """Per bot name, over every seat it played."""
     draws: "int"
@@ -994,7 +1008,7 @@ class ExperimentProgress(TypedDict):
 
 class Edge(TypedDict):
     value: "float"
-    """Seat 0's win rate minus a fair 1/players."""
+    """A win rate minus a fair 1/players."""
     ci95: NotRequired["list[float]"]
     """95% Wilson score interval [low, high]."""
 
@@ -1064,6 +1078,8 @@ class Difference(TypedDict):
 class Differences(TypedDict):
     win_rates: "list[Difference]"
     """Per seat."""
+    position_win_rates: "list[Difference]"
+    """Per turn-order position ([0] the first mover): each game's first mover against the base's game's first mover."""
     turns_mean: "Difference"
 
 
@@ -1071,12 +1087,20 @@ class Precision(TypedDict):
     games: "int"
     win_rate_radius: NotRequired["list[float]"]
     """Per seat, the confidence sequence's half-width."""
+    position_win_rate_radius: NotRequired["list[float | None]"]
+    """Per turn-order position, the same (null before a game counted positions)."""
     win_rate_met: NotRequired["bool"]
+    """Every seat's and every position's radius is within."""
     difference_sequence: NotRequired["list[list[float]]"]
     """Per seat, the confidence sequence of the difference from the base."""
     verdicts: NotRequired["list[str | None]"]
     """Per seat: `different`, `equivalent` (within ±difference_within) or null (not yet)."""
+    position_difference_sequence: NotRequired["list[list[float] | None]"]
+    """Per turn-order position, the same (null before a pair counted positions)."""
+    position_verdicts: NotRequired["list[str | None]"]
+    """Per position."""
     difference_met: NotRequired["bool"]
+    """Every seat and every position has its verdict."""
 
 
 class VariantResult(TypedDict):
@@ -1090,7 +1114,11 @@ class VariantResult(TypedDict):
     """Why it stopped: `games` (the fixed size), `win_rate_precision`, `difference_decided`, `precision` (both), `budget` (max_games without an answer), `variants_done` (the base, once no variant needs its pairs)."""
     win_rates: "list[float]"
     win_rate_ci95: "list[list[float]]"
-    first_seat_edge: "Edge"
+    positions: "Positions"
+    first_mover_edge: "dict[str, Any]"
+    """The first mover's win rate (`positions`) minus a fair 1/players: the first player's edge, the measure `summary` balances."""
+    first_seat_edge: "dict[str, Any]"
+    """Seat 0's win rate minus a fair 1/players. Seat 0 is the first mover only in games that seat it first (Cash 'n Guns' starting Godfather); where the table rolls for it, see `first_mover_edge`."""
     bot_stats: "dict[str, ExperimentBotStats]"
     """Per bot; `skill_share` is its win rate minus a seat's fair share."""
     draws: "Rate"
@@ -1119,7 +1147,7 @@ class ExperimentResult(TypedDict):
     variants: "list[VariantResult]"
     """Base first."""
     summary: "str | None"
-    """The variant that best balances the first seat, against the base, in a sentence."""
+    """The variant that best balances the first mover (`first_mover_edge`), against the base, in a sentence."""
     multiple_comparisons: "str"
     """How p_holm is adjusted."""
     rules_version: "int"
@@ -1487,6 +1515,7 @@ __all__ = [
     'PastView',
     'SimulationRequest',
     'Progress',
+    'Positions',
     'BotStats',
     'Turns',
     'Statistics',

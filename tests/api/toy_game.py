@@ -60,6 +60,9 @@ class ToyRuleset(Ruleset):
         state.played = [-1] * players
         return state
 
+    def turn_order(self, state: ToyState) -> list[int]:
+        return list(range(state.players))  # seat 0 rolls first, then round by seat number
+
     def pending(self, state: ToyState) -> list[Decision]:
         if state.round >= state.rounds:
             return []

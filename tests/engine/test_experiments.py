@@ -144,14 +144,45 @@ def test_the_confidence_sequence_covers_a_coin_at_every_look():
     assert missed_naive > 2 * missed_sequence
 
 
-def _tally_of(wins_and_pairs: list[tuple[int, int]]) -> VariantTally:
+def _tally_of(wins_and_pairs: list[tuple[int, int]], positions: list[tuple[int, int]] | None = None) -> VariantTally:
+    """Two seats' games: (seat 0 won, the base's seat 0 won) each; ``positions`` the same for the first
+    mover (None: no turn order counted, as in a chunk recorded before it was)."""
     tally = VariantTally.empty(2, ["random", "random"])
     tally.tally.games = len(wins_and_pairs)
     tally.tally.wins = [sum(x for x, _ in wins_and_pairs), sum(1 - x for x, _ in wins_and_pairs)]
     for x, y in wins_and_pairs:
         tally.paired_wins[0].add(x, y)
         tally.paired_wins[1].add(1 - x, 1 - y)
+    for x, y in positions or []:
+        tally.tally.positions.games += 1
+        tally.tally.positions.wins[1 - x] += 1
+        tally.paired_positions[0].add(x, y)
+        tally.paired_positions[1].add(1 - x, 1 - y)
     return tally
+
+
+def test_a_variant_plays_on_while_its_first_mover_is_undecided_though_its_seats_are():
+    stop = {"difference_within": 0.02, "win_rate_within": 0.05, "max_games": 100_000, "min_games": 100}
+    rng = random.Random(2)
+    seats = [(1, 0)] * 1500 + [(0, 0)] * 1500
+    noisy = [(int(rng.random() < 0.5), int(rng.random() < 0.5)) for _ in range(3000)]
+    state = precision_state(_tally_of(seats, positions=noisy), stop, compared=1)
+    assert state["verdicts"] == ["different", "different"] and state["position_verdicts"] == [None, None]
+    assert state["win_rate_met"] and not state["difference_met"]
+    assert stop_reason(state, stop, is_base=False) is None
+    decided = precision_state(_tally_of(seats, positions=seats), stop, compared=1)
+    assert decided["position_verdicts"] == ["different", "different"]
+    assert stop_reason(decided, stop, is_base=False) == "precision"
+    # Games without their turn order (chunks of an older worker) leave the rule to the seats.
+    assert stop_reason(precision_state(_tally_of(seats), stop, compared=1), stop, is_base=False) == "precision"
+
+
+def test_a_first_mover_win_rate_short_of_precision_keeps_the_base_playing():
+    stop = {"win_rate_within": 0.05, "max_games": 100_000, "min_games": 100}
+    many = [(1, 0), (0, 0)] * 1500
+    state = precision_state(_tally_of(many, positions=many[:100]), stop, 1)
+    assert state["win_rate_radius"][0] < 0.05 < state["position_win_rate_radius"][0]
+    assert stop_reason(state, stop, is_base=True) is None
 
 
 def test_a_clear_difference_stops_the_variant_and_a_budget_stops_the_rest():
@@ -199,8 +230,9 @@ def test_the_report_names_the_most_balanced_variant():
         reports.append(report)
     adjust(reports)
     assert all("p_holm" in d for r in reports[1:] for d in r["difference"]["win_rates"])
-    best = min(reports[1:], key=lambda r: abs(r["first_seat_edge"]["value"]))
-    assert sentence(reports).startswith(f"with {best['name']} the first seat's edge is ")
+    assert all("p_holm" in d for r in reports[1:] for d in r["difference"]["position_win_rates"])
+    best = min(reports[1:], key=lambda r: abs(r["first_mover_edge"]["value"]))
+    assert sentence(reports).startswith(f"with {best['name']} the first mover's edge is ")
     assert reports[2]["turns"]["mean"] > reports[1]["turns"]["mean"]  # more money, longer games
     assert Moments(2, 3, 5).n == 2
 

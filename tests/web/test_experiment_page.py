@@ -22,12 +22,14 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
     wait_data(driver, "chart", "drawn")
     assert driver.find_element(By.ID, "exp-status").text.startswith("finished: 480 games")
     assert driver.find_element(By.ID, "exp-sentence").text.startswith("with starting_money=")
-    for chart in ("exp-edge", "exp-turns", "exp-leads"):
+    for chart in ("exp-edge", "exp-seat-edge", "exp-turns", "exp-leads"):
         assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} polygon.band")) == 1
         assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3
         assert driver.find_elements(By.CSS_SELECTOR, f"#{chart} line.reference")
     ticks = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#exp-turns text.tick")][3:]  # after the 3 y ticks
     assert ticks == ["6", "12", "24"]
+    headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#exp-table th")]
+    assert headers[3:5] == ["first mover wins", "edge"] and "seat 0 wins" in headers
     rows = driver.find_elements(By.CSS_SELECTOR, "#exp-table tr.variant")
     assert [row.find_element(By.TAG_NAME, "td").text for row in rows] == [
         "base", "starting_money=6", "starting_money=12", "starting_money=24"]
@@ -36,7 +38,7 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
     with viewport(driver, 390, 844):  # a phone: every chart drawn again, nothing off the screen
         driver.refresh()
         wait_data(driver, "chart", "drawn")
-        for chart in ("exp-edge", "exp-turns", "exp-leads"):
+        for chart in ("exp-edge", "exp-seat-edge", "exp-turns", "exp-leads"):
             box = driver.find_element(By.ID, chart).rect
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 100, (chart, box)
             assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3

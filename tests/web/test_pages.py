@@ -40,13 +40,17 @@ def test_simulation_page_runs_one_on_the_workers_and_charts_it(service, browser)
     labels = [label.text for label in driver.find_elements(By.CSS_SELECTOR, "#sim-winrates text.label")]
     assert labels == ["seat 0 (random)", "seat 1 (heuristic)", "seat 2 (heuristic)"]
     assert len(driver.find_elements(By.CSS_SELECTOR, "#sim-winrates line.whisker")) == 3
+    positions = [label.text for label in driver.find_elements(By.CSS_SELECTOR, "#sim-positions text.label")]
+    assert positions == ["1st (first mover)", "2nd", "3rd"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#sim-positions line.whisker")) == 3
     assert driver.find_elements(By.CSS_SELECTOR, "#sim-lengths rect.bar")
-    assert "60 games" in driver.find_element(By.ID, "sim-summary").text
+    summary = driver.find_element(By.ID, "sim-summary").text
+    assert "60 games" in summary and "first mover's edge" in summary
     assert console_errors(driver) == []
     assert not (small := small_texts(driver, ".chart text")), small
     with viewport(driver, 390, 844):  # a phone: the form and the charts, nothing off the screen
         assert not (gone := off_screen(driver)), gone
-        for chart in ("sim-winrates", "sim-lengths"):
+        for chart in ("sim-winrates", "sim-positions", "sim-lengths"):
             box = driver.find_element(By.ID, chart).rect
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 60, (chart, box)
         # The charts are drawn again at the phone's width (the window's resize), their labels still readable.

@@ -54,6 +54,36 @@ def test_an_unreachable_service_is_one_line():
     assert bad.returncode == 2 and "is not an http:// or https:// URL" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_the_simulate_table_shows_the_seats_then_the_turn_order_and_the_first_movers_edge():
+    from api.simulations.table import format_table
+    from engine.simulate import simulate
+
+    stats = simulate("monopoly-cars2", 300, 4, ["heuristic"], seed=7512)
+    lines = format_table(stats).splitlines()
+    seats = [line.split() for line in lines[2:6]]
+    assert [int(row[-1]) for row in seats] == stats["positions"]["first_movers"]  # "moved first"
+    assert [float(row[3]) for row in seats] == [round(r, 3) for r in stats["win_rates"]]
+    assert lines[6].startswith("turn order")
+    orders = [line.split("  ")[0].strip() for line in lines[7:11]]
+    assert orders == ["1st (first mover)", "2nd", "3rd", "4th"]
+    first = stats["positions"]["win_rates"][0]
+    assert lines[7].split()[4] == f"{first:.3f}"
+    assert lines[11].startswith(f"first mover's edge {first - 0.25:+.3f} [")
+
+
+def test_a_result_of_a_service_before_turn_order_still_prints_and_plots_its_seats():
+    from api.simulations.plot import build_figure
+    from api.simulations.table import format_table
+    from engine.simulate import simulate
+
+    stats = simulate("whipcash", 20, 2, ["random"], seed=7513)
+    del stats["positions"]  # what `rulehouse simulate --url` reads from a service of the release before
+    lines = format_table(stats).splitlines()
+    assert [float(line.split()[3]) for line in lines[2:4]] == [round(r, 3) for r in stats["win_rates"]]
+    assert lines[4].endswith("(over the 0 games that counted it)")
+    assert [patch.get_height() for patch in build_figure(stats).axes[0].patches] == stats["win_rates"]
+
+
 def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
     from api.simulations.plot import build_figure
     from engine.simulate import simulate
@@ -61,13 +91,16 @@ def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
     stats = simulate("cash-n-guns", 60, 4, ["random"], seed=3)
     assert len(stats["turns"]["histogram"]) == 1  # every game: 8 rounds
     figure = build_figure(stats)
-    scores = figure.axes[1]
+    positions = figure.axes[1]  # wins by turn order beside the seats': the first mover leftmost
+    assert [patch.get_height() for patch in positions.patches] == stats["positions"]["win_rates"]
+    assert [t.get_text() for t in positions.get_xticklabels()] == ["1st\n(first mover)", "2nd", "3rd", "4th"]
+    scores = figure.axes[2]
     assert scores.get_xlabel() == "final score (every seat)"
     assert sum(patch.get_height() for patch in scores.patches) == 60 * 4
     assert len(scores.patches) > 5
 
     varied = build_figure(simulate("monopoly-cars2", 60, 2, ["random"], seed=3))
-    lengths = varied.axes[1]
+    lengths = varied.axes[2]
     assert lengths.get_xlabel() == "game length (turns)"
     assert all(float(tick).is_integer() for tick in lengths.get_xticks())
 

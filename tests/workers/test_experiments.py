@@ -141,9 +141,10 @@ def test_the_cli_prints_a_table_and_plots_a_sweep(redis_db_url, workers, tmp_pat
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "monopoly-cars2: 2 players, seed 4, finished"
+    assert lines[1].index("first mover wins") < lines[1].index("vs base") < lines[1].index("seat 0 wins")
     assert [line.split()[0] for line in lines[2:5]] == ["base", "starting_money=6", "starting_money=24"]
     assert all(line.split()[1] == "200" for line in lines[2:5])
-    assert lines[5].startswith("with starting_money=")
+    assert lines[5].startswith("with starting_money=") and " the first mover's edge is " in lines[5]
     assert plot.stat().st_size > 10_000
     bad = run_cli("experiment", RULESET, "--sweep", "starting_money=-1", redis_url=redis_db_url)
     assert bad.returncode == 2 and "sweep" in bad.stderr

@@ -66,6 +66,9 @@ class ToyRace(Ruleset):
         return RaceState(players, rng, options["goal"], options["crash"], options["step_seconds"],
                          positions=[0] * players)
 
+    def turn_order(self, state):
+        return list(range(state.players))  # turn t is seat t % players: seat 0 moves first
+
     def _winner(self, state):
         return next((s for s, p in enumerate(state.positions) if p >= state.goal), None)
 

@@ -21,6 +21,7 @@ from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema
 from engine.core.strict import StrictBoolean
+from engine.core.turn_order import clockwise_from
 from engine.games.cash_n_guns import view as table_view
 from engine.games.cash_n_guns.bots import HeuristicBot
 from engine.games.cash_n_guns.cards import (
@@ -542,6 +543,12 @@ class CashNGunsRuleset(Ruleset):
         other = self.copy(state)
         table_view.resample_hidden(other, seat, rng)
         return other
+
+    def turn_order(self, state: CashNGunsState) -> list[int]:
+        """The starting Godfather (seat 0, the oldest player) first, then clockwise: the order in which the
+        first round's loot is shared. The other choices are simultaneous, so "first" is the Godfather's
+        desk the game starts at (docs/rules, "Turn order")."""
+        return clockwise_from(0, state.players)
 
     def result(self, state: CashNGunsState):
         return final_result(state) if state.ended else None

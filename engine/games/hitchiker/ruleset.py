@@ -16,7 +16,7 @@ from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_schema, turn_cap_field
 from engine.core.strict import StrictBoolean
-from engine.core.turn_order import roll_for_first
+from engine.core.turn_order import clockwise_from, roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
 from engine.games.hitchiker.bots import HeuristicBot
 from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
@@ -153,7 +153,7 @@ class HitchikerRuleset(Ruleset):
             savings_to_pouch=options["savings_to_pouch"],
         )
         state.first = self._roll_for_first(state)
-        state.pick_queue = [(state.first + step) % players for step in range(players)]
+        state.pick_queue = self.turn_order(state)  # Hometowns are picked in turn order
         state.active = state.decider = state.first
         return state
 
@@ -422,6 +422,12 @@ class HitchikerRuleset(Ruleset):
         on_board = state.deal.stake if state.deal is not None else 0
         players = sum(h.cash + h.savings for h in state.seats)
         return players + state.bank + on_board + casino.table_money(state.casino)
+
+    def turn_order(self, state: HitchikerState) -> list[int]:
+        """The opening roll's winner, then left round the table in seat order. A player who joined mid-game
+        sits last in seat order, so plays after the highest-numbered seat before them and before seat 0:
+        their position is that place in the round (docs/rules, "Joining a running game")."""
+        return clockwise_from(state.first, state.players)
 
     def result(self, state: HitchikerState) -> Result | None:
         if state.phase != "over":

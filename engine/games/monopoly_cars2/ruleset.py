@@ -15,6 +15,7 @@ from engine.core.events import Event
 from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
+from engine.core.turn_order import clockwise_from
 from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.board import PROPERTY
 from engine.games.monopoly_cars2.bots import HeuristicBot
@@ -263,6 +264,10 @@ class MonopolyCars2Ruleset(Ruleset):
             "opening_spins": [{"round": s.round, "seat": s.seat, "value": s.value} for s in state.opening_spins],
             "end_reason": state.end_reason or None,
         }
+
+    def turn_order(self, state: GameState) -> list[int]:
+        """The spin-off's winner, then round the table by seat number (docs/rules, "Who goes first")."""
+        return clockwise_from(state.first_seat, state.players)
 
     def result(self, state: GameState) -> Result | None:
         if state.phase != OVER:

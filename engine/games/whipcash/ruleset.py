@@ -326,6 +326,10 @@ class WhipcashRuleset(Ruleset):
 
     # -- reading the state -------------------------------------------------------------
 
+    def turn_order(self, state: WhipcashState) -> list[int]:
+        """The order the opening rolls ranked every seat in (eliminated seats keep their place)."""
+        return list(state.order)
+
     def result(self, state: WhipcashState) -> Result | None:
         if state.phase != OVER:
             return None

@@ -143,3 +143,23 @@ def test_two_owners_of_one_hometown_are_a_state_problem():
     state = game(players=2, cash=25_000)
     state.seats[1].hometowns.append(city("Vancougar"))
     assert RULES.state_problems(state) == ["Vancougar has 2 owners"]
+
+
+def test_a_joiner_takes_the_turn_order_position_after_the_highest_seat_and_plays_there():
+    """First player 2 of 4, a fifth player joins as seat 4: the order of play is 2, 3, 4, 0, 1, which
+    is what ``turn_order`` says and what the turns then do."""
+    state = game(players=4, cash=25_000)
+    state.active = state.decider = state.first = 2
+    state.rng = Rng(7)
+    assert RULES.turn_order(state) == [2, 3, 0, 1]
+    join(state)
+    assert RULES.turn_order(state) == [2, 3, 4, 0, 1]
+    picked = next(d for d in RULES.pending(state) if d.kind == "pick_hometown")
+    RULES.apply(state, 4, picked.options[0])
+    turns = [state.active]
+    while len(turns) < 11 and RULES.result(state) is None:
+        decision = RULES.pending(state)[0]
+        RULES.apply(state, decision.seat, decision.default_action())
+        if state.active != turns[-1]:
+            turns.append(state.active)
+    assert turns == [2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2]

@@ -8,8 +8,11 @@ const POLL_MS = 1000;
 const expId = decodeURIComponent(window.location.pathname.split("/").pop());
 const path = `/v1/experiments/${encodeURIComponent(expId)}`;
 
+// An experiment finished before turn order was counted has no `first_mover_edge`: its chart stays empty.
+const edgeOf = (edge) => (edge ? [edge.value, ...edge.ci95] : null);
 const MEASURES = [
-  ["exp-edge", (v) => [v.first_seat_edge.value, ...v.first_seat_edge.ci95], (x) => x.toFixed(3)],
+  ["exp-edge", (v) => edgeOf(v.first_mover_edge), (x) => x.toFixed(3)],
+  ["exp-seat-edge", (v) => edgeOf(v.first_seat_edge), (x) => x.toFixed(3)],
   ["exp-turns", (v) => [v.turns.mean, ...v.turns.mean_ci95], (x) => x.toFixed(1)],
   ["exp-leads", (v) => [v.lead_changes.mean, ...v.lead_changes.ci95], (x) => x.toFixed(2)],
 ];
@@ -39,6 +42,10 @@ function drawCharts(state) {
   const base = state.result.variants[0];
   show($("exp-charts-panel"));  // shown first: a chart is drawn at its box's width
   for (const [id, read, format] of MEASURES) {
+    if (read(base) === null) {
+      clear($(id));
+      continue;
+    }
     const drawn = lines.map((line) => ({
       label: line.label,
       points: line.variants.map((v, index) => {
@@ -54,20 +61,24 @@ function cell(text) {
   return el("td", {}, text);
 }
 
+const rate = (rates) => (rates
+  ? `${rates.win_rates[0].toFixed(3)} [${rates.win_rate_ci95[0][0].toFixed(3)}, ${rates.win_rate_ci95[0][1].toFixed(3)}]` : "–");
+const versus = (d) => (d ? `${d.difference.toFixed(3)} [${d.ci95[0].toFixed(3)}, ${d.ci95[1].toFixed(3)}]` : "–");
+const holm = (d) => (d && d.p_holm !== undefined ? d.p_holm.toPrecision(2) : "–");
+
 function drawTable(state) {
   const table = clear($("exp-table"));
-  table.append(el("tr", {}, ...["variant", "games", "stopped", "seat 0 wins", "edge", "vs base", "Holm p", "mean turns",
-    "vs base", "lead changes", "halfway leader wins"].map((text) => el("th", {}, text))));
+  table.append(el("tr", {}, ...["variant", "games", "stopped", "first mover wins", "edge", "vs base", "Holm p",
+    "seat 0 wins", "seat 0 edge", "mean turns", "vs base", "lead changes", "halfway leader wins"].map((text) => el("th", {}, text))));
   for (const v of state.result.variants) {
     const diff = v.difference;
-    const seat0 = diff ? diff.win_rates[0] : null;
+    const first = diff && diff.position_win_rates ? diff.position_win_rates[0] : null;
     const relative = diff && diff.turns_mean.relative !== null ? `${(diff.turns_mean.relative * 100).toFixed(0)}%` : "–";
     table.append(el("tr", { className: "variant" },
       cell(v.name), cell(String(v.games)), cell(v.stopped || "–"),
-      cell(`${v.win_rates[0].toFixed(3)} [${v.win_rate_ci95[0][0].toFixed(3)}, ${v.win_rate_ci95[0][1].toFixed(3)}]`),
-      cell(v.first_seat_edge.value.toFixed(3)),
-      cell(seat0 ? `${seat0.difference.toFixed(3)} [${seat0.ci95[0].toFixed(3)}, ${seat0.ci95[1].toFixed(3)}]` : "–"),
-      cell(seat0 && seat0.p_holm !== undefined ? seat0.p_holm.toPrecision(2) : "–"),
+      cell(rate(v.positions)), cell(v.first_mover_edge ? v.first_mover_edge.value.toFixed(3) : "–"),
+      cell(versus(first)), cell(holm(first)),
+      cell(rate(v)), cell(v.first_seat_edge.value.toFixed(3)),
       cell(v.turns.mean.toFixed(1)), cell(relative), cell(v.lead_changes.mean.toFixed(2)),
       cell(v.halfway_leader_wins.rate.toFixed(3))));
   }

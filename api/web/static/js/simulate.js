@@ -51,15 +51,26 @@ function bins(histogram) {
   return buckets;
 }
 
+const ORDINALS = ["1st (first mover)", "2nd", "3rd"];
+const ordinal = (position) => ORDINALS[position] || `${position + 1}th`;
+
+/** Interval bars of a result's (or its `positions`') win rates, labelled by ``label(index)``. */
+function winRateBars(rates, label, box) {
+  const rows = rates.win_rates.map((rate, index) => ({
+    label: label(index), value: rate, low: rates.win_rate_ci95[index][0], high: rates.win_rate_ci95[index][1],
+  }));
+  clear(box).append(intervalBars(rows, { width: widthFor(box) }));
+}
+
 function drawResult(result) {
   sim.result = result;
   show($("sim-result-panel"));
-  const rows = result.win_rates.map((rate, seat) => ({
-    label: `seat ${seat} (${result.bots[seat]})`, value: rate, low: result.win_rate_ci95[seat][0], high: result.win_rate_ci95[seat][1],
-  }));
-  clear($("sim-winrates")).append(intervalBars(rows, { width: widthFor($("sim-winrates")) }));
+  winRateBars(result, (seat) => `seat ${seat} (${result.bots[seat]})`, $("sim-winrates"));
+  winRateBars(result.positions, ordinal, $("sim-positions"));
   clear($("sim-lengths")).append(histogram(bins(result.turns.histogram), { width: widthFor($("sim-lengths")) }));
-  $("sim-summary").textContent = `${result.games} games · ${result.draws} shared wins · ${result.turn_cap_hits} hit the turn cap · `
+  const edge = result.positions.win_rates[0] - 1 / result.players;
+  $("sim-summary").textContent = `${result.games} games · first mover's edge ${edge >= 0 ? "+" : ""}${edge.toFixed(3)} `
+    + `over a fair ${(1 / result.players).toFixed(3)} · ${result.draws} shared wins · ${result.turn_cap_hits} hit the turn cap · `
     + `turns: mean ${result.turns.mean.toFixed(1)}, median ${result.turns.median}, 90th percentile ${result.turns.p90}, max ${result.turns.max}`;
   document.body.dataset.chart = "drawn";
 }
