@@ -29,7 +29,7 @@ seconds makes the plan a function of the inputs alone, whatever the machine's lo
    exhausted (proven fewest), or at ``REPEAT_NODES``.
 2. Spread (Swiss only): among plans of at most phase 1's repeats, each table headed by the best free
    entrant and members by position, cut by the spread of consecutive blocks (the least the free
-   entrants can have); it starts from phase 1's plan and ends exhausted or at ``SPREAD_NODES``.
+   entrants can have); it starts from phase 1's plan and ends exhausted or after ``SPREAD_WORK / count`` nodes.
 """
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ from dataclasses import dataclass
 
 import networkx
 
-#: Nodes of the repeats phase at most. Every round of 24 entrants or fewer in bench/swiss.py's sweep
-#: finished far below it (docs/competition.md has the figures).
-REPEAT_NODES = 300_000
-#: Nodes of the spread phase at most.
-SPREAD_NODES = 100_000
+#: The repeats phase's nodes at most, times the entrants (a node reads up to every free entrant once):
+#: 250,000 nodes for 24 entrants, 23,437 for 256 (docs/competition.md has the measured figures).
+REPEAT_WORK = 6_000_000
+#: The repeats phase spends at most this share of its nodes on its bounds' table floors.
+FLOOR_SHARE = 4
+#: The spread phase's nodes at most, times the entrants.
+SPREAD_WORK = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +68,17 @@ class _Stop(Exception):
 
 
 def form_tables(count: int, size: int, earlier: Sequence[Sequence[Sequence[int]]], *, by_standing: bool,
-                repeat_nodes: int = REPEAT_NODES, spread_nodes: int = SPREAD_NODES) -> Tables:
+                repeat_work: int = REPEAT_WORK, spread_work: int = SPREAD_WORK) -> Tables:
     """The tables of ``size`` of ``count`` entrants (``count`` a multiple of ``size``), given the
     ``earlier`` rounds' tables (positions; each round a partition of the entrants)."""
+    if size < 2 or count % size:
+        raise ValueError(f"{count} entrants do not divide into tables of {size}")
     field = _Field(count, size, earlier)
     if size == 2:
         return _matched(field, by_standing)
-    found = _FewestRepeats(field, repeat_nodes).run()
+    found = _FewestRepeats(field, repeat_work // count).run()
     if by_standing:
-        found = _ClosestStandings(field, found, spread_nodes).run()
+        found = _ClosestStandings(field, found, spread_work // count).run()
     return found
 
 
@@ -109,6 +113,8 @@ class _Field:
         everyone = (1 << count) - 1
         self.unmet = [everyone & ~(1 << a) & ~sum(1 << b for b in range(count) if self.met[a][b]) for a in range(count)]
         self.twin_before = self._twins()
+        #: per entrant, at most the repeats of any table it can sit at (``cheapest_tables``); 0 until known
+        self.table_floor = [0] * count
 
     def _twins(self) -> list[int]:
         """Two entrants are twins when their meetings with every third entrant are equal: swapping them
@@ -135,22 +141,75 @@ class _Field:
             last[root(c)] = c
         return before
 
+    def cheapest_tables(self, nodes: int) -> int:
+        """Fill ``table_floor``: for each entrant the fewest repeats of a table it can sit at, found by a
+        small branch and bound per entrant (its companions cheapest first) of at most ``nodes`` nodes
+        together; an entrant left when they run out keeps the repeats with its own cheapest companions,
+        which no table of it undercuts. The nodes spent."""
+        seats, spent = self.size - 1, 0
+        for a in range(self.count):
+            others = sorted((self.met[a][x], x) for x in range(self.count) if x != a)
+            own = sum(cost for cost, _ in others[:seats])  # its pairs alone: no table of it costs less
+            found = own if spent >= nodes else self._cheapest_table(a, others, own, nodes - spent)
+            spent += found[1] if isinstance(found, tuple) else 0
+            self.table_floor[a] = found[0] if isinstance(found, tuple) else found
+        return spent
+
+    def _cheapest_table(self, a: int, others: list[tuple[int, int]], own: int, nodes: int) -> tuple[int, int]:
+        """The fewest repeats of a table of ``a`` (and the nodes spent); ``own`` if ``nodes`` run out."""
+        met, best, spent = self.met, [1 << 62], [0]
+
+        def extend(start: int, table: list[int], cost: int, need: int) -> None:
+            spent[0] += 1
+            if spent[0] > nodes:
+                raise _Stop
+            if not need:
+                best[0] = min(best[0], cost)
+                if best[0] <= own:
+                    raise _Stop  # as few as its own pairs allow
+                return
+            for i in range(start, len(others) - need + 1):
+                # Companions come cheapest first for a: the next ``need`` of them cost it the least.
+                if cost + sum(others[j][0] for j in range(i, i + need)) >= best[0]:
+                    return
+                x = others[i][1]
+                added = sum(met[x][t] for t in table)
+                if cost + added < best[0]:
+                    table.append(x)
+                    extend(i + 1, table, cost + added, need - 1)
+                    table.pop()
+
+        try:
+            extend(0, [a], 0, self.size - 1)
+        except _Stop:
+            if spent[0] > nodes:
+                return own, nodes
+        return best[0], spent[0]
+
     def cheapest_companions(self, free: int) -> tuple[int, int]:
         """A lower bound on the repeats of seating every entrant of ``free``, and the free entrant
-        hardest to seat (fewest unmet free entrants; the first position of those)."""
+        hardest to seat (fewest unmet free entrants; the first position of those). The bound is the
+        largest of three: (a) an entrant with fewer unmet free entrants than seats to fill meets one
+        again per seat short, and a repeat is short for two at most; (b) a table costs at least the
+        largest ``table_floor`` of its members, so the tables cost at least the floors of ranks 1,
+        ``size + 1``, ``2 size + 1``... (the largest together); (c) per earlier round,
+        its tables' free members spread as evenly as they can over the tables left."""
         seats = self.size - 1
-        short, head, fewest = 0, -1, self.count + 1
+        short, floors, head, fewest = 0, [], -1, self.count + 1
+        floor = self.table_floor
         rest = free
         while rest:
             low = rest & -rest
             a = low.bit_length() - 1
             rest ^= low
+            floors.append(floor[a])
             options = (self.unmet[a] & free).bit_count()
             if options < fewest:
                 head, fewest = a, options
             if options < seats:
                 short += seats - options
-        bound = (short + 1) // 2
+        floors.sort(reverse=True)
+        bound = max((short + 1) // 2, sum(floors[::self.size]))
         tables = free.bit_count() // self.size
         if tables < self.largest:  # an earlier table's members can then not sit one to a table
             by_rounds = 0
@@ -172,12 +231,26 @@ def _ordered(tables: list[tuple[int, ...]], field: _Field, nodes: int, fewest: b
 
 def _matched(field: _Field, by_standing: bool) -> Tables:
     """Two seats: a minimum-cost perfect matching, repeats weighted above any spread (the largest total
-    spread is below ``weight``), so the matching minimises repeats first, then spread."""
+    spread is below ``weight``), so the matching minimises repeats first, then spread.
+
+    By standing, only pairs ``a < b`` with ``b - a <= met(a) + met(b) + 1`` are offered (``met(x)``: how
+    many entrants ``x`` met), which loses no optimum: in a plan with a pair farther apart, some ``c``
+    between them can trade partners (``a`` with ``c`` and ``b`` with ``c``'s partner, or ``a`` with
+    ``c``'s partner and ``b`` with ``c`` when that partner precedes ``a``) into two new pairs of less
+    squared spread, and no more repeats unless ``a`` or ``b`` met one of them; each entrant ``a`` met
+    blocks one ``c`` at most, so with more entrants between than ``met(a) + met(b)`` one trade is open
+    and the plan was not the best. 256 entrants after eight rounds: about 4,000 pairs instead of
+    32,640."""
     n = field.count
     weight = (n // 2) * (n - 1) ** 2 + 1 if by_standing else 1
+    met_count = [n - 1 - field.unmet[a].bit_count() for a in range(n)]
     graph = networkx.Graph()
-    for a, b in itertools.combinations(range(n), 2):
-        graph.add_edge(a, b, weight=-(field.met[a][b] * weight + ((b - a) ** 2 if by_standing else 0)))
+    for a in range(n):
+        reach = n if not by_standing else a + met_count[a] + max(met_count) + 2
+        for b in range(a + 1, min(n, reach)):
+            if by_standing and b - a > met_count[a] + met_count[b] + 1:
+                continue
+            graph.add_edge(a, b, weight=-(field.met[a][b] * weight + ((b - a) ** 2 if by_standing else 0)))
     matching = networkx.max_weight_matching(graph, maxcardinality=True)
     return _ordered([tuple(pair) for pair in matching], field, 0, True, True)
 
@@ -194,8 +267,9 @@ class _FewestRepeats:
 
     def run(self) -> Tables:
         everyone = (1 << self.field.count) - 1
-        self.root_bound = self.field.cheapest_companions(everyone)[0]
         try:
+            self.nodes += self.field.cheapest_tables(self.limit // FLOOR_SHARE)
+            self.root_bound = self.field.cheapest_companions(everyone)[0]
             self._search(everyone, 0, [])
             exhausted = True
         except _Stop:
@@ -205,7 +279,8 @@ class _FewestRepeats:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes > self.limit:
+        # The first descent (one node per entrant: it never backtracks) always ends in a plan.
+        if self.nodes > self.limit and self.best:
             raise _Stop
 
     def _search(self, free: int, spent: int, plan: list[tuple[int, ...]]) -> None:
