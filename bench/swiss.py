@@ -13,7 +13,8 @@ entrants at 2 to 6 seats, and plans each round with ``engine.competition.table_s
 - ``forced``: rounds where some repeat cannot be avoided, the repeats of the new plans and of the
   baseline's there;
 - ``proven``: rounds whose fewest repeats the search proved (finished within its node bound), and
-  rounds whose least spread it proved;
+  rounds whose least spread it proved (and, at the end, the unproven ones by round number, and the
+  rounds where the new plan repeated more than the baseline's);
 - the worst round's milliseconds and nodes.
 
 Then the largest fields (250 to 256 entrants) and adversarial histories (random earlier rounds, no
@@ -92,6 +93,9 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
             if old is not None:
                 stats[f"{kind}_old"] += old
                 stats[f"{kind}_old_rounds"] += old > 0
+                stats["worse"] += found.repeats > old
+        if not found.fewest:
+            stats["unproven"][number + 1] = stats["unproven"].get(number + 1, 0) + 1
         earlier.append(tables)
         for index, table in enumerate(tables):
             results.append(TableResult(number, index, table, tuple(rng.sample(range(1, size + 1), size))))
@@ -104,14 +108,22 @@ def sweep(tournaments: int, rounds: int, baseline) -> None:
     total: dict = {}
     for count, size in FIELDS:
         stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "zero", "zero_new", "zero_old",
-                               "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds"], 0)
+                               "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds",
+                               "worse"], 0)
+        stats["unproven"] = {}
         rng = random.Random(SEED * 1000 + count * 10 + size)
         for _ in range(tournaments):
             play(count, size, rounds, rng, baseline, stats)
         for key, value in stats.items():
-            total[key] = max(total.get(key, 0), value) if key in ("ms", "nodes") else total.get(key, 0) + value
+            if key == "unproven":
+                for number, rounds_of in value.items():
+                    total.setdefault(key, {})[number] = total.get(key, {}).get(number, 0) + rounds_of
+            else:
+                total[key] = max(total.get(key, 0), value) if key in ("ms", "nodes") else total.get(key, 0) + value
         print(line(f"{count:>2} at {size}", stats, baseline is not None))
     print(line("all     ", total, baseline is not None))
+    print(f"rounds with more repeats than the baseline's: {total['worse']}")
+    print(f"rounds whose fewest repeats the search did not prove, by round number: {total.get('unproven') or 'none'}")
 
 
 def line(label: str, s: dict, with_baseline: bool) -> str:

@@ -34,6 +34,7 @@ seconds makes the plan a function of the inputs alone, whatever the machine's lo
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,10 +44,11 @@ import networkx
 #: The repeats phase's nodes at most, times the entrants (a node reads up to every free entrant once):
 #: 250,000 nodes for 24 entrants, 23,437 for 256 (docs/competition.md has the measured figures).
 REPEAT_WORK = 6_000_000
-#: The repeats phase spends at most this share of its nodes on its bounds' table floors.
-FLOOR_SHARE = 4
-#: The spread phase's nodes at most, times the entrants.
-SPREAD_WORK = 2_000_000
+#: Each phase spends at most this share of its nodes on its bounds' table floors (repeats) and on
+#: improving its first plan by swaps.
+SHARE = 4
+#: The spread phase's nodes at most, times the entrants (41,666 nodes for 24 entrants).
+SPREAD_WORK = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,10 @@ class Tables:
 
 class _Stop(Exception):
     """The node limit is reached, or the plan cannot be bettered: the search unwinds."""
+
+
+class _FirstPlan(Exception):
+    """The first descent has its plan."""
 
 
 def form_tables(count: int, size: int, earlier: Sequence[Sequence[Sequence[int]]], *, by_standing: bool,
@@ -255,6 +261,45 @@ def _matched(field: _Field, by_standing: bool) -> Tables:
     return _ordered([tuple(pair) for pair in matching], field, 0, True, True)
 
 
+def _swap_descent(field: _Field, plan: Sequence[Sequence[int]], nodes: int, *,
+                  by_standing: bool) -> tuple[list[tuple[int, ...]], int]:
+    """Better a plan by swapping two entrants of two tables while that lowers the repeats (by standing:
+    the repeats, then the spread), the first such swap each time, in table and seat order, until a pass
+    over every two tables finds none or ``nodes`` swaps were weighed. The plan, and the swaps weighed.
+    Without standings only tables with a repeat are looked at: no swap between two without one helps."""
+    met = field.met
+    tables = [list(table) for table in plan]
+    repeats = [repeats_of(table, met) for table in tables]
+    weighed, improved = 0, True
+    while improved:
+        improved = False
+        for i, first in enumerate(tables):
+            for j in range(i + 1, len(tables)):
+                if not by_standing and not (repeats[i] or repeats[j]):
+                    continue
+                second = tables[j]
+                for xi in range(len(first)):
+                    for yi in range(len(second)):
+                        weighed += 1
+                        if weighed > nodes:
+                            return [tuple(table) for table in tables], nodes
+                        x, y = first[xi], second[yi]
+                        gain_first = sum(met[x][a] - met[y][a] for a in first if a != x)
+                        gain_second = sum(met[y][b] - met[x][b] for b in second if b != y)
+                        gain = gain_first + gain_second
+                        if gain < 0 or (gain == 0 and not by_standing):
+                            continue
+                        before = spread_of(first) + spread_of(second)
+                        first[xi], second[yi] = y, x
+                        if gain == 0 and spread_of(first) + spread_of(second) >= before:
+                            first[xi], second[yi] = x, y  # no closer: undone
+                            continue
+                        repeats[i] -= gain_first
+                        repeats[j] -= gain_second
+                        improved = True
+    return [tuple(table) for table in tables], weighed
+
+
 class _FewestRepeats:
     """Phase 1: branch and bound on repeats (module docstring)."""
 
@@ -264,18 +309,42 @@ class _FewestRepeats:
         self.best_repeats = 1 << 62
         self.memo: dict[int, int] = {}  # free set -> its completion costs at least this many repeats
         self.root_bound = 0
+        self.first_only = False
+        self.zero_searched = False  # the search for a plan without repeats ended: there is none
 
     def run(self) -> Tables:
         everyone = (1 << self.field.count) - 1
+        field = self.field
         try:
-            self.nodes += self.field.cheapest_tables(self.limit // FLOOR_SHARE)
-            self.root_bound = self.field.cheapest_companions(everyone)[0]
-            self._search(everyone, 0, [])
+            self.nodes += field.cheapest_tables(self.limit // SHARE)
+            self.root_bound = field.cheapest_companions(everyone)[0]
+            self.first_only = True
+            with contextlib.suppress(_FirstPlan):
+                self._search(everyone, 0, [])
+            if self.best_repeats > self.root_bound:
+                swapped, spent = _swap_descent(field, self.best, self.limit // SHARE, by_standing=False)
+                self.nodes += spent
+                self.best, self.best_repeats = swapped, sum(repeats_of(table, field.met) for table in swapped)
+            self.first_only = False
+            if self.best_repeats > self.root_bound == 0:
+                self._without_repeats(everyone)
+            if self.best_repeats > self.root_bound:
+                self._search(everyone, 0, [])
             exhausted = True
         except _Stop:
             exhausted = False
         fewest = exhausted or self.best_repeats <= self.root_bound
-        return _ordered(self.best, self.field, self.nodes, fewest, False)
+        return _ordered(self.best, field, self.nodes, fewest, False)
+
+    def _without_repeats(self, everyone: int) -> None:
+        """Look for a plan without any repeat before any plan with fewer repeats than the best: only
+        unmet entrants are offered at each seat, so this search is small. Free sets it exhausts keep a
+        bound of one repeat (``memo``) for the search after it."""
+        best, best_repeats = self.best, self.best_repeats
+        self.best_repeats = 1  # a cutoff: only plans of no repeat
+        self._search(everyone, 0, [])  # a plan found stops everything (it meets the root's bound)
+        self.best, self.best_repeats = best, best_repeats
+        self.zero_searched = True
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -289,6 +358,8 @@ class _FewestRepeats:
                 self.best, self.best_repeats = list(plan), spent
                 if spent <= self.root_bound:
                     raise _Stop  # nothing can do better
+                if self.first_only:
+                    raise _FirstPlan
             return
         self._tick()
         bound, head = self.field.cheapest_companions(free)
@@ -363,6 +434,11 @@ class _ClosestStandings:
         everyone = (1 << self.field.count) - 1
         self.root_bound = self._least_spread(everyone)
         try:
+            if self.best_spread > self.root_bound:
+                swapped, self.nodes = _swap_descent(self.field, self.best, self.limit // SHARE, by_standing=True)
+                self.best = swapped
+                self.repeats = sum(repeats_of(table, self.field.met) for table in swapped)
+                self.best_spread = sum(spread_of(table) for table in swapped)
             if self.best_spread > self.root_bound:
                 self._search(everyone, self.repeats, 0, [])
             exhausted = True
