@@ -93,7 +93,10 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
             if old is not None:
                 stats[f"{kind}_old"] += old
                 stats[f"{kind}_old_rounds"] += old > 0
-                stats["worse"] += found.repeats > old
+                if found.repeats > old:
+                    stats["worse"] += 1
+                    stats["worse_rounds"].append(f"{count} at {size} round {number + 1}: {found.repeats} "
+                                                 f"against {old}{'' if found.fewest else ' (not proven)'}")
         if not found.fewest:
             stats["unproven"][number + 1] = stats["unproven"].get(number + 1, 0) + 1
         earlier.append(tables)
@@ -101,28 +104,30 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
             results.append(TableResult(number, index, table, tuple(rng.sample(range(1, size + 1), size))))
 
 
-def sweep(tournaments: int, rounds: int, baseline) -> None:
+def sweep(tournaments: int, rounds: int, baseline, fields: list[tuple[int, int]]) -> None:
     print(f"Swiss tournaments, {tournaments} per field, {rounds} rounds each, random places (seed {SEED})")
     print("field    rounds | zero: rounds new baseline(rounds) | forced: rounds new baseline | proven "
           "fewest closest | worst ms  nodes")
     total: dict = {}
-    for count, size in FIELDS:
+    for count, size in fields:
         stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "zero", "zero_new", "zero_old",
                                "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds",
                                "worse"], 0)
-        stats["unproven"] = {}
+        stats["unproven"], stats["worse_rounds"] = {}, []
         rng = random.Random(SEED * 1000 + count * 10 + size)
         for _ in range(tournaments):
             play(count, size, rounds, rng, baseline, stats)
         for key, value in stats.items():
-            if key == "unproven":
+            if key == "worse_rounds":
+                total.setdefault(key, []).extend(value)
+            elif key == "unproven":
                 for number, rounds_of in value.items():
                     total.setdefault(key, {})[number] = total.get(key, {}).get(number, 0) + rounds_of
             else:
                 total[key] = max(total.get(key, 0), value) if key in ("ms", "nodes") else total.get(key, 0) + value
         print(line(f"{count:>2} at {size}", stats, baseline is not None))
     print(line("all     ", total, baseline is not None))
-    print(f"rounds with more repeats than the baseline's: {total['worse']}")
+    print(f"rounds with more repeats than the baseline's: {total['worse']} {total['worse_rounds']}")
     print(f"rounds whose fewest repeats the search did not prove, by round number: {total.get('unproven') or 'none'}")
 
 
@@ -137,7 +142,7 @@ def line(label: str, s: dict, with_baseline: bool) -> str:
 def large(rounds: int) -> None:
     print(f"\nLarge fields, one tournament each, {rounds} rounds: worst ms, nodes; rounds proven fewest / closest")
     for count, size in LARGE:
-        stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest"], 0)
+        stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "repeats"], 0)
         names = tuple(f"e{i:03}" for i in range(count))
         rng = random.Random(SEED + count + size)
         results: list[TableResult] = []
@@ -151,7 +156,7 @@ def large(rounds: int) -> None:
             stats["nodes"] = max(stats["nodes"], found.nodes)
             stats["fewest"] += found.fewest
             stats["closest"] += found.closest
-            stats["repeats"] = stats.get("repeats", 0) + found.repeats
+            stats["repeats"] += found.repeats
             tables = [tuple(order[p] for p in table) for table in found.tables]
             earlier.append(tables)
             for index, table in enumerate(tables):
@@ -185,12 +190,14 @@ def main() -> None:
     parser.add_argument("--baseline", default="fbedc5a", help="git revision of the pairing to compare with")
     parser.add_argument("--large-rounds", type=int, default=8)
     parser.add_argument("--adversarial", type=int, default=10, help="random histories per field")
+    parser.add_argument("--fields", help="only these fields of the sweep, e.g. 20x5,24x6")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     baseline = baseline_pairing(args.baseline)
     if baseline is None:
         print(f"(no baseline: git revision {args.baseline} is not in this checkout)")
-    sweep(args.tournaments, args.rounds, baseline)
+    fields = [tuple(map(int, field.split("x"))) for field in args.fields.split(",")] if args.fields else FIELDS
+    sweep(args.tournaments, args.rounds, baseline, fields)
     large(args.large_rounds)
     adversarial(args.adversarial)
     print(f"\nSwiss default rounds for 24 entrants: {math.ceil(math.log2(24))}")

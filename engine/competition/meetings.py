@@ -10,8 +10,7 @@ from collections.abc import Sequence
 
 class Meetings:
     """The entrants' earlier meetings: ``met[a][b]`` counts, ``unmet[a]`` the bit set of those ``a`` never
-    met, ``rounds`` each earlier round's tables as bit sets, ``twin_before[c]`` the previous member of
-    ``c``'s twin class (or -1)."""
+    met, ``rounds`` each earlier round's tables as bit sets."""
 
     def __init__(self, count: int, size: int, earlier: Sequence[Sequence[Sequence[int]]]) -> None:
         self.count, self.size = count, size
@@ -30,34 +29,8 @@ class Meetings:
             self.rounds.append(masks)
         everyone = (1 << count) - 1
         self.unmet = [everyone & ~(1 << a) & ~sum(1 << b for b in range(count) if self.met[a][b]) for a in range(count)]
-        self.twin_before = self._twins()
         #: per entrant, the fewest repeats of any table it can sit at, or less (``cheapest_tables``); 0 until known
         self.table_floor = [0] * count
-
-    def _twins(self) -> list[int]:
-        """Two entrants are twins when their meetings with every third entrant are equal: swapping them
-        changes no plan's repeats, and twinship is an equivalence. ``a`` and ``b`` who met ``v`` times
-        are twins exactly when their rows, each with its own entry set to ``v``, are equal, so rows are
-        bucketed by that key for each ``v`` the row holds and a bucket's members joined in one class."""
-        parent = list(range(self.count))
-
-        def root(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        buckets: dict[tuple, int] = {}
-        for c in range(self.count):
-            row = self.met[c]
-            for v in set(row[:c] + row[c + 1:]):
-                first = buckets.setdefault((v, *row[:c], v, *row[c + 1:]), c)
-                parent[root(c)] = root(first)
-        before, last = [-1] * self.count, {}
-        for c in range(self.count):
-            before[c] = last.get(root(c), -1)
-            last[root(c)] = c
-        return before
 
     def cheapest_tables(self, nodes: int) -> int:
         """Fill ``table_floor``: for each entrant the fewest repeats of a table it can sit at, found by a

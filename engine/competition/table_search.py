@@ -19,18 +19,22 @@ node: one entrant tried at a seat, one table's bounds read, or one swap weighed)
 instead of seconds makes the plan a function of the inputs alone, whatever the machine's load.
 
 1. Repeats. First a lower bound: per entrant, the fewest repeats of any table it can sit at (a small
-   search each, ``cheapest_tables``). Then a first plan: each table formed around the free entrant
-   with the fewest free entrants it has not met (the hardest to seat), members cheapest first; then
-   swaps of two entrants between tables while one lowers the repeats. If that plan has repeats and
-   the bound allows none, a search offered only unmet companions looks for a plan without any (this
-   decides "can every repeat be avoided" in a few hundred nodes in every measured round). Then the
-   branch and bound: tables formed as in the first plan; a table is a set (its members are tried in
-   one order, never as permutations); tables are never reordered; *twins* (entrants whose meetings
-   with every third entrant are equal) are interchangeable, so only the first free one of a class is
-   tried at a seat. A branch is cut when its repeats plus a lower bound on the rest's reach the best
-   plan's (``Meetings.cheapest_companions``); a set of free entrants searched to the end is not searched
-   again for less (``memo``). The phase ends when a plan meets the root's bound or the tree is
-   exhausted (the repeats are then proven fewest), or at its node bound (the best plan found).
+   search each, ``Meetings.cheapest_tables``). Then two first plans, each bettered by swapping two
+   entrants between tables while a swap lowers the repeats, the one of fewer repeats kept: this
+   search's first descent (each table formed around the free entrant with the fewest free entrants
+   it has not met, the hardest to seat, then members cheapest first), and tables by standing (the
+   best free entrant, then whoever repeats fewest; its swaps may also keep the repeats and bring
+   standings closer, which moves it off plateaus). If the plan kept has repeats and the bound allows
+   none, a search offered only unmet companions looks for a plan without any (in every measured
+   round it decided in a few hundred nodes). Then the branch and bound: tables formed as in the
+   first descent; a table is a set (its members are tried in one order, never as permutations) and
+   tables are never reordered, so each plan is met once. A branch is cut when its repeats plus a
+   lower bound on the rest's reach the best plan's (``Meetings.cheapest_companions``); a set of free
+   entrants searched to the end is not searched again for less (``memo``). The phase ends when a plan
+   meets the root's bound or the tree is exhausted (the repeats are then proven fewest), or at its
+   node bound (the best plan found). Swapping interchangeable entrants (same meetings with everyone
+   else) was tried as a further symmetry break: it saved 1,506 of 2.9 million nodes over 126 Swiss
+   rounds, and was left out.
 2. Spread (Swiss only): from phase 1's plan, swaps while one lowers the repeats, or keeps them and
    lowers the spread; then a branch and bound among plans of at most those repeats, each table headed
    by the best free entrant and members by position, cut by the spread of consecutive blocks (the
@@ -213,8 +217,8 @@ class _FewestRepeats:
                 # Two first plans bettered by swaps, the fewer repeats kept: this search's, and the one
                 # by standing (each table the best free entrant, then whoever repeats fewest).
                 starts = []
-                for plan in (self.best, _by_position(meetings)):
-                    swapped, spent = _swap_descent(meetings, plan, self.limit // SHARE // 2, by_standing=False)
+                for plan, by_standing in ((self.best, False), (_by_position(meetings), True)):
+                    swapped, spent = _swap_descent(meetings, plan, self.limit // SHARE // 2, by_standing=by_standing)
                     self.nodes += spent
                     starts.append((sum(repeats_of(table, meetings.met) for table in swapped), swapped))
                 self.best_repeats, self.best = min(starts, key=lambda start: start[0])
@@ -259,9 +263,6 @@ class _FewestRepeats:
         bound = max(bound, self.memo.get(free, 0))
         if spent + bound >= self.best_repeats:
             return
-        twin_before = self.meetings.twin_before
-        while twin_before[head] >= 0 and free >> twin_before[head] & 1:
-            head = twin_before[head]  # the first free twin of its class heads the table
         self._members(free & ~(1 << head), [head], 0, free, spent, plan)
         # Searched to the end: whatever completes ``free`` costs at least this.
         self.memo[free] = max(self.memo.get(free, 0), self.best_repeats - spent)
@@ -296,16 +297,12 @@ class _FewestRepeats:
                     options.append((added, c))
         options.sort()
         need = meetings.size - len(table)
-        twin_before = meetings.twin_before
         remaining = sum(1 << c for _, c in options)
         for added, c in options:
             if remaining.bit_count() < need:
                 return
             self._tick()
             remaining &= ~(1 << c)
-            before = twin_before[c]
-            if before >= 0 and free >> before & 1 and before not in table:
-                continue  # its free twin of lower position was passed over: the same tables again
             table.append(c)
             self._members(remaining, table, cost + added, free, spent, plan)
             table.pop()
