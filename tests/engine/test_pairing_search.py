@@ -100,6 +100,21 @@ def test_swiss_at_four_seats_repeats_nobody_when_a_plan_without_repeats_exists(c
     assert avoidable >= 32 and with_repeats >= 1, (avoidable, with_repeats)
 
 
+@pytest.mark.parametrize(("count", "size", "rounds"), [(24, 3, (12, 13, 14)), (24, 4, (4, 5, 6)), (20, 4, (3, 4, 5)),
+                                                     (25, 5, (2, 3)), (24, 6, (1, 2))])
+def test_random_histories_of_up_to_25_entrants_repeat_nobody_when_a_plan_without_repeats_exists(count, size, rounds):
+    """Histories with no Swiss structure, as many earlier rounds as put the question near its threshold."""
+    rng = random.Random(SEED + 3 * count + size)
+    seen = set()
+    for _ in range(10):
+        earlier = random_history(rng, count, size, rng.choice(rounds))
+        exists = plan_without_repeats_exists(count, size, earlier)
+        found = form_tables(count, size, earlier, by_standing=False)
+        assert (found.repeats == 0) == exists, (count, size, earlier)
+        seen.add(exists)
+    assert seen == {True, False} or (count, size) == (24, 6), seen  # 24 at six seats: never, after one round
+
+
 # Rounds the previous pairing (greedy tables, then swaps) planned with repeats a plan without any avoids:
 # 16 entrants, round 3, two repeats (the outside check's example) and 20 entrants, round 4, two repeats.
 OLD_FAILURES = {  # per round, each table's entrants (by seat) and their places
