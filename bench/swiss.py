@@ -15,11 +15,13 @@ entrants at 2 to 6 seats, and plans each round with ``engine.competition.table_s
 - ``proven``: rounds whose fewest repeats the search proved (finished within its node bound), and
   rounds whose least spread it proved (and, at the end, the unproven ones by round number, and the
   rounds where the new plan repeated more than the baseline's);
-- the worst round's milliseconds and nodes.
+- the worst round's milliseconds and nodes, and the worst nodes of the rounds a Swiss tournament of
+  that field plays by default (``ceil(log2(entrants))``).
 
 Then the largest fields (250 to 256 entrants) and adversarial histories (random earlier rounds, no
-Swiss structure) at 24 entrants: worst milliseconds and nodes. Times are wall-clock on a shared
-machine: the load average is printed first, compare within one run.
+Swiss structure) at 24 entrants: worst milliseconds and nodes. Times are the process's CPU time
+(``time.process_time``), which the other processes of a shared machine change far less than the
+wall clock; the load average is printed first.
 """
 
 from __future__ import annotations
@@ -73,10 +75,12 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
         order = [standing.entrant for standing in standings(names, results)]
         place = {entrant: index for index, entrant in enumerate(order)}
         history = [positions(tables, place) for tables in earlier]
-        began = time.perf_counter()
+        began = time.process_time()
         found = form_tables(count, size, history, by_standing=True)
-        stats["ms"] = max(stats["ms"], (time.perf_counter() - began) * 1000)
+        stats["ms"] = max(stats["ms"], (time.process_time() - began) * 1000)
         stats["nodes"] = max(stats["nodes"], found.nodes)
+        if number < math.ceil(math.log2(count)):
+            stats["default_nodes"] = max(stats["default_nodes"], found.nodes)
         stats["rounds"] += 1
         stats["fewest"] += found.fewest
         stats["closest"] += found.closest
@@ -107,12 +111,12 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
 def sweep(tournaments: int, rounds: int, baseline, fields: list[tuple[int, int]]) -> None:
     print(f"Swiss tournaments, {tournaments} per field, {rounds} rounds each, random places (seed {SEED})")
     print("field    rounds | zero: rounds new baseline(rounds) | forced: rounds new baseline | proven "
-          "fewest closest | worst ms  nodes")
+          "fewest closest | worst ms  nodes (default rounds)")
     total: dict = {}
     for count, size in fields:
         stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "zero", "zero_new", "zero_old",
                                "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds",
-                               "worse"], 0)
+                               "worse", "default_nodes"], 0)
         stats["unproven"], stats["worse_rounds"] = {}, []
         rng = random.Random(SEED * 1000 + count * 10 + size)
         for _ in range(tournaments):
@@ -124,7 +128,8 @@ def sweep(tournaments: int, rounds: int, baseline, fields: list[tuple[int, int]]
                 for number, rounds_of in value.items():
                     total.setdefault(key, {})[number] = total.get(key, {}).get(number, 0) + rounds_of
             else:
-                total[key] = max(total.get(key, 0), value) if key in ("ms", "nodes") else total.get(key, 0) + value
+                maximum = key in ("ms", "nodes", "default_nodes")
+                total[key] = max(total.get(key, 0), value) if maximum else total.get(key, 0) + value
         print(line(f"{count:>2} at {size}", stats, baseline is not None))
     print(line("all     ", total, baseline is not None))
     print(f"rounds with more repeats than the baseline's: {total['worse']} {total['worse_rounds']}")
@@ -136,7 +141,7 @@ def line(label: str, s: dict, with_baseline: bool) -> str:
     forced_old = f"{s['forced_old']:>5}" if with_baseline else "    -"
     return (f"{label} {s['rounds']:>5} | {s['zero']:>11} {s['zero_new']:>3} {old:>18} | {s['forced']:>14} "
             f"{s['forced_new']:>4} {forced_old:>8} | {s['fewest']:>13} {s['closest']:>7} | "
-            f"{s['ms']:>8.0f} {s['nodes']:>6}")
+            f"{s['ms']:>8.0f} {s['nodes']:>6} ({s['default_nodes']:>6})")
 
 
 def large(rounds: int) -> None:
@@ -150,9 +155,9 @@ def large(rounds: int) -> None:
         for number in range(rounds):
             order = [standing.entrant for standing in standings(names, results)]
             place = {entrant: index for index, entrant in enumerate(order)}
-            began = time.perf_counter()
+            began = time.process_time()
             found = form_tables(count, size, [positions(t, place) for t in earlier], by_standing=True)
-            stats["ms"] = max(stats["ms"], (time.perf_counter() - began) * 1000)
+            stats["ms"] = max(stats["ms"], (time.process_time() - began) * 1000)
             stats["nodes"] = max(stats["nodes"], found.nodes)
             stats["fewest"] += found.fewest
             stats["closest"] += found.closest
@@ -175,9 +180,9 @@ def adversarial(cases: int) -> None:
             for _ in range(size + rng.randint(2, 6)):
                 order = rng.sample(range(count), count)
                 earlier.append([tuple(order[i:i + size]) for i in range(0, count, size)])
-            began = time.perf_counter()
+            began = time.process_time()
             found = form_tables(count, size, earlier, by_standing=True)
-            worst_ms = max(worst_ms, (time.perf_counter() - began) * 1000)
+            worst_ms = max(worst_ms, (time.process_time() - began) * 1000)
             worst_nodes = max(worst_nodes, found.nodes)
             proven += found.fewest
         print(f"  {count} at {size}: worst {worst_ms:.0f} ms, {worst_nodes} nodes; proven fewest {proven}/{cases}")

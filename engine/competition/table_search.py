@@ -259,8 +259,9 @@ class _FewestRepeats:
                     raise _FirstPlan
             return
         self._tick()
+        if spent + self.memo.get(free, 0) >= self.best_repeats:
+            return  # searched before, for as little
         bound, head = self.meetings.cheapest_companions(free)
-        bound = max(bound, self.memo.get(free, 0))
         if spent + bound >= self.best_repeats:
             return
         self._members(free & ~(1 << head), [head], 0, free, spent, plan)
