@@ -74,7 +74,7 @@ class Tables:
     spread: int
     fewest: bool
     closest: bool
-    nodes: int
+    nodes: int  # the search's nodes, both phases (0 for a matching)
 
 
 class _Stop(Exception):
@@ -129,9 +129,10 @@ def _matched(meetings: Meetings, by_standing: bool) -> Tables:
     n = meetings.count
     weight = (n // 2) * (n - 1) ** 2 + 1 if by_standing else 1
     met_count = [n - 1 - meetings.unmet[a].bit_count() for a in range(n)]
+    most = max(met_count)
     graph = networkx.Graph()
     for a in range(n):
-        reach = n if not by_standing else a + met_count[a] + max(met_count) + 2
+        reach = a + met_count[a] + most + 2 if by_standing else n
         for b in range(a + 1, min(n, reach)):
             if by_standing and b - a > met_count[a] + met_count[b] + 1:
                 continue
@@ -202,7 +203,6 @@ class _FewestRepeats:
         self.memo: dict[int, int] = {}  # free set -> its completion costs at least this many repeats
         self.root_bound = 0
         self.first_only = False
-        self.zero_searched = False  # the search for a plan without repeats ended: there is none
 
     def run(self) -> Tables:
         everyone = (1 << self.meetings.count) - 1
@@ -235,13 +235,16 @@ class _FewestRepeats:
 
     def _without_repeats(self, everyone: int) -> None:
         """Look for a plan without any repeat before any plan with fewer repeats than the best: only
-        unmet entrants are offered at each seat, so this search is small. Free sets it exhausts keep a
-        bound of one repeat (``memo``) for the search after it."""
+        unmet entrants are offered at each seat, so this search is small. A plan found ends the phase
+        (it meets the root's bound); free sets it exhausts keep a bound of one repeat (``memo``) for
+        the search after it."""
         best, best_repeats = self.best, self.best_repeats
-        self.best_repeats = 1  # a cutoff: only plans of no repeat
-        self._search(everyone, 0, [])  # a plan found stops everything (it meets the root's bound)
-        self.best, self.best_repeats = best, best_repeats
-        self.zero_searched = True
+        self.best_repeats = 1  # the cutoff: plans of no repeat only
+        try:
+            self._search(everyone, 0, [])
+        finally:
+            if self.best_repeats:  # none found: the best plan stays
+                self.best, self.best_repeats = best, best_repeats
 
     def _tick(self) -> None:
         self.nodes += 1
