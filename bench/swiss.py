@@ -110,16 +110,22 @@ def play(count: int, size: int, rounds: int, rng: random.Random, baseline, stats
             results.append(TableResult(number, index, table, tuple(rng.sample(range(1, size + 1), size))))
 
 
+def new_stats() -> dict:
+    """A field's tallies (``play`` adds to them)."""
+    stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "zero", "zero_new", "zero_old",
+                           "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds", "worse",
+                           "default_ms", "default_nodes"], 0)
+    stats["unproven"], stats["worse_rounds"] = {}, []
+    return stats
+
+
 def sweep(tournaments: int, rounds: int, baseline, fields: list[tuple[int, int]]) -> None:
     print(f"Swiss tournaments, {tournaments} per field, {rounds} rounds each, random places (seed {SEED})")
     print("field    rounds | zero: rounds new baseline(rounds) | forced: rounds new baseline | proven "
           "fewest closest | worst ms  nodes (default rounds: ms nodes)")
     total: dict = {}
     for count, size in fields:
-        stats = dict.fromkeys(["ms", "nodes", "rounds", "fewest", "closest", "zero", "zero_new", "zero_old",
-                               "zero_old_rounds", "forced", "forced_new", "forced_old", "forced_old_rounds",
-                               "worse", "default_ms", "default_nodes"], 0)
-        stats["unproven"], stats["worse_rounds"] = {}, []
+        stats = new_stats()
         rng = random.Random(SEED * 1000 + count * 10 + size)
         for _ in range(tournaments):
             play(count, size, rounds, rng, baseline, stats)
