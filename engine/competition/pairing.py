@@ -104,8 +104,8 @@ def plan_round(plan: TournamentPlan, round_index: int, results: Sequence[TableRe
         shift = round_index % len(plan.entrants)
         order = list(plan.entrants[shift:] + plan.entrants[:shift])
     position = {entrant: index for index, entrant in enumerate(order)}
-    met_before = [[tuple(position[e] for e in table if e in position) for table in tables] for tables in earlier]
-    found = form_tables(len(order), plan.table_size, met_before, by_standing=plan.format == SWISS)
+    by_position = [[tuple(position[e] for e in table if e in position) for table in tables] for tables in earlier]
+    found = form_tables(len(order), plan.table_size, by_position, by_standing=plan.format == SWISS)
     seat_counts = _seat_counts(earlier)
     return [_assign_seats([order[p] for p in table], seat_counts, order) for table in found.tables]
 
