@@ -6,7 +6,7 @@ Prints, twice by default (so the machine's noise shows):
 
 - openskill Plackett-Luce updates of a 4-seat game per second (``engine.competition.rate``);
 - milliseconds to plan a Swiss round of 256 entrants at 4-seat tables after 5 rounds (the largest
-  field a tournament takes; greedy tables plus swaps), and a duplicate round;
+  field a tournament takes; engine.competition.table_search), and a duplicate round;
 - ``GET /v1/games/{id}`` per second through the Flask test client on Redis (``REDIS_URL``, else an
   embedded server), and the time of the closed-duplicate-round guard alone (one control-Redis GET
   per request under ``/v1/games/{id}``), called in that request's context;

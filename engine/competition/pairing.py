@@ -5,9 +5,10 @@ entrant at exactly one table of a round:
 
 - ``round_robin``: the rounds spread meetings as evenly as possible, standings aside. At two-seat
   tables it is the circle method, where everyone meets everyone once in ``entrants - 1`` rounds; at
-  larger tables, tables of the fewest earlier meetings (a local search), since a schedule where every
-  pair meets exactly once exists only for some sizes.
-- ``swiss``: tables by standing (the leaders together), avoiding repeat opponents where possible.
+  larger tables, each round the tables of the fewest earlier meetings (``table_search``), since a
+  schedule where every pair meets exactly once exists only for some sizes.
+- ``swiss``: the tables of the fewest repeated meetings, and among those the closest standings (the
+  leaders together): ``table_search`` says what is exact and what is bounded.
 - ``duplicate``: every table of a round plays the same seed; entrant ``(group g, position p)`` sits
   in round ``r`` at seat ``(p + r) mod k`` of table ``(g + p * r) mod m`` (``k`` seats, ``m`` tables),
   so over ``k`` rounds each entrant plays every seat once, among changing opponents.
@@ -19,20 +20,17 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.competition.standings import TableResult, standings
+from engine.competition.table_search import form_tables
 
 ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
 FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 64
-#: Passes of swaps the table search makes per round at most.
-_MAX_SWAP_PASSES = 20
-#: A Swiss table swaps entrants with the tables this many places after it to bring standings closer.
-_SPREAD_REACH = 2
 #: hashed with the tournament's seed, round[, table]: the tables' game seeds (``table_seeds``)
 _SEED_STREAM = 0x70C
 
@@ -105,10 +103,11 @@ def plan_round(plan: TournamentPlan, round_index: int, results: Sequence[TableRe
     else:  # round robin at larger tables: a different starting order each round
         shift = round_index % len(plan.entrants)
         order = list(plan.entrants[shift:] + plan.entrants[:shift])
-    met = _meetings(earlier)
-    tables = _fewest_repeats(order, plan.table_size, met, by_standing=plan.format == SWISS)
+    position = {entrant: index for index, entrant in enumerate(order)}
+    by_position = [[tuple(position[e] for e in table if e in position) for table in tables] for tables in earlier]
+    found = form_tables(len(order), plan.table_size, by_position, by_standing=plan.format == SWISS)
     seat_counts = _seat_counts(earlier)
-    return [_assign_seats(table, seat_counts, order) for table in tables]
+    return [_assign_seats([order[p] for p in table], seat_counts, order) for table in found.tables]
 
 
 def table_seeds(plan: TournamentPlan, round_index: int, tables: int) -> list[int]:
@@ -146,18 +145,6 @@ def _circle_round(entrants: Sequence[str], round_index: int) -> list[tuple[str, 
     return [pair if (round_index + i) % 2 == 0 else pair[::-1] for i, pair in enumerate(pairs)]
 
 
-def _meetings(earlier: Sequence[Sequence[Sequence[str]]]) -> dict[str, Counter]:
-    """How often each two entrants met: ``met[a][b]``."""
-    met: dict[str, Counter] = defaultdict(Counter)
-    for tables in earlier:
-        for table in tables:
-            for i, a in enumerate(table):
-                for b in table[i + 1:]:
-                    met[a][b] += 1
-                    met[b][a] += 1
-    return met
-
-
 def _seat_counts(earlier: Sequence[Sequence[Sequence[str]]]) -> Counter:
     counts: Counter = Counter()
     for tables in earlier:
@@ -165,66 +152,6 @@ def _seat_counts(earlier: Sequence[Sequence[Sequence[str]]]) -> Counter:
             for seat, entrant in enumerate(table):
                 counts[(entrant, seat)] += 1
     return counts
-
-
-def _met_at(entrant: str, table: Sequence[str], met: dict[str, Counter], leaving: str | None = None) -> int:
-    """Earlier meetings of ``entrant`` with the others at ``table`` (``leaving`` apart)."""
-    seen = met.get(entrant)
-    return 0 if not seen else sum(seen[other] for other in table if other != entrant and other != leaving)
-
-
-def _fewest_repeats(order: list[str], size: int, met: dict[str, Counter], *, by_standing: bool) -> list[list[str]]:
-    """Tables of ``size`` from ``order`` (the best standing first): greedily, each table's first entrant
-    the best still free and then whoever repeats fewest meetings with those already seated (standing
-    breaking ties); then swaps of two entrants between tables while a swap lowers the repeats (or, for
-    Swiss, keeps them and brings each table's standings closer). A swap's gain is counted from the two
-    entrants' meetings alone, so a pass costs (tables * seats) squared small sums."""
-    position = {entrant: index for index, entrant in enumerate(order)}
-    free = list(order)
-    tables: list[list[str]] = []
-    while free:
-        table = [free.pop(0)]
-        while len(table) < size:
-            best = min(range(len(free)), key=lambda i: (_met_at(free[i], table, met), i))
-            table.append(free.pop(best))
-        tables.append(table)
-
-    def spread(table: list[str]) -> int:
-        return max(position[e] for e in table) - min(position[e] for e in table) if by_standing else 0
-
-    def repeats(table: list[str]) -> int:
-        return sum(_met_at(entrant, table, met) for entrant in table) // 2
-
-    counts = [repeats(table) for table in tables]
-    for _ in range(_MAX_SWAP_PASSES):
-        improved = False
-        for a, first in enumerate(tables):
-            for b in range(a + 1, len(tables)):
-                # Only a table with a repeat can lose one; a Swiss table only tightens its standings with
-                # its neighbours (the tables are in standing order).
-                if not (counts[a] or counts[b]) and not (by_standing and b - a <= _SPREAD_REACH):
-                    continue
-                second = tables[b]
-                for i, x in enumerate(first):
-                    for j, y in enumerate(second):
-                        gain = (_met_at(x, first, met) + _met_at(y, second, met)
-                                - _met_at(y, first, met, leaving=x) - _met_at(x, second, met, leaving=y))
-                        if gain < 0 or (gain == 0 and not by_standing):
-                            continue
-                        before = spread(first) + spread(second)
-                        first[i], second[j] = y, x
-                        if gain > 0 or spread(first) + spread(second) < before:
-                            improved = True
-                            counts[a], counts[b] = repeats(first), repeats(second)
-                            x = y  # the seat now holds y
-                        else:
-                            first[i], second[j] = x, y
-        if not improved:
-            break
-    for table in tables:
-        table.sort(key=position.__getitem__)
-    tables.sort(key=lambda table: position[table[0]])
-    return tables
 
 
 def _assign_seats(table: Sequence[str], seat_counts: Counter, order: Sequence[str]) -> tuple[str, ...]:
