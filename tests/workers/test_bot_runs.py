@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT = 90
 #: The issue's target (issue 29): at most this many Redis commands per bot action, games and queue together.
 MOST_COMMANDS_PER_BOT_ACTION = 17
-#: A person's read or move (the app and rate-limit checks, the game's load, the commit): 3.7 measured on a quiet machine.
+#: A person's read or move (app and rate-limit checks, the game's load, the commit): 3.7 measured on a quiet machine.
 MOST_COMMANDS_PER_PERSON_REQUEST = 6
 ALL_BOTS = {"ruleset": "whipcash", "seed": 21,
             "seats": [{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}, {"bot": "heuristic"}]}
