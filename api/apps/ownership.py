@@ -3,15 +3,18 @@ that its app owns it, and check that only the owner (or an admin) manages it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from flask import current_app, g
 
-from api.apps import accounting, limits
+from api.apps import accounting, quotas
 from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
 from api.play.bots import bot_searches
 
-__all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
-           "game_retention", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
+__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id", "game_retention",
+           "holding", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
            "reserve_hint", "retention", "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
@@ -19,14 +22,21 @@ RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 
                     "simulation_ttl": (60, 90 * 24 * 3600)}
 
 
-def admit_game() -> None:
-    if g.get("app") is not None:
-        limits.check_live_games(g.app)
+@contextlib.contextmanager
+def holding(kind: str, resource_id: str, weight: int = 1) -> Iterator[None]:
+    """Around the making of a game (``kind`` ``games``) or tournament (``tournaments``, ``weight`` its tables):
+    what it holds of the caller's quotas is taken first, all at once (403 ``quota-exceeded`` past them), and
+    given back if the making fails."""
+    if g.get("app") is None:
+        yield
+        return
+    with quotas.holding(g.app, *quotas.asks_for(g.app, kind, resource_id, weight)):
+        yield
 
 
-def admit_simulation(spec: dict) -> None:
+def admit_simulation(spec: dict, sim_id: str) -> None:
     if g.get("app") is not None:
-        limits.admit_simulation(g.app, spec)
+        quotas.admit_simulation(g.app, spec, sim_id)
 
 
 def _paying_app(owner: str | None):
@@ -74,10 +84,12 @@ def release_hint(charge_id: str) -> None:
 
 
 def claim(kind: str, resource_id: str) -> None:
-    """The calling app now owns game (``kind`` ``games``) or simulation (``sims``) ``resource_id``."""
+    """The calling app now owns game (``kind`` ``games``), simulation (``sims``) or experiment (``exps``)
+    ``resource_id``: listed among its own, and what it holds of the app's quotas no longer pending."""
     config = current_app.config
     keep = max(int(config["GAME_TTL_SECONDS"]), int(config.get("SIMULATION_TTL", 0) or 0), 7 * 24 * 3600)
     keys().own(current_app_id(), kind, resource_id, keep)
+    quotas.confirm(current_app_id(), kind, resource_id)
 
 
 def require_owner(owner: str | None, what: str, *, hide: bool = False) -> None:
@@ -98,9 +110,10 @@ def require_creator_app(owner: str | None) -> None:
 
 
 def release(owner: str | None, kind: str, resource_id: str) -> None:
+    """``resource_id`` is gone (a game deleted): off its app's listings, what it held given back at once."""
     if owner:
         keys().disown(owner, kind, resource_id)
-        keys().disown(owner, f"live-{kind}", resource_id)
+        quotas.release(owner, kind, resource_id)
 
 
 def retention(app=None) -> dict:

@@ -9,7 +9,7 @@ from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import limits, ownership
+from api.apps import ownership
 from api.apps.access import may
 from api.competition import tournaments
 from api.competition.keys import app_tournaments_key
@@ -54,19 +54,6 @@ def _spec(body: dict) -> tournaments.Spec:
                             body["decision_timeout"], body["options"], body["rated"])
 
 
-def _admit(spec: tournaments.Spec) -> None:
-    """The first round's tables must fit the app's live games quota (and its search quota must have room
-    when bots that search sit at them)."""
-    app = g.get("app")
-    if app is None:
-        return
-    tables = len(spec.entrants) // spec.table_size
-    allowed = limits.quota_of(app, "live_games")
-    used = limits.live_games(app.id, allowed + 1)
-    if used + tables > allowed:
-        raise limits.over_quota("live_games", used, tables, allowed)
-    ownership.admit_search_seats(get_ruleset(spec.ruleset), [tournaments.bot_of(e) for e in spec.entrants], app.id)
-
 
 def _body(tournament: dict, *, with_tokens: bool) -> dict:
     spec = tournament["spec"]
@@ -96,8 +83,8 @@ def _secret_key() -> bool:
 class Tournaments(MethodView):
     @blp.arguments(CreateTournamentSchema, example=EXAMPLE)
     @blp.response(201, TournamentSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): the first round's "
-                                         "tables must fit its `live_games`."))
+    @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): a round's tables must "
+                                         "fit its `live_games`."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or entrant (a bot the ruleset lacks), a table size "
                                          "outside the ruleset's player range, entrants that do not divide into "
                                          "tables, rounds out of range, invalid options."))
@@ -110,8 +97,12 @@ class Tournaments(MethodView):
         `tournament.finished` say when to look.
         """
         spec = _spec(body)
-        _admit(spec)
-        tournament_id = tournaments.create(store(), ownership.current_app_id(), spec)
+        tournament_id, app_id = tournaments.new_id(), ownership.current_app_id()
+        # Its tables count in the app's live games while it runs: taken at once, atomically.
+        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size):
+            ownership.admit_search_seats(get_ruleset(spec.ruleset), [tournaments.bot_of(e) for e in spec.entrants],
+                                         app_id)
+            tournaments.create(store(), app_id, spec, tournament_id)
         created = tournaments.load(store(), tournament_id)
         return json_response(_body(created, with_tokens=True), 201,
                              headers={"Location": f"/v1/tournaments/{tournament_id}"})

@@ -81,9 +81,13 @@ def bot_of(entrant: str) -> str | None:
     return entrant[4:].split("#")[0] if entrant.startswith("bot:") else None
 
 
-def create(store: GameStore, app_id: str, spec: Spec) -> str:
-    """Store a new tournament and start its first round; its id."""
-    tournament_id = "t" + secrets.token_hex(8)
+def new_id() -> str:
+    return "t" + secrets.token_hex(8)
+
+
+def create(store: GameStore, app_id: str, spec: Spec, tournament_id: str | None = None) -> str:
+    """Store a new tournament (``tournament_id``, else a new one) and start its first round; its id."""
+    tournament_id = tournament_id or new_id()
     now = time.time()
     pipe = store.control.pipeline(transaction=True)
     pipe.hset(tournament_key(tournament_id), mapping={
