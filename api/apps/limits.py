@@ -22,7 +22,10 @@ has done per day (simulations, searches).
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, request
+import math
+import time
+
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 
@@ -92,21 +95,39 @@ def init_limiter(app: Flask) -> Limiter:
         storage_uri=app.config["REDIS_URL"],
         strategy="fixed-window",
         key_prefix="rl",
-        headers_enabled=True,
-        retry_after="delta-seconds",
+        # flask-limiter's own headers would set Retry-After on every answer, raised to the end of the
+        # request's window: a 202's or another 429's own wait (a chat's, an analysis') would read up to a
+        # minute. ``_rate_headers`` writes the X-RateLimit-* headers, and only ``_too_many`` a Retry-After.
+        headers_enabled=False,
     )
     limiter.init_app(app)
-    app.register_error_handler(RateLimitExceeded, _too_many)
+    app.after_request(lambda response: _rate_headers(limiter, response))
+    app.register_error_handler(RateLimitExceeded, lambda error: _too_many(limiter, error))
     return limiter
 
 
-def _too_many(error: RateLimitExceeded):
-    # The window's length bounds the wait; flask-limiter's own headers then give the exact reset.
-    retry_after = error.limit.limit.get_expiry()
+def _rate_headers(limiter: Limiter, response: Response) -> Response:
+    """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` of the limit this request counted in."""
+    counted = limiter.current_limit
+    if counted is not None:
+        response.headers["X-RateLimit-Limit"] = str(counted.limit.amount)
+        response.headers["X-RateLimit-Remaining"] = str(counted.remaining)
+        response.headers["X-RateLimit-Reset"] = str(counted.reset_at)
+    return response
+
+
+def seconds_to_reset(limiter: Limiter) -> int:
+    """Whole seconds until the window of the limit this request passed ends (at least 1)."""
+    counted = limiter.current_limit
+    return max(1, math.ceil(counted.window[0] - time.time())) if counted is not None else 1
+
+
+def _too_many(limiter: Limiter, error: RateLimitExceeded):
+    retry_after = seconds_to_reset(limiter)
     cls = rate_class()
     app = g.get("app")
     whose = "this client's rate limit of the publishable key" if app is not None and app.publishable \
         else "this app's rate limit"
-    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description})",
+    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description}): retry in {retry_after} s",
                       reason="rate_limited", limit_class=cls,
                       headers={"Retry-After": str(retry_after)}).response()

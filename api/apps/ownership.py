@@ -14,8 +14,8 @@ from api.http.problems import ApiProblem
 from api.play.bots import bot_searches
 
 __all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id", "game_retention",
-           "holding", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
-           "reserve_hint", "retention", "simulation_ttl"]
+           "holding", "refund_hint", "release", "release_hint", "require_creator", "require_creator_app",
+           "require_owner", "reserve_hint", "retention", "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -107,6 +107,14 @@ def require_creator_app(owner: str | None) -> None:
     runs) only through the app that created the game, or an admin key: a creator token that reached
     another app is no key to the game's management (403 ``not_owner``). Seat tokens play from any app."""
     require_owner(owner, "game")
+
+
+def require_creator(role: str | None, owner: str | None, what: str) -> None:
+    """What only the creator token does to a game (``what``: delete it, turn its chat on or off): 403 for any
+    other token, and for the creator token through another app than the game's (``not_owner``)."""
+    if role != "creator":
+        raise ApiProblem("forbidden", f"only the creator token may {what}")
+    require_creator_app(owner)
 
 
 def release(owner: str | None, kind: str, resource_id: str) -> None:

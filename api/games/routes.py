@@ -289,9 +289,7 @@ class Game(MethodView):
         token = required_token()
         record = load_game(game_id, token)
         role, _ = caller_seat(record)
-        if role != "creator":
-            raise ApiProblem("forbidden", "only the creator token may delete a game")
-        ownership.require_creator_app(record.app)
+        ownership.require_creator(role, record.app, "delete a game")
         store().delete(game_id)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)
