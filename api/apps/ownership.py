@@ -13,9 +13,9 @@ from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
 from api.play.bots import bot_searches
 
-__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id", "game_retention",
-           "holding", "refund_hint", "release", "release_hint", "require_creator", "require_creator_app",
-           "require_owner", "reserve_hint", "retention", "simulation_ttl"]
+__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "claim_search", "current_app_id",
+           "forgo_search", "game_retention", "holding", "reclaim_search", "refund_hint", "release",
+           "require_creator", "require_creator_app", "require_owner", "retention", "simulation_ttl"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -68,19 +68,36 @@ def refund_hint(owner: str, cost: int) -> None:
     accounting.give_back(keys().redis, owner, "search_work_per_day", cost)
 
 
-def reserve_hint(owner: str | None, game_id: str, seat: int, bound: int, charge_id: str) -> bool:
-    """Reserve a hint's search (at most ``bound`` engine actions) against the game owner's day and the
-    seat's own bound of the day; 403 past either. The search worker settles the charge at the work it
-    did. True when something was reserved (``release_hint`` gives it back)."""
-    app = _paying_app(owner)
-    if app is None:
-        return False
-    return accounting.reserve(app, "search_work_per_day", bound, charge_id, game_id=game_id, seat=seat)
+def claim_search(payer: str | None, bound: int, computation_id: str, *, game_id: str | None = None,
+                 seat: int | None = None) -> bool | None:
+    """Claim a computation of search work (an analysis, a hint: ``api.apps.accounting``, one job and one
+    charge) and reserve its ``bound`` against ``payer``'s day (and the seat's own, when ``seat`` asks):
+    None when another ask holds the computation (nothing reserved: wait for its answer), 403 past a
+    quota (the claim given up), else whether something was reserved. The job settles the charge at the
+    work it did; ``forgo_search`` gives claim and charge back when no job is queued after all."""
+    if not accounting.claim(keys().redis, computation_id):
+        return None
+    app = _paying_app(payer)
+    try:
+        return app is not None and accounting.reserve(app, "search_work_per_day", bound, computation_id,
+                                                      game_id=game_id, seat=seat)
+    except ApiProblem:
+        accounting.unclaim(keys().redis, computation_id)
+        raise
 
 
-def release_hint(charge_id: str) -> None:
-    """Give back a reserved hint that another request had asked already (no search for this ask)."""
-    accounting.settle(keys().redis, charge_id, 0)
+def forgo_search(computation_id: str, *, computing: bool = False) -> None:
+    """The claimed computation queues no job: its game moved on or is gone, or (a claim that outlived its
+    time) it was asked meanwhile. Its charge is given back whole, unless a job is ``computing`` it, which
+    settles it."""
+    if not computing:
+        accounting.settle(keys().redis, computation_id, 0)
+    accounting.unclaim(keys().redis, computation_id)
+
+
+def reclaim_search(computation_id: str) -> bool:
+    """Claim a computation whose job was lost, to queue it again under the charge already reserved."""
+    return accounting.claim(keys().redis, computation_id)
 
 
 def claim(kind: str, resource_id: str) -> None:
