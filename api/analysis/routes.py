@@ -126,7 +126,7 @@ def _wait(record: GameRecord, job_id: str, seconds: float) -> str:
     one ask that claims it (under the charge reserved for it)."""
     games = store()
     if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
-            ownership.reclaim_search(analysis_charge_id(record.id)):
+            ownership.claim_computation(analysis_charge_id(record.id)):
         again = analysis_job_id(record.id, again=True)
         if games.save_analysis(record.id, again, replacing=job_id):
             queue_analysis(games, record.id, again)

@@ -28,6 +28,7 @@ import time
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
+from limits import parse
 
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
 from api.apps.keys import LOCAL_APP_ID, App
@@ -35,6 +36,8 @@ from api.http.client_address import client_address, trusted_networks
 from api.http.problems import ApiProblem
 
 CLASSES = ("moves", "writes", "reads", "streams")
+#: where the app factory keeps the limiter
+LIMITER = "rulehouse.limiter"
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
 
 
@@ -85,6 +88,7 @@ def _limit_provider(cls: str):
 
 def init_limiter(app: Flask) -> Limiter:
     trusted_networks(app.config.get("TRUSTED_PROXIES") or "")  # a bad setting stops the start, naming it
+    parse(app.config["SPECTATOR_ASKS_LIMIT"])  # likewise
     limiter = Limiter(
         key_func=bucket,
         application_limits=[
@@ -101,6 +105,7 @@ def init_limiter(app: Flask) -> Limiter:
         headers_enabled=False,
     )
     limiter.init_app(app)
+    app.extensions[LIMITER] = limiter
     app.after_request(lambda response: _rate_headers(limiter, response))
     app.register_error_handler(RateLimitExceeded, lambda error: _too_many(limiter, error))
     return limiter
@@ -120,6 +125,22 @@ def seconds_to_reset(limiter: Limiter) -> int:
     """Whole seconds until the window of the limit this request passed ends (at least 1)."""
     counted = limiter.current_limit
     return max(1, math.ceil(counted.window[0] - time.time())) if counted is not None else 1
+
+
+def limit_spectator_asks(what: str) -> None:
+    """A spectator's ask of ``what`` (a live game's win chances) counts against the asker, whoever owns the game:
+    in its own bucket (``bucket``: its app's secret keys together, each client address of a publishable key),
+    at ``SPECTATOR_ASKS_LIMIT``; 429 past it. So no app, and no page with another app's publishable key, turns
+    its asks into the game's app's spending faster than that (each version is computed once anyway)."""
+    limiter: Limiter = current_app.extensions[LIMITER]
+    limit = parse(current_app.config["SPECTATOR_ASKS_LIMIT"])
+    counted = ("spectator-asks", what, bucket())
+    if limiter.limiter.hit(limit, *counted):
+        return
+    retry_after = max(1, math.ceil(limiter.limiter.get_window_stats(limit, *counted)[0] - time.time()))
+    raise ApiProblem("too-many-requests", f"a spectator asks {what} at most {limit} (counted for this app key, or "
+                     f"this client of a publishable key): retry in {retry_after} s", reason="rate_limited",
+                     limit_class="spectator_asks", headers={"Retry-After": str(retry_after)})
 
 
 def _too_many(limiter: Limiter, error: RateLimitExceeded):

@@ -13,9 +13,10 @@ from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
 from api.play.bots import bot_searches
 
-__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "claim_search", "current_app_id",
-           "forgo_search", "game_retention", "holding", "reclaim_search", "refund_hint", "release",
-           "require_creator", "require_creator_app", "require_owner", "retention", "simulation_ttl"]
+__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "claim_computation", "claim_search",
+           "current_app_id", "forgo_search", "game_retention", "holding", "refund_hint", "release",
+           "require_creator", "require_creator_app", "require_owner", "retention", "simulation_ttl",
+           "unclaim_computation"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
@@ -95,9 +96,14 @@ def forgo_search(computation_id: str, *, computing: bool = False) -> None:
     accounting.unclaim(keys().redis, computation_id)
 
 
-def reclaim_search(computation_id: str) -> bool:
-    """Claim a computation whose job was lost, to queue it again under the charge already reserved."""
+def claim_computation(computation_id: str) -> bool:
+    """Claim a computation without reserving (``api.apps.accounting``): one computed in the request, or one
+    whose job was lost, to queue it again under the charge already reserved. False while another ask holds it."""
     return accounting.claim(keys().redis, computation_id)
+
+
+def unclaim_computation(computation_id: str) -> None:
+    accounting.unclaim(keys().redis, computation_id)
 
 
 def claim(kind: str, resource_id: str) -> None:

@@ -145,7 +145,7 @@ def _wait(record: GameRecord, seat: int, job_id: str, seconds: float) -> str:
     one ask that claims it (under the charge reserved for it)."""
     games = store()
     if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
-            ownership.reclaim_search(hint_charge_id(record.id, seat, record.version)):
+            ownership.claim_computation(hint_charge_id(record.id, seat, record.version)):
         again = hint_job_id(record.id, seat, record.version, again=True)
         if games.save_hint(record.id, seat, record.version, again, replacing=job_id):
             queue_hint(games, record.id, seat, record.version, again)

@@ -99,6 +99,22 @@ redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
 return {'queued'}
 """
 
+#: Keep the answer ARGV[3] asked of the game KEYS[1] at version ARGV[1] (the spectator view's win chances,
+#: KEYS[2]) unless one is kept already, for as long as the game lives at this version (its PTTL, else
+#: ARGV[2] ms). Answers {'missing'}, {'stale', version}, {'ready', the answer kept before} or {'queued'}
+#: (this one is kept): the outcomes of ``ASK_HINT_SCRIPT``, which counts a seat's ask too.
+KEEP_ANSWER_SCRIPT = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return {'missing'} end
+if version ~= ARGV[1] then return {'stale', version} end
+local kept = redis.call('GET', KEYS[2])
+if kept then return {'ready', kept} end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then ttl = tonumber(ARGV[2]) end
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl)
+return {'queued'}
+"""
+
 #: Store ARGV[1] as the hint KEYS[1] if it is asked (and, with ARGV[2], still names job ARGV[2]).
 SAVE_HINT_SCRIPT = """
 local current = redis.call('GET', KEYS[1])

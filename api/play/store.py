@@ -50,6 +50,7 @@ from api.play.scripts import (
     ASK_ANALYSIS_SCRIPT,
     ASK_HINT_SCRIPT,
     COMMIT_SCRIPT,
+    KEEP_ANSWER_SCRIPT,
     POST_CHAT_SCRIPT,
     SAVE_ANALYSIS_SCRIPT,
     SAVE_HINT_SCRIPT,
@@ -129,9 +130,10 @@ def hint_key(game_id: str, seat: int, version: int) -> str:
     return f"game:{{{game_id}}}:hint:{seat}:{version}"
 
 
-def win_chances_key(game_id: str, seat: int, version: int) -> str:
-    """A seat's win chances at a version (api/win_chances): counted like a hint by ``ASK_HINT_SCRIPT``."""
-    return f"game:{{{game_id}}}:chances:{seat}:{version}"
+def win_chances_key(game_id: str, seat: int | None, version: int) -> str:
+    """A seat's win chances at a version (api/win_chances), counted like a hint by ``ASK_HINT_SCRIPT``; the
+    spectator view's (``seat`` None), kept by ``KEEP_ANSWER_SCRIPT``."""
+    return f"game:{{{game_id}}}:chances:{'spectator' if seat is None else seat}:{version}"
 
 
 def analysis_key(game_id: str) -> str:
@@ -328,6 +330,7 @@ class GameStore:
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
         self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
         self._ask_analysis = client.register_script(ASK_ANALYSIS_SCRIPT)
+        self._keep_answer = client.register_script(KEEP_ANSWER_SCRIPT)
         self._save_analysis = client.register_script(SAVE_ANALYSIS_SCRIPT)
         self._post_chat = client.register_script(POST_CHAT_SCRIPT)
         self._set_chat = client.register_script(SET_CHAT_SCRIPT)
@@ -447,15 +450,19 @@ class GameStore:
                                args=[seat, version, self.game_ttl * 1000, job_id])
         return reply[0], (reply[1] if len(reply) > 1 else None)
 
-    def ask_win_chances(self, game_id: str, seat: int, version: int, chances: str) -> tuple[str, str | None]:
-        """Count ``seat``'s win chances at ``version`` like a hint (``ASK_HINT_SCRIPT``) and keep ``chances``
-        (their JSON) as the answer of that seat and version: (outcome, the answer kept before, if any)."""
-        reply = self._ask_hint(keys=[game_key(game_id), win_chances_key(game_id, seat, version)],
-                               args=[seat, version, self.game_ttl * 1000, chances])
+    def ask_win_chances(self, game_id: str, seat: int | None, version: int, chances: str) -> tuple[str, str | None]:
+        """Keep ``chances`` (their JSON) as the answer of ``seat`` (None: the spectator view) at ``version``, a
+        seat's counted like a hint (``ASK_HINT_SCRIPT``; ``KEEP_ANSWER_SCRIPT`` for the spectator view):
+        (outcome, the answer kept before, if any)."""
+        keys = [game_key(game_id), win_chances_key(game_id, seat, version)]
+        if seat is None:
+            reply = self._keep_answer(keys=keys, args=[version, self.game_ttl * 1000, chances])
+        else:
+            reply = self._ask_hint(keys=keys, args=[seat, version, self.game_ttl * 1000, chances])
         return reply[0], (reply[1] if len(reply) > 1 else None)
 
-    def kept_win_chances(self, game_id: str, seat: int, version: int) -> str | None:
-        """The JSON of ``seat``'s win chances at ``version`` if it asked for them already, else None."""
+    def kept_win_chances(self, game_id: str, seat: int | None, version: int) -> str | None:
+        """The JSON of ``seat``'s (None: the spectator view's) win chances at ``version`` if asked already."""
         return self.redis.get(win_chances_key(game_id, seat, version))
 
     def ask_analysis(self, game_id: str, job_id: str) -> tuple[str, str | None]:
