@@ -202,3 +202,13 @@ def claim(client: redis.Redis, computation_id: str) -> bool:
 def unclaim(client: redis.Redis, computation_id: str) -> None:
     """Give the claim up (the ask was refused): the next ask may claim it."""
     client.delete(claim_key(computation_id))
+
+
+def forget_game(client: redis.Redis, app_id: str | None, game_id: str, seats: int) -> None:
+    """A deleted game: its seats' counters of today and yesterday go (what they counted stays in the app's day)."""
+    if app_id is None:
+        return
+    today = time.time()
+    days = {time.strftime("%Y%m%d", time.gmtime(at)) for at in (today, today - 24 * 3600)}
+    client.delete(*(seat_work_key(app_id, quota, game_id, seat, day) for quota in SEAT_QUOTAS.values()
+                    for seat in range(seats) for day in days))

@@ -16,7 +16,6 @@ from api.competition.keys import (
     board_key,
     player_games_key,
     player_results_key,
-    players_key,
     rated_game_key,
     ratings_key,
 )
@@ -94,10 +93,22 @@ def player_joined(store: GameStore, app_id: str, game_id: str, seat: int, player
 
 
 def _index(pipe, app_id: str, game_id: str, seat: int, player: str, created: float) -> None:
-    pipe.sadd(players_key(app_id), player)
     pipe.zadd(player_games_key(app_id, player), {f"{game_id}:{seat}": created})
     pipe.zremrangebyrank(player_games_key(app_id, player), 0, -GAMES_INDEXED - 1)
     pipe.expire(player_games_key(app_id, player), INDEX_TTL)
+
+
+def game_forgotten(store: GameStore, app_id: str, game_id: str, seats: list[dict]) -> None:
+    """A deleted game leaves its players' indexes (a player whose last game it was leaves with it, unless it
+    has a rating) and the queue of games to rate; what it counted in ratings, if it was rated, stays."""
+    pipe = store.control.pipeline(transaction=False)
+    for number, seat in enumerate(seats):
+        player = seat_player(seat)
+        if player is not None:
+            pipe.zrem(player_games_key(app_id, player), f"{game_id}:{number}")
+    pipe.zrem(PENDING_KEY, f"{app_id} {game_id}")
+    pipe.delete(rated_game_key(app_id, game_id))  # no game left to rate twice
+    pipe.execute()
 
 
 def seats_left(store: GameStore, record: GameRecord) -> set[int]:

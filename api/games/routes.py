@@ -40,6 +40,7 @@ from api.http.helpers import (
 )
 from api.http.problems import ApiProblem, problem_response, validation_problem
 from api.play import creation, deadlines
+from api.play.after import delete_game
 from api.play.bots import ensure_job
 from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
@@ -290,7 +291,7 @@ class Game(MethodView):
         record = load_game(game_id, token)
         role, _ = caller_seat(record)
         ownership.require_creator(role, record.app, "delete a game")
-        store().delete(game_id)
+        delete_game(store(), record)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)
 

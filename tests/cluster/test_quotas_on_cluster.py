@@ -1,10 +1,15 @@
-"""The live games quota on the cluster layout: the app's holds on the plain Redis, its games on the
-cluster (no script can see both), under a burst of requests released together."""
+"""The live games quota and deleted games on the cluster layout: the app's holds on the plain Redis, its games
+on the cluster (no script can see both), under a burst of requests released together; a deleted game leaves
+nothing on either."""
 
 import pytest
+import redis as redis_lib
 
 from tests.conftest import suite_db_url
 from tests.processes import ApiServer
+from tests.workers.test_deleted_games import (  # noqa: F401
+    test_deleted_games_leave_no_key_or_index_of_theirs_or_of_their_players,
+)
 from tests.workers.test_quota_bursts import (  # noqa: F401
     keys,
     test_a_burst_of_games_is_admitted_up_to_the_live_games_quota_and_ended_games_give_it_back,
@@ -15,6 +20,18 @@ from tests.workers.test_quota_bursts import (  # noqa: F401
 @pytest.fixture
 def games_redis(cluster_client):
     return cluster_client
+
+
+@pytest.fixture
+def scanned(control, cluster_client) -> list:
+    return [control, cluster_client]
+
+
+@pytest.fixture
+def control(redis_db_url):
+    client = redis_lib.Redis.from_url(redis_db_url)
+    yield client
+    client.close()
 
 
 @pytest.fixture(scope="module")
