@@ -5,13 +5,13 @@ nothing on either."""
 import pytest
 import redis as redis_lib
 
+from tests.api.conftest import keys  # noqa: F401
 from tests.conftest import suite_db_url
 from tests.processes import ApiServer
 from tests.workers.test_deleted_games import (  # noqa: F401
     test_deleted_games_leave_no_key_or_index_of_theirs_or_of_their_players,
 )
 from tests.workers.test_quota_bursts import (  # noqa: F401
-    keys,
     test_a_burst_of_games_is_admitted_up_to_the_live_games_quota_and_ended_games_give_it_back,
     test_tournaments_and_games_released_together_share_the_live_games_quota,
 )

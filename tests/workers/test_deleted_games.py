@@ -9,26 +9,11 @@ import pytest
 import redis as redis_lib
 import requests
 
-from api.apps.keys import AppKeys
 from tests.api.helpers import api_key, auth
-from tests.conftest import suite_db_url
-from tests.processes import ApiServer
 
 GAMES = 30
 #: Keys that go by themselves within this many seconds are not left behind (a computation's claim).
 TRANSIENT_SECONDS = 60
-
-
-@pytest.fixture(scope="module")
-def server(redis_url):
-    api = ApiServer(suite_db_url(redis_url))
-    yield api.start(web_workers=2, threads=8)
-    api.stop()
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
 
 
 @pytest.fixture

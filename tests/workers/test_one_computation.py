@@ -4,50 +4,16 @@ charge the app the work that job did, never a second reservation."""
 
 from __future__ import annotations
 
-import threading
-
-import pytest
-import redis as redis_lib
 import requests
 
-from api.apps.keys import AppKeys
 from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from tests.api.helpers import api_key, auth
-from tests.conftest import suite_db_url
-from tests.processes import ApiServer, wait_for
+from tests.processes import together, wait_for
 
 ASKS = 12
 TIMEOUT = 120
-
-
-@pytest.fixture(scope="module")
-def server(redis_url):
-    api = ApiServer(suite_db_url(redis_url))
-    yield api.start(web_workers=2, threads=8)
-    api.stop()
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-
-
-def together(count: int, ask) -> list[requests.Response]:
-    start = threading.Barrier(count)
-    replies: list = [None] * count
-
-    def run(slot: int) -> None:
-        start.wait()
-        replies[slot] = ask()
-
-    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return replies
 
 
 def jobs_of(redis, prefix: str) -> list[str]:
@@ -68,7 +34,7 @@ def test_asks_of_one_analysis_released_together_queue_one_job_charged_its_work(s
     wait_for(lambda: requests.get(f"{server}/v1/games/{game['id']}", headers=api_key(owner),
                                   timeout=30).json()["status"] == "finished", TIMEOUT)
     url = f"{server}/v1/games/{game['id']}/analysis"
-    replies = together(ASKS, lambda: requests.get(url, headers=api_key(analyst), timeout=30))
+    replies = together(ASKS, lambda _: requests.get(url, headers=api_key(analyst), timeout=30))
     assert {reply.status_code for reply in replies} == {202}, [reply.text for reply in replies]
     assert len(jobs_of(redis, f"analysis-{game['id']}")) == 1
     workers.start(1, "--queues", "analysis")
@@ -85,7 +51,7 @@ def test_asks_of_one_hint_released_together_queue_one_job_charged_its_search(ser
     seat = requests.get(f"{server}/v1/games/{game['id']}", headers=api_key(key), timeout=30).json()["waiting_for"][0]
     asker = {**api_key(key), **auth(game["seats"][seat]["token"])}
     url = f"{server}/v1/games/{game['id']}/hint"
-    replies = together(ASKS, lambda: requests.get(url, headers=asker, timeout=30))
+    replies = together(ASKS, lambda _: requests.get(url, headers=asker, timeout=30))
     assert {reply.status_code for reply in replies} == {202}, [reply.text for reply in replies]
     assert len(jobs_of(redis, f"hint-{game['id']}-{seat}-0")) == 1
     workers.start(1, "--queues", "search")

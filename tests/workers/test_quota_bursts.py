@@ -4,18 +4,14 @@ never more than the quota, and what they hold comes back when it ends, is delete
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 import redis as redis_lib
 import requests
 
-from api.apps.keys import AppKeys
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.play.store import game_key
 from tests.api.helpers import api_key, auth
-from tests.conftest import suite_db_url
-from tests.processes import ApiServer, wait_for
+from tests.processes import together, wait_for
 
 BURST = 12
 GAME = {"ruleset": "monopoly-cars2", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 3}
@@ -29,19 +25,6 @@ EXPERIMENT = {"ruleset": "monopoly-cars2", "players": 2, "bots": ["random"], "ga
               "sweep": {"starting_money": [10]}}
 
 
-@pytest.fixture(scope="module")
-def server(redis_url):
-    """Two gunicorn processes on the suite's database, bot jobs queued, webhooks to local addresses allowed."""
-    api = ApiServer(suite_db_url(redis_url), RULEHOUSE_WEBHOOK_ALLOW_PRIVATE="1")
-    yield api.start(web_workers=2, threads=8)
-    api.stop()
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-
-
 @pytest.fixture
 def games_redis(redis_db_url):
     """Where the server keeps its games (the cluster layout's tests give theirs)."""
@@ -52,18 +35,7 @@ def games_redis(redis_db_url):
 
 def burst(send, count: int = BURST) -> list[requests.Response]:
     """``send(n)`` from ``count`` threads released together; their answers."""
-    start = threading.Barrier(count)
-    replies: list = [None] * count
-
-    def run(slot: int) -> None:
-        start.wait()
-        replies[slot] = send(slot)
-
-    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    replies = together(count, send)
     assert all(reply.status_code in (201, 202, 403, 422) for reply in replies), [reply.text for reply in replies]
     return replies
 

@@ -5,50 +5,17 @@ app's own seats are served after them."""
 
 from __future__ import annotations
 
-import threading
-
-import pytest
-import redis as redis_lib
 import requests
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.keys import PUBLISHABLE
 from api.win_chances.routes import WORK_PER_WORLD
 from tests.api.helpers import api_key, auth
-from tests.conftest import suite_db_url
-from tests.processes import ApiServer
+from tests.processes import together
 
 WORLDS = 64
 #: api/service/config.py, SPECTATOR_ASKS_LIMIT
 ASKS_PER_MINUTE = 30
 ORIGIN = "https://table.example"
-
-
-@pytest.fixture(scope="module")
-def server(redis_url):
-    api = ApiServer(suite_db_url(redis_url))
-    yield api.start(web_workers=2, threads=8)
-    api.stop()
-
-
-@pytest.fixture
-def keys(redis_db_url) -> AppKeys:
-    return AppKeys(redis_lib.Redis.from_url(redis_db_url, decode_responses=True))
-
-
-def together(count: int, ask) -> list[requests.Response]:
-    start = threading.Barrier(count)
-    replies: list = [None] * count
-
-    def run(slot: int) -> None:
-        start.wait()
-        replies[slot] = ask()
-
-    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return replies
 
 
 def test_an_outsider_s_asks_cost_the_game_s_app_one_computation_per_version_and_hit_the_outsider_s_limit(
@@ -67,7 +34,7 @@ def test_an_outsider_s_asks_cost_the_game_s_app_one_computation_per_version_and_
             "search_work_today"]
 
     # The outsider's asks, released together and then one after another: one computation of version 0.
-    first = together(10, lambda: requests.get(url, headers=api_key(outsider), timeout=30))
+    first = together(10, lambda _: requests.get(url, headers=api_key(outsider), timeout=30))
     assert {reply.status_code for reply in first} == {200}, [reply.text for reply in first]
     assert len({reply.text for reply in first}) == 1 and first[0].json()["basis"] == "spectator"
     asked = len(first)
@@ -92,6 +59,6 @@ def test_an_outsider_s_asks_cost_the_game_s_app_one_computation_per_version_and_
     moved = requests.post(f"{server}/v1/games/{game['id']}/actions", json=decision["options"][0], timeout=30,
                           headers={**api_key(table), **auth(token), "If-Match": f'"d:{decision["id"]}"'})
     assert moved.status_code == 200, moved.text
-    later = together(5, lambda: requests.get(url, headers=page, timeout=30))
+    later = together(5, lambda _: requests.get(url, headers=page, timeout=30))
     assert {reply.json()["version"] for reply in later} == {moved.json()["version"]} and spent() == 3 * one
     assert requests.get(url, headers=api_key(outsider), timeout=30).status_code == 429
