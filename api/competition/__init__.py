@@ -7,11 +7,13 @@ rating (no set of players grows beside them; older versions kept ``app:{<app>}:p
 
 - ``app:{<app>}:player:<player>:games``    sorted set: the player's games (score: creation time), member
                                             ``<game id>:<seat>``; a deleted game's entries go with it, an
-                                            expired game's when read; the key goes with its last entry
+                                            expired game's when read or swept; the key goes with its last entry
 - ``app:{<app>}:player:<player>:results``  list of the player's latest rated results (JSON), newest first
 - ``app:{<app>}:ratings:<ruleset>``        hash player -> JSON ``{mu, sigma, games}``
 - ``app:{<app>}:board:<ruleset>``          sorted set player -> ordinal (the leaderboard's order)
 - ``app:{<app>}:rated:<game>``             present once the game's ratings are counted (a game is rated once)
+- ``competition:lists-due``               sorted set ``<app> <player>``: when a player's list may hold an
+                                            expired game (``api.competition.player_lists``)
 - ``competition:pending``                  sorted set: rated games not yet rated (score: creation time),
                                             member ``<app> <game id>``; the worker sweep rates those
                                             that finished without the finishing move rating them

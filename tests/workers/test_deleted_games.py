@@ -1,7 +1,7 @@
-"""A deleted game leaves nothing (docs/apps.md, "Retention"; docs/competition.md, "Players"): games created with
-fresh player ids (rated or not, with deadlines, listed and joined, asked for hints) and deleted through a real
-gunicorn server, with real workers running their sweeps, leave no key, member, field or entry that names them
-or their players, on any Redis."""
+"""A deleted game leaves nothing, and an expired one nothing a TTL later (docs/apps.md, "Retention";
+docs/competition.md, "Players"): games created with fresh player ids (rated or not, with deadlines, listed
+and joined, asked for hints) through a real gunicorn server, with real workers running their sweeps, then
+deleted or expired, leave no key, member, field or entry that names them or their players, on any Redis."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import redis as redis_lib
 import requests
 
 from tests.api.helpers import api_key, auth
+from tests.conftest import suite_db_url
+from tests.processes import ApiServer, wait_for
 
 GAMES = 30
 #: Keys that go by themselves within this many seconds are not left behind (a computation's claim).
@@ -87,3 +89,29 @@ def test_deleted_games_leave_no_key_or_index_of_theirs_or_of_their_players(serve
     for player in (f"ann-{GAMES - 1}", f"cy-{GAMES - 1}"):
         assert requests.get(f"{server}/v1/players/{player}", headers=app, timeout=30).status_code == 404
     assert [key for client in scanned for key in traces(client, names)] == []
+
+
+@pytest.fixture(scope="module")
+def short_lived(redis_url):
+    """The API under gunicorn keeping finished games 3 s: the players' lists are looked at 3 s after a game."""
+    api = ApiServer(suite_db_url(redis_url), RULEHOUSE_FINISHED_GAME_TTL_SECONDS="3")
+    yield api.start(web_workers=2, threads=8)
+    api.stop()
+
+
+def test_expired_games_leave_their_players_lists_within_one_ttl(short_lived, keys, workers, scanned):
+    """Nothing names their players once a worker's sweep has looked (the app's own listing of its games and its
+    count of live ones drop an expired game when they are next read)."""
+    _, key = keys.create_app("Club")
+    names: set[str] = set()
+    for number in range(GAMES // 3):
+        ann, bob = f"ann-{number}", f"bob-{number}"
+        game = requests.post(f"{short_lived}/v1/games", headers=api_key(key), timeout=30, json={
+            "ruleset": "whipcash", "seed": number, "seats": [{"player": ann}, {"player": bob}]}).json()
+        names |= {ann, bob}
+        for client in scanned:  # the game expires: every key of its own goes, and nothing tells anyone
+            for game_key in client.scan_iter(match=f"game:{{{game['id']}}}*"):
+                client.pexpire(game_key, 1)
+    workers.start(1, "--queues", "bots")
+    wait_for(lambda: not [key for client in scanned for key in traces(client, names)], timeout=60, interval=0.5)
+    assert requests.get(f"{short_lived}/v1/players/ann-0", headers=api_key(key), timeout=30).status_code == 404
