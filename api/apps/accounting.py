@@ -25,6 +25,10 @@ both named by the computation (``analysis-<game>``, ``hint-<game>-<seat>-<versio
 NX, for ``CLAIM_SECONDS``) picks the one ask that reserves the charge and queues the job, every other
 ask waits for the answer; whichever job computes it settles the charge (once), and a job found lost is
 queued again only by the ask that claims it next, under the same charge.
+
+A tournament's round (api/competition/round_room.py) starts in whichever process ended the round
+before, a worker's too: ``quota_of`` reads this process's settings outside a Flask app, and
+``reserve`` takes the control Redis client from its caller there.
 """
 
 from __future__ import annotations
@@ -32,11 +36,12 @@ from __future__ import annotations
 import time
 
 import redis
-from flask import current_app
+from flask import current_app, has_app_context
 
 from api.apps.access import keys
 from api.apps.keys import App
 from api.http.problems import ApiProblem
+from api.service import config as service_config
 
 QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day",
           "search_work_per_seat_per_day")
@@ -54,7 +59,7 @@ CLAIM_SECONDS = 10.0
 def quota_of(app: App, name: str) -> int:
     """``app``'s quota ``name``: a publishable key's are ``PUBLISHABLE_QUOTAS`` (the app's own overrides
     are its secret keys'), a secret key's the app's override, else ``QUOTAS``."""
-    config = current_app.config
+    config = current_app.config if has_app_context() else service_config.current()
     if app.publishable:
         return int(config["PUBLISHABLE_QUOTAS"][name])
     if name in app.quotas:
@@ -109,7 +114,7 @@ def _client() -> redis.Redis:
 
 
 def _take(app: App, quota: str, cost: int, game_id: str | None, seat: int | None,
-          seat_quota: str) -> tuple[str, ...]:
+          seat_quota: str, client: redis.Redis | None = None) -> tuple[str, ...]:
     """Count ``cost`` under ``quota`` today (and under the seat's ``seat_quota`` when a seat is named) if
     it fits; else the quota problem, nothing counted. The counters counted."""
     day = _day()
@@ -118,7 +123,7 @@ def _take(app: App, quota: str, cost: int, game_id: str | None, seat: int | None
     if game_id is not None and seat is not None:
         counters += (seat_work_key(app.id, quota, game_id, seat, day),)
         names += (seat_quota,)
-    client = _client()
+    client = client or _client()
     totals = _add(client, *counters, cost)
     for name, total in zip(names, totals, strict=True):
         allowed = quota_of(app, name)
@@ -142,14 +147,16 @@ def give_back(client: redis.Redis, app_id: str, quota: str, cost: int) -> None:
 
 
 def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str | None = None,
-            seat: int | None = None, seat_quota: str = "search_work_per_seat_per_day") -> bool:
+            seat: int | None = None, seat_quota: str = "search_work_per_seat_per_day",
+            client: redis.Redis | None = None) -> bool:
     """Reserve ``bound`` of today's work under ``quota`` for the work ``charge_id`` (to be ``settle``d), and
-    of the seat's own bound of the day (``seat_quota``) when a seat asks; the quota problem (nothing
-    reserved) when either would be passed. False when nothing needed reserving (a bound of 0)."""
-    if bound <= 0 or _client().exists(charge_key(charge_id)):  # reserved already: one charge per computation
+    of the seat's own bound of the day (``seat_quota``, when a seat asks); the quota problem (nothing
+    reserved) when either would be passed. False when nothing needed reserving (a bound of 0, or the charge
+    reserved already: one charge per computation)."""
+    if bound <= 0 or (client or _client()).exists(charge_key(charge_id)):
         return False
-    counters = _take(app, quota, bound, game_id, seat, seat_quota)
-    pipe = _client().pipeline(transaction=True)
+    counters = _take(app, quota, bound, game_id, seat, seat_quota, client)
+    pipe = (client or _client()).pipeline(transaction=True)
     pipe.hset(charge_key(charge_id), mapping={"counters": "\n".join(counters), "reserved": bound})
     pipe.expire(charge_key(charge_id), KEEP_SECONDS)
     pipe.execute()

@@ -35,7 +35,7 @@ from api.apps.keys import App
 from api.competition.keys import tournament_key
 from api.competition.tournaments import RUNNING
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.play.store import FINISHED
+from api.play.store import OVER
 from api.service.jobs import experiments, simulations
 from engine.core.registry import get_ruleset
 
@@ -148,15 +148,17 @@ def _never_made_or_gone(pending_since: float | None) -> bool:
 
 def _live_games(held: Holds, entries: list[tuple[str, float | None]]) -> None:
     games = [holder for holder, _ in entries if not holder.startswith("tournament:")]
-    status = dict(zip(games, current_app.extensions["rulehouse.store"].statuses(games), strict=True))
     tournaments = [holder for holder, _ in entries if holder.startswith("tournament:")]
     pipe = held.redis.pipeline(transaction=False)
     for holder in tournaments:
         pipe.hget(tournament_key(holder.partition(":")[2]), "status")
-    for holder, state in zip(tournaments, pipe.execute(), strict=True):
-        status[holder] = None if state is None else FINISHED if state != RUNNING else state
+    # Over: a game finished or aborted, a tournament no longer running; None: gone (or not made yet).
+    over = {holder: None if status is None else status in OVER for holder, status in
+            zip(games, current_app.extensions["rulehouse.store"].statuses(games), strict=True)}
+    over |= {holder: None if status is None else status != RUNNING
+             for holder, status in zip(tournaments, pipe.execute(), strict=True)}
     ended = [holder for holder, pending in entries
-             if status[holder] == FINISHED or (status[holder] is None and _never_made_or_gone(pending))]
+             if over[holder] or (over[holder] is None and _never_made_or_gone(pending))]
     held.release(LIVE_GAMES, *ended)
 
 

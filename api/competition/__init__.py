@@ -12,11 +12,13 @@ rating (no set of players grows beside them; older versions kept ``app:{<app>}:p
 - ``app:{<app>}:ratings:<ruleset>``        hash player -> JSON ``{mu, sigma, games}``
 - ``app:{<app>}:board:<ruleset>``          sorted set player -> ordinal (the leaderboard's order)
 - ``app:{<app>}:rated:<game>``             present once the game's ratings are counted (a game is rated once)
-- ``competition:lists-due``               sorted set ``<app> <player>``: when a player's list may hold an
-                                            expired game (``api.competition.player_lists``)
-- ``competition:pending``                  sorted set: rated games not yet rated (score: creation time),
-                                            member ``<app> <game id>``; the worker sweep rates those
-                                            that finished without the finishing move rating them
+- ``competition:lists-due``               due-time index (``api.competition.due``) ``<app> <player>``:
+                                            when a player's list may hold an expired game
+                                            (``api.competition.player_lists``)
+- ``competition:pending``                  due-time index (``api.competition.due``): rated games not yet
+                                            rated, member ``<app> <game id>``, scored by when the sweep
+                                            looks next; it rates those that finished without the
+                                            finishing move rating them (or whose duplicate round ended)
 - ``tournament:{<id>}`` / ``app:{<app>}:tournaments`` / ``tournaments:running`` / ``closed:{<game>}``:
   see ``api.competition.tournaments``
 """

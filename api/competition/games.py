@@ -11,16 +11,17 @@ from collections import defaultdict
 import redis
 
 from api.apps.notify import hooks
-from api.competition import player_lists
+from api.competition import due, player_lists
 from api.competition.keys import (
     PENDING_KEY,
     board_key,
+    closed_key,
     player_games_key,
     player_results_key,
     rated_game_key,
     ratings_key,
 )
-from api.play.store import FINISHED, GameRecord, GameStore
+from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, GameStore
 from engine.competition import Rating, ranks_from_result, rate
 from engine.core.registry import get_ruleset
 
@@ -36,7 +37,15 @@ INDEX_TTL = 400 * 24 * 3600
 GAMES_INDEXED = 10_000
 #: How long the mark that a game was rated is kept (longer than any game is).
 RATED_MARK_TTL = 120 * 24 * 3600
+#: The sweep looks at a rated game waiting for its rating again this long after its last look (the move
+#: that finishes a game rates it at once: the sweep is for a finish whose process died before rating it).
+RATING_RECHECK_SECONDS = 20
+#: Pending games claimed at a time, and at most so many batches in one sweep (the rest come next).
+SWEEP_BATCH, SWEEP_BATCHES = 200, 20
 TIMED_OUT = "timed_out"
+#: Seconds per decision of a rated game created without ``decision_timeout`` (and of a tournament's
+#: games): a losing player who stops moving cannot keep a rated game unrated until it expires.
+RATED_DECISION_TIMEOUT = 120
 
 
 def seat_player(seat: dict) -> str | None:
@@ -49,6 +58,9 @@ def rated_game_problems(data: dict) -> dict:
     problems: dict = {}
     if data.get("fork") is not None:
         problems["rated"] = ["a fork is never rated"]
+    if data.get("decision_timeout") is None:
+        problems["decision_timeout"] = [f"a rated game has a decision deadline: send seconds, or leave it out for "
+                                        f"{RATED_DECISION_TIMEOUT}"]
     if data.get("hints"):
         problems["hints"] = ["a rated game is played without hints"]
     if data.get("win_chances", "seats") != "seats":
@@ -81,8 +93,8 @@ def game_created(store: GameStore, app_id: str, game_id: str, seats: list[dict],
         player = seat_player(seat)
         if player is not None:
             _index(pipe, store, app_id, game_id, number, player, created)
-    if rated:
-        pipe.zadd(PENDING_KEY, {f"{app_id} {game_id}": created})
+    if rated:  # due-time index (api/competition/due.py): the sweep first looks at it a little later
+        pipe.zadd(PENDING_KEY, {f"{app_id} {game_id}": created + RATING_RECHECK_SECONDS})
     pipe.execute()
 
 
@@ -148,8 +160,11 @@ def final_ranks(store: GameStore, record: GameRecord) -> list[int] | None:
 
 def rate_game(store: GameStore, app_id: str, game_id: str) -> str:
     """Rate a finished rated game once; says what happened: ``rated``, ``done`` (counted before),
-    ``running``, ``gone`` or ``unrated``. The ratings, the leaderboard, the players' results and the
-    mark that the game counted change in one transaction."""
+    ``running``, ``closed``, ``gone`` or ``unrated``. The ratings, the leaderboard, the players' results
+    and the mark that the game counted change in one transaction. A table of a duplicate round that has
+    not ended (``closed``) waits: its place would tell the round's other tables of their deals, so
+    ratings, the leaderboard, results and ``rating.updated`` show it only once the round ends (the round's
+    end rates it)."""
     member = f"{app_id} {game_id}"
     record = store.load(game_id)
     if record is None or not record.rated:
@@ -157,6 +172,8 @@ def rate_game(store: GameStore, app_id: str, game_id: str) -> str:
         return "gone" if record is None else "unrated"
     if record.status != FINISHED:
         return "running"
+    if store.control.exists(closed_key(game_id)):
+        return "closed"
     ranks = final_ranks(store, record)
     if ranks is None:
         store.control.zrem(PENDING_KEY, member)
@@ -209,12 +226,22 @@ def _tell_rated(app_id: str, game_id: str, ruleset: str, players: list, ranks: l
         log.exception("rating.updated webhook for game %s failed", game_id)
 
 
-def sweep(store: GameStore, limit: int = 200) -> int:
+def sweep(store: GameStore) -> int:
     """Rate the rated games that finished without their last move rating them (a process died between
-    the two); the number rated. The oldest ``limit`` pending games are looked at each time."""
+    the two); the number rated. Every pending game is looked at when it is due (``api.competition.due``:
+    again ``RATING_RECHECK_SECONDS`` after each look), however many other apps' games wait."""
+    return due.drain(store.control, PENDING_KEY, lambda members: _rate_due(store, members), batch=SWEEP_BATCH,
+                     recheck=RATING_RECHECK_SECONDS, max_batches=SWEEP_BATCHES)
+
+
+def _rate_due(store: GameStore, members: list[str]) -> int:
+    """Rate those of ``members`` (``<app> <game>``) that are no longer running; one status read for all."""
+    pairs = [member.partition(" ")[::2] for member in members]
+    statuses = store.statuses([game_id for _, game_id in pairs])
     rated = 0
-    for member in store.control.zrange(PENDING_KEY, 0, limit - 1):
-        app_id, _, game_id = member.partition(" ")
+    for (app_id, game_id), status in zip(pairs, statuses, strict=True):
+        if status in (ACTIVE, WAITING):
+            continue  # still playing: claimed, it comes round again later
         try:
             rated += rate_game(store, app_id, game_id) == "rated"
         except Exception:

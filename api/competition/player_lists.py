@@ -3,22 +3,25 @@
 A deleted game leaves its players' lists at once (``api.competition.games.game_forgotten``). A game that
 expires gives no signal, so each list is looked at again once a game of it may have expired:
 ``competition:lists-due``, a sorted set of ``<app> <player>`` by when that is (a game kept the shorter
-of the service's TTLs after its creation, at the earliest). The worker sweep (``sweep``) takes the lists
-that are due, oldest first, drops the entries of games that are gone (a list with none left goes with
-them, and its player is unknown again unless it has a rating) and looks again one TTL later at a list
-that still has games. So a list holds the games that remain, and no longer than one TTL past the last.
+of the service's TTLs after its creation, at the earliest), a due-time index (``api.competition.due``).
+The worker sweep (``sweep``) drains the lists that are due, drops the entries of games that are gone (a
+list with none left goes with them, and its player is unknown again unless it has a rating) and looks
+again one TTL later at a list that still has games. So a list holds the games that remain, and no
+longer than one TTL past the last.
 """
 
 from __future__ import annotations
 
 import time
 
+from api.competition import due
 from api.competition.keys import player_games_key
 from api.play.store import GameStore
 
 DUE_KEY = "competition:lists-due"
-#: Lists a sweep looks at, at most (the rest at the next sweep, a few seconds later: oldest first).
-SWEEP_BATCH = 500
+#: Lists a sweep claims at a time, and the batches it looks at before it leaves the rest to the next sweep
+#: (a few seconds later, first in line).
+SWEEP_BATCH, SWEEP_BATCHES = 200, 10
 
 
 def recheck_after(store: GameStore) -> int:
@@ -52,16 +55,16 @@ def forget_if_empty(store: GameStore, app_id: str, player: str) -> None:
         store.control.zadd(DUE_KEY, {member: time.time() + recheck_after(store)}, lt=True)
 
 
-def sweep(store: GameStore, now: float | None = None, batch: int = SWEEP_BATCH) -> int:
-    """Prune the lists that are due (the oldest ``batch``); how many were looked at."""
-    now = time.time() if now is None else now
-    due = store.control.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=batch)
-    for member in due:
+def sweep(store: GameStore) -> int:
+    """Prune the lists that are due, every one of them (``due.drain``): a list that still has games comes
+    round again one TTL later, an empty one leaves the index. How many were looked at."""
+    return due.drain(store.control, DUE_KEY, lambda members: _look(store, members), batch=SWEEP_BATCH,
+                     recheck=recheck_after(store), max_batches=SWEEP_BATCHES)
+
+
+def _look(store: GameStore, members: list[str]) -> int:
+    for member in members:
         app_id, _, player = member.partition(" ")
-        if prune(store, app_id, player):
-            store.control.zadd(DUE_KEY, {member: now + recheck_after(store)})
-            continue
-        store.control.zrem(DUE_KEY, member)
-        if store.control.exists(player_games_key(app_id, player)):  # a game indexed meanwhile
-            store.control.zadd(DUE_KEY, {member: now + recheck_after(store)})
-    return len(due)
+        if not prune(store, app_id, player):
+            forget_if_empty(store, app_id, player)
+    return len(members)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.competition.games import RATED_DECISION_TIMEOUT
 from api.competition.players import MOVE_COST_GAMES
 from api.games.schemas import MAX_SEED
 from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
@@ -14,7 +15,6 @@ from engine.core.strict import StrictBoolean, WholeRegexp
 MAX_PAGE = 100
 MAX_OFFSET = 100_000
 #: Seconds per decision of a tournament's people when it names none.
-DEFAULT_DECISION_TIMEOUT = 120
 
 
 def next_cursor_field() -> fields.Integer:
@@ -116,7 +116,7 @@ class CreateTournamentSchema(Schema):
                             validate=validate.Range(min=1, max=MAX_ROUNDS), metadata={
         "description": "Absent: the format's default (docs/competition.md). A duplicate tournament's is a "
                        "multiple of `table_size`."})
-    decision_timeout = fields.Integer(load_default=DEFAULT_DECISION_TIMEOUT, strict=True,
+    decision_timeout = fields.Integer(load_default=RATED_DECISION_TIMEOUT, strict=True,
                                       validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT), metadata={
         "description": "Seconds each person has per decision before its default is played (a tournament "
                        "never waits for ever)."})
@@ -171,7 +171,9 @@ class TournamentSchema(Schema):
     rated = fields.Boolean(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["running", "finished", "cancelled"]))
     reason = fields.String(required=True, allow_none=True, metadata={
-        "description": "Why a tournament was cancelled: `rules_version` (docs/competition.md)."})
+        "description": "Why a tournament was cancelled: `app_cancelled` (`DELETE /v1/tournaments/{id}`) or "
+                       "`rules_version`; while it runs, `search_quota` when its next round waits for the app's "
+                       "search work of the day (docs/competition.md)."})
     round = fields.Integer(required=True, metadata={"description": "The current (or last) round, from 0."})
     created = fields.String(required=True)
     updated = fields.String(required=True)

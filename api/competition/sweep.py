@@ -1,6 +1,7 @@
 """The worker's competition sweep (``rulehouse worker``, every few seconds): rate the rated games whose
 finishing move did not (a process died between the two), start the tournaments' next rounds, and drop
-expired games from their players' lists."""
+expired games from their players' lists. Each drains its due-time index (``api.competition.due``): every
+waiting item is reached, whatever other apps hold."""
 
 from __future__ import annotations
 

@@ -84,7 +84,8 @@ class Tournaments(MethodView):
     @blp.arguments(CreateTournamentSchema, example=EXAMPLE)
     @blp.response(201, TournamentSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): a round's tables must "
-                                         "fit its `live_games`."))
+                                         "fit its `live_games`, and its first round's searching bots one move each "
+                                         "at its bound in its `search_work_per_day`."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or entrant (a bot the ruleset lacks), a table size "
                                          "outside the ruleset's player range, entrants that do not divide into "
                                          "tables, rounds out of range, invalid options."))
@@ -98,10 +99,9 @@ class Tournaments(MethodView):
         """
         spec = _spec(body)
         tournament_id, app_id = tournaments.new_id(), ownership.current_app_id()
-        # Its tables count in the app's live games while it runs: taken at once, atomically.
+        # Its tables count in the app's live games while it runs: taken at once, atomically. The search work
+        # of its bots is admitted round by round as each starts (api/competition/round_room.py).
         with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size):
-            ownership.admit_search_seats(get_ruleset(spec.ruleset), [tournaments.bot_of(e) for e in spec.entrants],
-                                         app_id)
             tournaments.create(store(), app_id, spec, tournament_id)
         created = tournaments.load(store(), tournament_id)
         return json_response(_body(created, with_tokens=True), 201,
@@ -133,7 +133,33 @@ class Tournament(MethodView):
         games, who sits where, the places once the round has ended. Seat tokens (`tokens`) only
         to the app's secret key.
         """
-        tournament = tournaments.load(store(), tournament_id)
-        if tournament is None or tournament["app"] != ownership.current_app_id():
-            raise ApiProblem("not-found", f"this app has no tournament {tournament_id!r}")
-        return json_response(_body(tournament, with_tokens=_secret_key()))
+        return json_response(_body(_own(tournament_id), with_tokens=_secret_key()))
+
+    @blp.doc(operationId="cancel_tournament")
+    @blp.response(200, TournamentSchema)
+    @blp.alt_response(**problem_response(404, "No such tournament in this app."))
+    @blp.alt_response(**problem_response(503, "A round of it was being started for longer than the cancellation "
+                                         "waits: ask again."))
+    def delete(self, tournament_id: str):
+        """Cancel a tournament
+
+        The tournament ends `cancelled` (`reason: app_cancelled`, `tournament.finished` sent): its
+        games that had not finished end as `aborted` (no more moves, unrated, kept with their logs
+        and records as finished games are), its finished games stay as they are (rated ones
+        rated), and its standings are those of the rounds that ended. It is kept, and read, as any
+        tournament. A tournament that has ended already (finished or cancelled) is left as it is.
+        """
+        _own(tournament_id)
+        status = tournaments.cancel(store(), tournament_id)
+        if status is None:
+            raise ApiProblem("service-unavailable", "a round of this tournament is being started: ask again",
+                             headers={"Retry-After": "1"})
+        return json_response(_body(_own(tournament_id), with_tokens=_secret_key()))
+
+
+def _own(tournament_id: str) -> dict:
+    """The calling app's tournament ``tournament_id``; 404 for none (and for another app's)."""
+    tournament = tournaments.load(store(), tournament_id)
+    if tournament is None or tournament["app"] != ownership.current_app_id():
+        raise ApiProblem("not-found", f"this app has no tournament {tournament_id!r}")
+    return tournament

@@ -6,18 +6,22 @@ Keys (control Redis):
 
 - ``tournament:{<id>}``   hash: ``app``, ``spec`` (JSON: ruleset, rules_version, format, table_size,
   entrants, rounds, seed, decision_timeout, options, rated), ``status`` (``running``, ``finished``,
-  ``cancelled``), ``reason``, ``round`` (the current round, from 0), ``created``, ``updated``, and one
-  ``round:<n>`` per round started (JSON: its tables, each ``{game, entrants, seed, tokens, ranks}``,
-  and ``started`` / ``finished`` times). Seat tokens are kept here in clear: the app's secret key reads
-  them through ``GET /v1/tournaments/{id}``, and no webhook carries them.
-- ``tournament:{<id>}:lock``  held while a round is checked or started (one process at a time).
+  ``cancelled``), ``reason`` (why it ended; while it runs, ``search_quota`` when its next round waits
+  for the app's search work, ``api.competition.round_room``), ``round`` (the current round, from 0),
+  ``created``, ``updated``, and one ``round:<n>`` per round started (JSON: its tables, each ``{game,
+  entrants, seed, tokens, ranks}``, ``started`` / ``finished`` times and the ``charge`` of its search
+  reservation). Seat tokens are kept here in clear: the app's secret key reads them through ``GET
+  /v1/tournaments/{id}``, and no webhook carries them. Renewed while the tournament runs (``_keep``).
+- ``tournament:{<id>}:lock``  held while a round is checked, started or cancelled (one process at a time).
 - ``app:{<app>}:tournaments`` sorted set of the app's tournaments (score: creation time).
-- ``tournaments:running``     sorted set of running tournaments (score: creation time), for the sweep.
-- ``closed:{<game>}``         a table of a running duplicate round (``api.competition.closed_round``).
+- ``tournaments:running``     due-time index of the running tournaments (``api.competition.due``), for the sweep.
+- ``closed:{<game>}``         a table of a running duplicate round (``api.competition.closed_round``): it
+  lives and is renewed with the tournament's hash, and is deleted when the round ends.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -26,12 +30,14 @@ from dataclasses import dataclass
 
 from api.apps.keys import AppKeys
 from api.apps.notify import hooks
-from api.competition.games import final_ranks
+from api.competition import due, round_room
+from api.competition.games import final_ranks, rate_game
 from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
+from api.http.problems import ApiProblem
 from api.play import creation
 from api.play.preconditions import next_marks
-from api.play.store import ACTIVE, FINISHED, GameStore, NewGameRecord, token_digest
-from api.play.table import public_seats
+from api.play.store import ACTIVE, FINISHED, OVER, GameStore, NewGameRecord, token_digest
+from api.play.table import Table, public_seats
 from api.records.creation import sealed
 from engine.competition import TableResult, TournamentPlan, plan_round, standings, table_seeds
 from engine.competition.pairing import DUPLICATE
@@ -42,8 +48,19 @@ log = logging.getLogger("rulehouse.tournaments")
 RUNNING, DONE, CANCELLED = "running", "finished", "cancelled"
 #: A round check or start holds the tournament's lock at most this long (a dead holder's lapses).
 LOCK_SECONDS = 30
-#: Tournaments are kept this long after their last change.
+#: Tournaments are kept this long after their last change (a running one is renewed while it runs).
 TOURNAMENT_TTL = 30 * 24 * 3600
+#: A running tournament's life (and its closed marks') is renewed when less than this is left of it.
+RENEW_AFTER_SECONDS = 24 * 3600
+#: The sweep looks at a running tournament again this long after its last look (the move that ends a
+#: round starts the next at once: the sweep is for what a lost process missed, or a round that waits).
+RECHECK_SECONDS = 20
+#: Running tournaments claimed at a time, and at most so many batches in one sweep (the rest come next).
+SWEEP_BATCH, SWEEP_BATCHES = 100, 10
+#: A cancellation waits this long for a round check or start in progress.
+CANCEL_WAIT_SECONDS = 10
+#: ``reason`` of a running tournament whose next round waits for the app's search work of the day.
+WAITING_FOR_SEARCH = "search_quota"
 #: A table whose game is gone (expired before it finished) counts as everyone tied.
 GONE = "gone"
 
@@ -86,19 +103,26 @@ def new_id() -> str:
 
 
 def create(store: GameStore, app_id: str, spec: Spec, tournament_id: str | None = None) -> str:
-    """Store a new tournament (``tournament_id``, else a new one) and start its first round; its id."""
+    """Store a new tournament (``tournament_id``, else a new one) and start its first round; its id. The
+    first round's search room is reserved first: without it, the quota problem and nothing stored."""
     tournament_id = tournament_id or new_id()
+    tables = _tables(spec, 0, [])
+    held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, 0)
     now = time.time()
-    pipe = store.control.pipeline(transaction=True)
-    pipe.hset(tournament_key(tournament_id), mapping={
-        "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
-        "created": repr(now), "updated": repr(now)})
-    pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
-    pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
-    pipe.execute()
-    _start_round(store, tournament_id, app_id, spec, 0, [])
+    try:
+        pipe = store.control.pipeline(transaction=True)
+        pipe.hset(tournament_key(tournament_id), mapping={
+            "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
+            "created": repr(now), "updated": repr(now)})
+        pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
+        pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
+        pipe.execute()
+        _make_round(store, tournament_id, app_id, spec, 0, tables, held)
+    except Exception:
+        round_room.release(store, held)  # no round runs on it
+        raise
     # Only now does the sweep look at it: its first round exists.
-    store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now})
+    store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now + RECHECK_SECONDS})
     return tournament_id
 
 
@@ -131,13 +155,39 @@ def advance(store: GameStore, tournament_id: str) -> str:
     """Look at the current round: when every game has finished, note its results and start the next
     round (or finish the tournament). Says what happened: ``waiting``, ``started <n>``, ``finished``,
     ``cancelled``, ``busy`` (another process is at it) or ``gone``."""
+    with _locked(store, tournament_id) as held:
+        return _advance(store, tournament_id) if held else "busy"
+
+
+def cancel(store: GameStore, tournament_id: str) -> str | None:
+    """The app's cancellation (``DELETE /v1/tournaments/{id}``): a running tournament ends ``cancelled``
+    (reason ``app_cancelled``), its unfinished games end as aborted (unrated, kept), its standings are
+    those of the rounds that ended. The status it has now (``finished`` stays so); None while another
+    process holds it for longer than ``CANCEL_WAIT_SECONDS``."""
+    with _locked(store, tournament_id, wait=CANCEL_WAIT_SECONDS) as held:
+        if not held:
+            return None
+        tournament = load(store, tournament_id)
+        if tournament is None:
+            return GONE
+        if tournament["status"] != RUNNING:
+            return tournament["status"]
+        return _end(store, tournament, CANCELLED, "app_cancelled")
+
+
+@contextlib.contextmanager
+def _locked(store: GameStore, tournament_id: str, wait: float = 0.0):
+    """The tournament's lock (one process at a time checks or changes it), waiting up to ``wait`` seconds
+    for it: yields whether it is held."""
     lock = f"{tournament_key(tournament_id)}:lock"
-    if not store.control.set(lock, "1", nx=True, ex=LOCK_SECONDS):
-        return "busy"
+    deadline = time.monotonic() + wait
+    while not (held := bool(store.control.set(lock, "1", nx=True, ex=LOCK_SECONDS))) and time.monotonic() < deadline:
+        time.sleep(0.05)
     try:
-        return _advance(store, tournament_id)
+        yield held
     finally:
-        store.control.delete(lock)
+        if held:
+            store.control.delete(lock)
 
 
 def _advance(store: GameStore, tournament_id: str) -> str:
@@ -146,8 +196,8 @@ def _advance(store: GameStore, tournament_id: str) -> str:
         store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
         return "gone"
     if tournament["status"] != RUNNING:
-        store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
-        return tournament["status"]
+        # A cancellation that died halfway is finished here: its games end, and it leaves the index.
+        return _end(store, tournament, tournament["status"], tournament["reason"], tell=False)
     spec, number = tournament["spec"], tournament["round"]
     if get_ruleset(spec.ruleset).rules_version != spec.rules_version:
         # Its games cannot go on under other rules (410 rules-version): the standings stay those of the
@@ -156,51 +206,111 @@ def _advance(store: GameStore, tournament_id: str) -> str:
     if number >= len(tournament["rounds"]):
         return "waiting"  # the round is being started (or its start died: see ``create``)
     played = tournament["rounds"][number]
-    statuses = _statuses(store, [table["game"] for table in played["tables"]])
-    if any(status not in (FINISHED, GONE) for status in statuses):
-        return "waiting"
+    if played["finished"] is None:
+        statuses = _statuses(store, [table["game"] for table in played["tables"]])
+        if any(status not in (*OVER, GONE) for status in statuses):
+            _keep(store, tournament)
+            return "waiting"
+        _note_results(store, tournament, played, statuses)
+    if number + 1 >= spec.rounds:
+        return _end(store, tournament, DONE, None)
+    return _start_round(store, tournament, number + 1)
+
+
+def _note_results(store: GameStore, tournament: dict, played: dict, statuses: list[str]) -> None:
+    """The round has ended: its places, its tables open, its rated games rated, its reservation given back."""
     for table, status in zip(played["tables"], statuses, strict=True):
         record = None if status == GONE else store.load(table["game"])
         ranks = None if record is None else final_ranks(store, record)
         # A game that expired (or cannot be read under today's rules) scores nobody: every seat ties.
         table["ranks"] = ranks if ranks is not None else [1] * len(table["entrants"])
+    # Opened before it is noted as ended: a process that dies in between leaves the round to be noted
+    # (and opened: each step is idempotent) again.
+    _open(store, tournament, played)
     played["finished"] = time.time()
-    pipe = store.control.pipeline(transaction=True)
-    pipe.hset(tournament_key(tournament_id), mapping={f"round:{number}": json.dumps(played),
-                                                      "updated": repr(time.time())})
-    for table in played["tables"]:
-        pipe.delete(closed_key(table["game"]))  # the round is over: its tables open
-    pipe.execute()
+    number = tournament["round"]
+    store.control.hset(tournament_key(tournament["id"]), mapping={f"round:{number}": json.dumps(played),
+                                                                  "updated": repr(time.time())})
     tournament["rounds"][number] = played
-    if number + 1 >= spec.rounds:
-        return _end(store, tournament, DONE, None)
-    _start_round(store, tournament_id, tournament["app"], spec, number + 1, tournament["rounds"])
-    return f"started {number + 1}"
+
+
+def _open(store: GameStore, tournament: dict, played: dict) -> None:
+    """A round is over (or its tournament): its tables open, and its finished rated games, whose ratings
+    waited for the round's end, are rated now; its search reservation is given back."""
+    store.control.delete(*(closed_key(table["game"]) for table in played["tables"]))
+    if tournament["spec"].rated:
+        for table in played["tables"]:
+            rate_game(store, tournament["app"], table["game"])
+    round_room.release(store, played.get("charge"))
+
+
+def _keep(store: GameStore, tournament: dict) -> None:
+    """A running tournament lives as long as it runs, and so do the closed marks of its current round:
+    both are renewed together, whatever the games' TTLs (once a day at most)."""
+    key = tournament_key(tournament["id"])
+    if store.control.ttl(key) > TOURNAMENT_TTL - RENEW_AFTER_SECONDS:
+        return
+    pipe = store.control.pipeline(transaction=True)
+    pipe.expire(key, TOURNAMENT_TTL)
+    if tournament["spec"].format == DUPLICATE:
+        for table in tournament["rounds"][tournament["round"]]["tables"]:
+            pipe.expire(closed_key(table["game"]), TOURNAMENT_TTL)
+    pipe.execute()
 
 
 def _statuses(store: GameStore, game_ids: list[str]) -> list[str]:
     return [GONE if status is None else status for status in store.statuses(game_ids)]
 
 
-def _end(store: GameStore, tournament: dict, status: str, reason: str | None) -> str:
+def _end(store: GameStore, tournament: dict, status: str, reason: str | None, *, tell: bool = True) -> str:
+    """The tournament ends (``finished``, or ``cancelled`` with its reason): the games of a round that had
+    not ended are aborted (unrated, kept), every table opens, and it leaves the sweep's index last, so a
+    process that dies halfway leaves the rest to the next sweep."""
     tournament_id = tournament["id"]
-    pipe = store.control.pipeline(transaction=True)
-    pipe.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
-                                                      "updated": repr(time.time())})
-    pipe.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+    if tournament["status"] != status:  # else a sweep finishes what an ending process left
+        store.control.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
+                                                                   "updated": repr(time.time())})
     for played in tournament["rounds"]:
-        for table in played["tables"]:
-            pipe.delete(closed_key(table["game"]))
-    pipe.execute()
-    _tell(tournament["app"], "tournament.finished", {
-        "tournament": tournament_id, "status": status, "reason": reason,
-        "standings": current_standings(tournament)})
+        if played["finished"] is None:  # the rounds that ended were opened then
+            for table in played["tables"]:
+                Table(store).abort(table["game"], f"tournament_{status}")
+            _open(store, tournament, played)
+    store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+    if tell:
+        _tell(tournament["app"], "tournament.finished", {
+            "tournament": tournament_id, "status": status, "reason": reason,
+            "standings": current_standings(tournament)})
     return status
 
 
-def _start_round(store: GameStore, tournament_id: str, app_id: str, spec: Spec, number: int,
-                 rounds: list[dict]) -> None:
-    tables = plan_round(spec.plan, number, results_of(rounds), [[t["entrants"] for t in r["tables"]] for r in rounds])
+def _tables(spec: Spec, number: int, rounds: list[dict]) -> list[tuple[str, ...]]:
+    """The entrants of each table of round ``number``, by seat."""
+    return plan_round(spec.plan, number, results_of(rounds), [[t["entrants"] for t in r["tables"]] for r in rounds])
+
+
+def _bots(tables: list[tuple[str, ...]]) -> list[str | None]:
+    return [bot_of(entrant) for table in tables for entrant in table]
+
+
+def _start_round(store: GameStore, tournament: dict, number: int) -> str:
+    """Start round ``number`` when the app's search work of the day has room for it (``round_room``); else
+    it waits (``reason: search_quota``) and the sweep tries again. Says ``started <n>`` or ``waiting``."""
+    tournament_id, app_id, spec = tournament["id"], tournament["app"], tournament["spec"]
+    tables = _tables(spec, number, tournament["rounds"])
+    try:
+        held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, number)
+    except ApiProblem:
+        if tournament["reason"] != WAITING_FOR_SEARCH:
+            store.control.hset(tournament_key(tournament_id), mapping={"reason": WAITING_FOR_SEARCH,
+                                                                       "updated": repr(time.time())})
+        _keep(store, tournament)
+        return "waiting"
+    _make_round(store, tournament_id, app_id, spec, number, tables, held)
+    return f"started {number}"
+
+
+def _make_round(store: GameStore, tournament_id: str, app_id: str, spec: Spec, number: int,
+                tables: list[tuple[str, ...]], held: str | None) -> None:
     seeds = table_seeds(spec.plan, number, len(tables))
     made = []
     for entrants, seed in zip(tables, seeds, strict=True):
@@ -209,10 +319,11 @@ def _start_round(store: GameStore, tournament_id: str, app_id: str, spec: Spec, 
     pipe = store.control.pipeline(transaction=True)
     if spec.format == DUPLICATE:
         for table in made:
-            pipe.set(closed_key(table["game"]), tournament_id, ex=store.game_ttl)
+            # The mark lives as the tournament does (renewed with it by ``_keep``), not as the game.
+            pipe.set(closed_key(table["game"]), tournament_id, ex=TOURNAMENT_TTL)
     pipe.hset(tournament_key(tournament_id), mapping={
-        f"round:{number}": json.dumps({"tables": made, "started": time.time(), "finished": None}),
-        "round": str(number), "updated": repr(time.time())})
+        f"round:{number}": json.dumps({"tables": made, "started": time.time(), "finished": None, "charge": held}),
+        "round": str(number), "reason": "", "updated": repr(time.time())})
     pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
     pipe.execute()
     _tell(app_id, "tournament.round_started", {"tournament": tournament_id, "round": number,
@@ -254,12 +365,18 @@ def _tell(app_id: str, event_type: str, data: dict) -> None:
         log.exception("%s webhook for tournament %s failed", event_type, data.get("tournament"))
 
 
-def sweep(store: GameStore, limit: int = 100) -> int:
-    """Advance every running tournament (the oldest ``limit``); the number of rounds started or ended."""
-    moved = 0
-    for tournament_id in store.control.zrange(RUNNING_TOURNAMENTS_KEY, 0, limit - 1):
-        try:
-            moved += advance(store, tournament_id) not in ("waiting", "busy")
-        except Exception:
-            log.exception("tournament %s could not advance", tournament_id)
-    return moved
+def sweep(store: GameStore) -> int:
+    """Advance every running tournament that is due (``api.competition.due``: each is looked at again
+    ``RECHECK_SECONDS`` after the last look, whatever other apps' tournaments wait); the number of rounds
+    started or tournaments ended."""
+    def look(tournament_ids: list[str]) -> int:
+        moved = 0
+        for tournament_id in tournament_ids:
+            try:
+                moved += advance(store, tournament_id) not in ("waiting", "busy")
+            except Exception:
+                log.exception("tournament %s could not advance", tournament_id)
+        return moved
+
+    return due.drain(store.control, RUNNING_TOURNAMENTS_KEY, look, batch=SWEEP_BATCH, recheck=RECHECK_SECONDS,
+                     max_batches=SWEEP_BATCHES)

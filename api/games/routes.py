@@ -112,7 +112,7 @@ def game_body(record: GameRecord, role: str, seat: int | None) -> tuple[dict, li
     ruleset = get_ruleset(record.ruleset)
     state = None if record.status == WAITING else load_state(ruleset, record)
     result = None if state is None else ruleset.result(state)
-    pending = [] if state is None else ruleset.pending(state)
+    pending = ruleset.pending(state) if state is not None and record.status == ACTIVE else []  # aborted: none
     body = {
         "id": record.id, "ruleset": record.ruleset, "rules_version": record.rules_version,
         "version": record.version, "status": record.status,
@@ -135,7 +135,7 @@ def game_body(record: GameRecord, role: str, seat: int | None) -> tuple[dict, li
 
 def _new_game(body: dict) -> NewGame:
     if body["fork"] is not None:
-        closed_round.refuse_fork(store(), body["fork"]["game"])
+        closed_round.refuse_fork(body["fork"]["game"])
         new = fork_game(store(), body, bearer_token(), ownership.require_creator_app)
         _check_bots(new.ruleset, new.seats)
         return new
@@ -318,7 +318,7 @@ class Decisions(MethodView):
         if (unchanged := not_modified(record.version, tag)) is not None:
             return unchanged
         ruleset = get_ruleset(record.ruleset)
-        pending = [] if record.status == WAITING else ruleset.pending(load_state(ruleset, record))
+        pending = ruleset.pending(load_state(ruleset, record)) if record.status == ACTIVE else []
         mine = [decision for decision in pending if seat is not None and decision.seat == seat]
         body = {
             "version": record.version, "seat": seat,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
-from api.competition.games import rated_game_problems
+from api.competition.games import RATED_DECISION_TIMEOUT, rated_game_problems
 from api.http.helpers import CURSOR_PATTERN
 from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
 from api.seats.schemas import SeatRequestSchema, SeatSchema
 from engine.core.strict import StrictBoolean, WholeRegexp
 
-STATUSES = ["waiting", "active", "finished"]
+STATUSES = ["waiting", "active", "finished", "aborted"]
 
 MAX_SEED = 2**63 - 1
 
@@ -45,7 +45,8 @@ class CreateGameSchema(Schema):
     decision_timeout = fields.Integer(
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=MIN_TIMEOUT, max=MAX_TIMEOUT),
         metadata={"description": "Seconds each human seat has for a decision; when they pass, the service plays "
-                  "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."})
+                  "the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit; "
+                  f"but a rated game always has one: absent, {RATED_DECISION_TIMEOUT}; null is 422."})
     listed = StrictBoolean(load_default=False, metadata={
         "description": "Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; "
                        "anyone may then join it without an invite. Unlisted games are reached by id or invite."})
@@ -66,6 +67,14 @@ class CreateGameSchema(Schema):
         "description": "Rate the players when the game finishes (docs/competition.md): every seat a named "
                        "`player` or a bot, each player once; no open seats, no hints, no mid-game joins, not a "
                        "fork."})
+
+    @pre_load
+    def _rated_game_deadline(self, data, **_kwargs):
+        """A rated game sent without ``decision_timeout`` gets ``RATED_DECISION_TIMEOUT`` (an explicit null
+        stays null, and ``_rated_game`` refuses it)."""
+        if isinstance(data, dict) and data.get("rated") is True and "decision_timeout" not in data:
+            return {**data, "decision_timeout": RATED_DECISION_TIMEOUT}
+        return data
 
     @validates_schema
     def _rated_game(self, data: dict, **_kwargs) -> None:
@@ -184,7 +193,9 @@ class GameSchema(Schema):
     rules_version = rules_version_field()
     version = fields.Integer(required=True, metadata={
         "description": "Increases by one per accepted action or seat change."})
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={
+        "description": "`waiting` for open seats, `active`, `finished`, or `aborted`: stopped by the service before "
+                       "its end (a cancelled tournament's table): no result, no more moves, unrated, kept."})
     role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]),
                          metadata={"description": "What the bearer token names."})
     seat = fields.Integer(required=True, allow_none=True, metadata={"description": "The caller's seat, if any."})
@@ -303,7 +314,9 @@ class StreamStateSchema(Schema):
     ruleset = fields.String(required=True)
     rules_version = rules_version_field()
     version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={
+        "description": "`waiting` for open seats, `active`, `finished`, or `aborted`: stopped by the service before "
+                       "its end (a cancelled tournament's table): no result, no more moves, unrated, kept."})
     role = fields.String(required=True, validate=validate.OneOf(["seat", "creator", "spectator"]))
     seat = fields.Integer(required=True, allow_none=True)
     waiting_for = fields.List(fields.Integer(), required=True)
@@ -329,9 +342,10 @@ class StreamEndSchema(Schema):
     """The last line."""
 
     kind = line_kind("end")
-    reason = fields.String(required=True, validate=validate.OneOf(["finished", "gone", "time_limit", "unavailable"]),
-                           metadata={
-        "description": "`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the "
+    reason = fields.String(required=True, validate=validate.OneOf(["finished", "aborted", "gone", "time_limit",
+                                                                    "unavailable"]), metadata={
+        "description": "`finished`: the game is over; `aborted`: the service stopped it before its end (a cancelled "
+                       "tournament's table: no result); `gone`: it was deleted or expired; `time_limit`: the "
                        "connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the "
                        "last two, resume with `after` = the last cursor)."})
     version = fields.Integer(required=True)

@@ -19,7 +19,7 @@ from api.hints.schemas import HintQuerySchema, HintSchema
 from api.http.helpers import answer_current, caller_role, json_response, not_modified, required_token, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.moves import load_state
-from api.play.store import BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
+from api.play.store import ABORTED, BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
 from api.service.jobs.bots import job_alive
 from api.service.jobs.hints import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from engine.core.decisions import Decision
@@ -108,8 +108,8 @@ def _pending(ruleset: Ruleset, record: GameRecord, seat: int) -> list[Decision]:
         raise ApiProblem("illegal-action", "the game has not started: it waits for its open seats",
                          reason="not_started", version=record.version)
     state = load_state(ruleset, record)
-    if ruleset.result(state) is not None:
-        raise ApiProblem("illegal-action", "the game is over", reason="game_over", version=record.version)
+    if record.status == ABORTED or ruleset.result(state) is not None:
+        raise ApiProblem("illegal-action", f"the game is {record.status}", reason="game_over", version=record.version)
     pending = ruleset.pending(state)
     if not any(decision.seat == seat for decision in pending):
         raise ApiProblem("illegal-action", f"seat {seat} has nothing to decide now", reason="not_your_turn",

@@ -24,6 +24,14 @@ def store() -> GameStore:
     return current_app.extensions["rulehouse.store"]
 
 
+def reads_no_game(view: Callable) -> Callable:
+    """Mark a view whose path names a game but that reads nothing of it (a static page shell): the
+    closed-round check (api/competition/closed_round.py) lets it through. Everything else that names a
+    game goes through that check."""
+    view.reads_no_game = True
+    return view
+
+
 def json_response(body: dict, status: int = 200, *, version: int | None = None, role: str | None = None,
                   headers: dict | None = None) -> Response:
     """A JSON answer; with ``version`` its read ETag, which a token holder's ``role`` (``role_tag``)

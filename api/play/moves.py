@@ -14,7 +14,7 @@ from api.play.after import after_version
 from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, StaleVersion
 from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
-from api.play.store import ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.play.store import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
 from api.service.config import setting
 from api.service.faults import pause_point
 from engine.core.bounded import BoundedCache
@@ -135,6 +135,9 @@ def submit_action(store: GameStore, game_id: str, seat: int, action, expected: i
         if record.status == WAITING:
             raise IllegalMove("the game has not started: it waits for its open seats", reason="not_started",
                               version=record.version)
+        if record.status == ABORTED:
+            raise IllegalMove("the game was aborted (its tournament was cancelled): it takes no more moves",
+                              reason="game_over", version=record.version)
         if parsed is None:
             try:
                 parsed = ruleset.parse_action(action)

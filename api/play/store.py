@@ -64,6 +64,10 @@ from api.play.scripts import (
 WAITING = "waiting"
 ACTIVE = "active"
 FINISHED = "finished"
+#: a game stopped before its end by the service (its tournament was cancelled): no result, unrated, kept
+ABORTED = "aborted"
+#: the statuses of a game that takes no more moves
+OVER = (FINISHED, ABORTED)
 
 _FIELDS = ("ruleset", "version", "status", "state", "seats", "players", "seed", "created", "updated",
            "decision_timeout", "app", "commitment", "marks", "options", "listed", "rules_version", "hints",
@@ -380,7 +384,7 @@ class GameStore:
         )
 
     def ttl_for(self, status: str) -> int:
-        return self.finished_ttl if status == FINISHED else self.game_ttl
+        return self.finished_ttl if status in OVER else self.game_ttl
 
     # -- writes ---------------------------------------------------------------
 

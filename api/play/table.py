@@ -11,7 +11,8 @@ Each change is one optimistic transaction on the game's hash (``WATCH``, read, `
 a move or another seat change in between makes it start over, so two people racing for the
 last seat get one seat between them. Each change is a new version of the game and appends
 a plain event (``seat_joined``, ``seat_left``, ``seat_removed``, ``seat_to_bot``,
-``table_started``) to the event log, so records and streams see it like any move.
+``table_started``) to the event log, so records and streams see it like any move. The service's own
+``abort`` (a cancelled tournament's games) is written the same way (``game_aborted``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from api.play.after import after_version
 from api.play.errors import GameNotFound, KeptChanging, NotAllowed, SeatConflict, SeatNotFound, UnknownBot, UnknownToken
 from api.play.moves import load_state
 from api.play.preconditions import next_marks
-from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, GameStore, token_digest
+from api.play.store import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord, GameStore, token_digest
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.registry import get_ruleset
 
@@ -38,6 +39,8 @@ LOBBY_KEY = "lobby"
 #: A change that keeps losing its race gives up after this many attempts (each loss is someone else's change).
 MAX_ATTEMPTS = 50
 GAME_INVITE = "game"
+#: the event that ends an aborted game (``Table.abort``)
+GAME_ABORTED = "game_aborted"
 
 
 def lobby_key(ruleset: str | None = None) -> str:
@@ -101,8 +104,8 @@ class Table:
                 if not any(is_open(entry) for entry in seats):
                     self._start(record, result, fill=None)
                 return result
-            if record.status == FINISHED:
-                raise conflict("game_over", "the game is over", record.version)
+            if record.status in OVER:
+                raise conflict("game_over", f"the game is {record.status}", record.version)
             if record.rated:
                 raise conflict("no_mid_game_join", "a rated game takes no players once it has started",
                                record.version)
@@ -131,7 +134,7 @@ class Table:
         def change(record: GameRecord, role: str | None) -> Change:
             self._own_seat(record, seat, role, creator_too=True)
             if record.status != ACTIVE:
-                reason = "game_over" if record.status == FINISHED else "not_started"
+                reason = "game_over" if record.status in OVER else "not_started"
                 raise conflict(reason, "only a running game hands seats to bots (before the start, the "
                                "creator's start fills open seats with bots)", record.version)
             self._check_bot(record.ruleset, bot)
@@ -162,6 +165,22 @@ class Table:
             return result
 
         return self._change(game_id, change, extra_field=f"t:{token_digest(token)}")[1]
+
+    def abort(self, game_id: str, reason: str) -> GameRecord | None:
+        """End a game that has not finished as ``aborted`` (the service's own act: a cancelled tournament's
+        table): no result, no more moves, unrated, kept as long as a finished game with its log. None when
+        the game is gone or over already."""
+
+        def change(record: GameRecord, _role: str | None) -> Change:
+            if record.status in OVER:
+                raise conflict("game_over", f"the game is {record.status}", record.version)
+            return Change([dict(seat) for seat in record.seats], [{"type": GAME_ABORTED, "reason": reason}],
+                          status=ABORTED, del_fields=["rated"])
+
+        try:
+            return self._change(game_id, change, extra_field=None)[1]
+        except (GameNotFound, SeatConflict):
+            return None
 
     # -- the lobby ------------------------------------------------------------------
 

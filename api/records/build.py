@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from api.play.moves import load_state
-from api.play.store import FINISHED, GameRecord, GameStore
+from api.play.store import OVER, GameRecord, GameStore
 from engine.core.registry import get_ruleset
 from engine.records import action_entry, make_record, redact, seat_change_entry
 
@@ -39,9 +39,10 @@ def full_record(store: GameStore, game: GameRecord) -> dict:
 
 def record_for(store: GameStore, game: GameRecord, seat: int | None) -> dict:
     """The record as ``seat`` (None: a spectator or the creator) may read it now: all of it once the
-    game is finished, else without the secrets (``engine.records.redact``)."""
+    game is over (finished, or aborted: nobody plays it any more), else without the secrets
+    (``engine.records.redact``)."""
     record = full_record(store, game)
-    if game.status == FINISHED:
+    if game.status in OVER:
         return record
     return redact(record, get_ruleset(game.ruleset), seat)
 

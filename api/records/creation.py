@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from api.play.errors import Invalid, NotAllowed
 from api.play.moves import load_state
-from api.play.store import FINISHED, GameStore
+from api.play.store import OVER, GameStore
 from api.records.build import full_record
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -61,7 +61,7 @@ def fork_game(store: GameStore, body: dict, token: str | None,
     parent = store.load(origin["game"], token=token)
     if parent is None:
         raise _invalid({"fork": {"game": [f"no game {origin['game']!r} (or it expired)"]}})
-    finished = parent.status == FINISHED
+    finished = parent.status in OVER  # an aborted game is over too: nobody plays it any more
     if not finished and parent.token_role != "creator":
         raise NotAllowed("only the creator of a running game may fork it (send its creator token); "
                          "anyone may fork a finished game")

@@ -18,7 +18,7 @@ from api.http.client_address import client_address
 from api.http.problems import ApiProblem
 from api.observability.metrics import track_cache
 from api.play.moves import load_state
-from api.play.store import FINISHED, GameStore, StoredEvent
+from api.play.store import FINISHED, OVER, GameStore, StoredEvent
 from api.service.serving import connections_per_process
 from api.streams.hub import StreamHub, Waiter
 from engine.core.registry import get_ruleset
@@ -139,8 +139,9 @@ class GameEvents:
 
     def look(self) -> Found:
         events, last, status = self.store.events_and_status(self.game_id, self.cursor, PAGE)
-        if last is None and status is not None and status[0] == FINISHED:
-            return Found([], end=_end("finished", status[1], _final_result(self.store, self.game_id)))
+        if last is None and status is not None and status[0] in OVER:
+            result = _final_result(self.store, self.game_id) if status[0] == FINISHED else None
+            return Found([], end=_end(status[0], status[1], result))
         if last is not None:
             self.cursor = last
             shown = self.entries(events)

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from api.http.helpers import bearer_token, caller_seat, json_response, load_game, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
 from api.play.rules_version import ensure_current
-from api.play.store import FINISHED
+from api.play.store import OVER
 from api.views.timeline import timelines
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT
@@ -90,7 +90,7 @@ class PastView(MethodView):
             if asked_seat >= len(game.seats):
                 raise validation_problem({"seat": [f"this game has seats 0 .. {len(game.seats) - 1}"]},
                                          prefix="/query")
-            if game.status != FINISHED and asked_seat != own_seat:
+            if game.status not in OVER and asked_seat != own_seat:
                 raise ApiProblem("forbidden", "a running game shows a seat's view to that seat's token only")
             seat = asked_seat
         state = timelines.state_at(store(), ruleset, game, at)

@@ -11,6 +11,7 @@ from pathlib import Path
 import swagger_ui_bundle
 from flask import Blueprint, Response, current_app, render_template, send_from_directory
 
+from api.http.helpers import reads_no_game
 from api.http.problems import ApiProblem
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
@@ -50,11 +51,13 @@ def lobby() -> Response:
 
 
 @blp.route("/table/<game_id>")
+@reads_no_game
 def table(game_id: str) -> Response:
     return _page("table.html", "Rulehouse table", "table.js")
 
 
 @blp.route("/replay/<game_id>")
+@reads_no_game
 def replay(game_id: str) -> Response:
     return _page("replay.html", "Rulehouse replay", "replay.js")
 

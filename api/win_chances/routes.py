@@ -23,7 +23,7 @@ from api.apps.accounting import CLAIM_SECONDS
 from api.http.helpers import answer_current, bearer_token, caller_role, json_response, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.moves import load_state
-from api.play.store import WAITING, GameRecord
+from api.play.store import ABORTED, WAITING, GameRecord
 from api.win_chances.schemas import WinChancesQuerySchema, WinChancesSchema
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -92,6 +92,9 @@ def _ask(record: GameRecord, query: dict):
     if record.status == WAITING:
         raise ApiProblem("illegal-action", "the game has not started: it waits for its open seats",
                          reason="not_started", version=record.version)
+    if record.status == ABORTED:
+        raise ApiProblem("illegal-action", "the game was aborted: it has no result and plays no more",
+                         reason="game_over", version=record.version)
     ruleset = get_ruleset(record.ruleset)
     state = load_state(ruleset, record)
     result = ruleset.result(state)

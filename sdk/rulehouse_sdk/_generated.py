@@ -94,7 +94,8 @@ class StreamState(TypedDict):
     rules_version: "int"
     """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
-    status: "Literal['waiting', 'active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished', 'aborted']"
+    """`waiting` for open seats, `active`, `finished`, or `aborted`: stopped by the service before its end (a cancelled tournament's table): no result, no more moves, unrated, kept."""
     role: "Literal['seat', 'creator', 'spectator']"
     seat: "int | None"
     waiting_for: "list[int]"
@@ -121,8 +122,8 @@ class StreamKeepalive(TypedDict):
 
 class StreamEnd(TypedDict):
     kind: "Literal['end']"
-    reason: "Literal['finished', 'gone', 'time_limit', 'unavailable']"
-    """`finished`: the game is over; `gone`: it was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the last two, resume with `after` = the last cursor)."""
+    reason: "Literal['finished', 'aborted', 'gone', 'time_limit', 'unavailable']"
+    """`finished`: the game is over; `aborted`: the service stopped it before its end (a cancelled tournament's table: no result); `gone`: it was deleted or expired; `time_limit`: the connection reached `STREAM_MAX_SECONDS`; `unavailable`: the service lost Redis (for the last two, resume with `after` = the last cursor)."""
     version: "int"
     result: "Result | None"
 
@@ -230,7 +231,7 @@ class CreateGame(TypedDict):
     seed: NotRequired["int | None"]
     """Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game."""
     decision_timeout: NotRequired["int | None"]
-    """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit."""
+    """Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit; but a rated game always has one: absent, 120; null is 422."""
     listed: NotRequired["bool"]
     """Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite."""
     chat: NotRequired["bool"]
@@ -266,7 +267,7 @@ class CreatedGame(TypedDict):
     rules_version: "int"
     """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
-    status: "Literal['waiting', 'active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished', 'aborted']"
     """`waiting` while open seats remain (the game starts when they are filled, or early)."""
     seed: "int | None"
     """The seed you sent; null when the service drew one, which stays secret (it would foretell every die and deck of the game)."""
@@ -312,7 +313,8 @@ class Game(TypedDict):
     """The ruleset's rules version the game is played under (fixed when it was created)."""
     version: "int"
     """Increases by one per accepted action or seat change."""
-    status: "Literal['waiting', 'active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished', 'aborted']"
+    """`waiting` for open seats, `active`, `finished`, or `aborted`: stopped by the service before its end (a cancelled tournament's table): no result, no more moves, unrated, kept."""
     role: "Literal['seat', 'creator', 'spectator']"
     """What the bearer token names."""
     seat: "int | None"
@@ -384,7 +386,7 @@ class ActionResult(TypedDict):
     game_id: "str"
     seat: "int"
     version: "int"
-    status: "Literal['waiting', 'active', 'finished']"
+    status: "Literal['waiting', 'active', 'finished', 'aborted']"
     events: "list[EventEntry]"
     """What the action caused, as far as the caller may see."""
     result: "Result | None"
@@ -1315,7 +1317,7 @@ class Tournament(TypedDict):
     rated: "bool"
     status: "Literal['running', 'finished', 'cancelled']"
     reason: "str | None"
-    """Why a tournament was cancelled: `rules_version` (docs/competition.md)."""
+    """Why a tournament was cancelled: `app_cancelled` (`DELETE /v1/tournaments/{id}`) or `rules_version`; while it runs, `search_quota` when its next round waits for the app's search work of the day (docs/competition.md)."""
     round: "int"
     """The current (or last) round, from 0."""
     created: "str"
@@ -1573,6 +1575,7 @@ OPERATIONS: dict[str, Operation] = {
     'list_tournaments': Operation('list_tournaments', 'GET', '/v1/tournaments', (200,), False, False),
     'create_tournament': Operation('create_tournament', 'POST', '/v1/tournaments', (201,), False, False),
     'get_tournament': Operation('get_tournament', 'GET', '/v1/tournaments/{tournament_id}', (200,), False, False),
+    'cancel_tournament': Operation('cancel_tournament', 'DELETE', '/v1/tournaments/{tournament_id}', (200,), False, False),
     'get_app': Operation('get_app', 'GET', '/v1/apps/me', (200,), False, False),
     'list_app_games': Operation('list_app_games', 'GET', '/v1/apps/me/games', (200,), False, False),
     'list_app_simulations': Operation('list_app_simulations', 'GET', '/v1/apps/me/simulations', (200,), False, False),
@@ -1670,7 +1673,7 @@ class Operations:
         fork: Start at another game's position (docs/records.md, Forks): anyone may fork a finished game; a running one only with its creator token (`Authorization`), and then what its creator could not see is re-dealt and the dice re-seeded. Not with `options` or `seed`.
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
-        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
+        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit; but a rated game always has one: absent, 120; null is 422.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
@@ -2167,6 +2170,20 @@ class Operations:
         return self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
             headers=None, body=None)
 
+    def cancel_tournament(self, tournament_id: str) -> Tournament:
+        """Cancel a tournament
+
+        The tournament ends `cancelled` (`reason: app_cancelled`, `tournament.finished` sent): its
+        games that had not finished end as `aborted` (no more moves, unrated, kept with their logs
+        and records as finished games are), its finished games stay as they are (rated ones
+        rated), and its standings are those of the rounds that ended. It is kept, and read, as any
+        tournament. A tournament that has ended already (finished or cancelled) is left as it is.
+
+        DELETE /v1/tournaments/{tournament_id}
+        """
+        return self._call(OPERATIONS['cancel_tournament'], path={'tournament_id': tournament_id}, query=None,
+            headers=None, body=None)
+
     def get_app(self) -> App:
         """Read the calling app
 
@@ -2367,7 +2384,7 @@ class AsyncOperations:
         fork: Start at another game's position (docs/records.md, Forks): anyone may fork a finished game; a running one only with its creator token (`Authorization`), and then what its creator could not see is re-dealt and the dice re-seeded. Not with `options` or `seed`.
         options: Game options (house rules, board or deck overrides, `turn_cap`); see the ruleset's `options_schema`.
         seed: Seed of the game's random generator; random when absent. The same ruleset, options, seed and actions replay the same game.
-        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit.
+        decision_timeout: Seconds each human seat has for a decision; when they pass, the service plays the decision's `default` for it (see Deadlines in docs/http-api.md). Null or absent: no limit; but a rated game always has one: absent, 120; null is 422.
         listed: Show the game in the lobby (`GET /v1/games?status=waiting`) while it waits for players; anyone may then join it without an invite. Unlisted games are reached by id or invite.
         chat: The table chat (`/v1/games/{id}/chat`): seated players post short messages, anyone who may watch reads them. On by default; `false` turns it off (the creator may turn it on or off later: `POST /v1/games/{id}/chat/settings`).
         hints: Let each seated player ask a search bot for a hint on their own decision (`GET /v1/games/{id}/hint`); every seat's hint count is then public in the game and its record. Off by default (the hint endpoint answers 403 `hints_disabled`).
@@ -2862,6 +2879,20 @@ class AsyncOperations:
         GET /v1/tournaments/{tournament_id}
         """
         return await self._call(OPERATIONS['get_tournament'], path={'tournament_id': tournament_id}, query=None,
+            headers=None, body=None)
+
+    async def cancel_tournament(self, tournament_id: str) -> Tournament:
+        """Cancel a tournament
+
+        The tournament ends `cancelled` (`reason: app_cancelled`, `tournament.finished` sent): its
+        games that had not finished end as `aborted` (no more moves, unrated, kept with their logs
+        and records as finished games are), its finished games stay as they are (rated ones
+        rated), and its standings are those of the rounds that ended. It is kept, and read, as any
+        tournament. A tournament that has ended already (finished or cancelled) is left as it is.
+
+        DELETE /v1/tournaments/{tournament_id}
+        """
+        return await self._call(OPERATIONS['cancel_tournament'], path={'tournament_id': tournament_id}, query=None,
             headers=None, body=None)
 
     async def get_app(self) -> App:

@@ -123,12 +123,28 @@ def test_a_bot_is_a_player_too_and_each_bot_seat_of_a_rated_game_is_its_own_play
     ({"seats": [{"player": "ann"}, {"player": "b b"}]}, "/seats/1/player"),
     ({"seats": [{"player": "ann"}, {"bot": "random", "player": "bot:heuristic"}]}, "/seats/1/player"),
     ({"seats": [{"player": "ann"}, {"player": "bob"}], "rated": "yes"}, "/rated"),
+    ({"seats": [{"player": "ann"}, {"player": "bob"}], "decision_timeout": None}, "/decision_timeout"),
 ])
 def test_what_a_rated_game_needs_is_422_naming_the_field(client, keys, body, pointer):
     _, secret = keys.create_app("League")
     reply = client.post("/v1/games", headers=api_key(secret), json={"ruleset": TOY, "rated": True, **body})
     problem = assert_problem(reply, 422, "validation-error")
     assert pointer in [error["pointer"] for error in problem["errors"]], problem
+
+
+def test_a_rated_game_sent_without_a_deadline_gets_the_default_one(client, keys):
+    """A losing player who stops moving cannot keep a rated game unrated until it expires: without
+    ``decision_timeout`` a rated game gets 120 s (an unrated one still has none)."""
+    _, secret = keys.create_app("League")
+    game = rated_toy(client, secret, ["ann", "bob"])
+    read = client.get(f"/v1/games/{game['id']}", headers=api_key(secret)).get_json()
+    assert read["decision_timeout"] == 120 and read["deadline"] is not None
+    unrated = client.post("/v1/games", headers=api_key(secret), json={
+        "ruleset": TOY, "seats": [{"player": "ann"}, {"player": "bob"}]}).get_json()
+    assert client.get(f"/v1/games/{unrated['id']}", headers=api_key(secret)).get_json()["decision_timeout"] is None
+    chosen = client.post("/v1/games", headers=api_key(secret), json={
+        "ruleset": TOY, "rated": True, "decision_timeout": 30, "seats": [{"player": "ann"}, {"player": "bob"}]})
+    assert chosen.get_json()["decision_timeout"] == 30
 
 
 def test_a_fork_of_a_rated_game_is_not_rated(client, keys):

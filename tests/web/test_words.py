@@ -59,7 +59,7 @@ def _sample_events() -> list[dict]:
     service = [{"type": "game_created", "players": 3, "ruleset": "x"}, {"type": "table_started", "players": 3},
                {"type": "seat_joined", "seat": 1, "name": "Bo"}, {"type": "seat_left", "seat": 1, "name": "Bo"},
                {"type": "seat_removed", "seat": 2}, {"type": "seat_to_bot", "seat": 1, "name": "Bo", "bot": "random"},
-               {"type": "timed_out", "seat": 0}]
+               {"type": "timed_out", "seat": 0}, {"type": "game_aborted", "reason": "tournament_cancelled"}]
     assert {event["type"] for event in service} == set(SERVICE_EVENT_TYPES)
     return [entry for kept in samples.values() for entry in kept] + [{"ruleset": "", "event": e} for e in service]
 

@@ -23,7 +23,8 @@ export function contextFor(game, info) {
     board.currency || "$");
 }
 
-const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished" };
+const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished",
+  aborted: "stopped before its end" };
 
 /** A game's status in words. */
 export function statusWords(status) {

@@ -72,9 +72,12 @@ async function show(step) {
   }
 }
 
+/** Over: finished, or aborted (stopped by the service): nobody plays it any more, nothing is secret. */
+const isOver = (game) => game.status === "finished" || game.status === "aborted";
+
 function seenByChoices(game) {
   // Once a game is over every seat's view may be shown; while it runs, this browser's own only.
-  if (game.status !== "finished") return;
+  if (!isOver(game)) return;
   const select = clear($("seen-by"));
   select.append(el("option", { value: "" }, token() ? "this browser's seat" : "a spectator"));
   for (const seat of game.seats) select.append(el("option", { value: String(seat.seat) }, seat.name ?? `seat ${seat.seat}`));
@@ -97,7 +100,7 @@ async function start() {
     replay.events = await allEvents(gameId, seen);
     setTitle(game, info);
     const query = new URLSearchParams(location.search);
-    if (query.has("seat") && game.status === "finished") replay.seenBy = Number(query.get("seat"));
+    if (query.has("seat") && isOver(game)) replay.seenBy = Number(query.get("seat"));
     seenByChoices(game);
     $("steps").textContent = String(replay.events.length);
     $("scrub").max = String(replay.events.length);

@@ -88,6 +88,9 @@ const EVENTS = {
   seat_removed: (e) => `The open seat ${e.seat} was removed.`,
   seat_to_bot: (e, c) => `A bot (${e.bot}) now plays ${c.who(e.seat)}'s seat.`,
   timed_out: (e, c) => `${c.who(e.seat)} ran out of time: the default was played.`,
+  game_aborted: (e) => (e.reason === "tournament_cancelled"
+    ? "The game was stopped: its tournament was cancelled."
+    : "The game was stopped before its end."),
   // Monopoly: Cars 2
   opening_spin: (e, c) => `${c.who(e.seat)} spun ${e.value} to see who goes first.`,
   first_player: (e, c) => `${c.who(e.seat)} goes first.`,
