@@ -104,6 +104,23 @@ def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
         time.sleep(interval)
 
 
+def together(count: int, send) -> list:
+    """``send(n)`` from ``count`` threads released at once by a barrier; what each returned, by ``n``."""
+    start = threading.Barrier(count)
+    replies: list = [None] * count
+
+    def run(slot: int) -> None:
+        start.wait()
+        replies[slot] = send(slot)
+
+    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return replies
+
+
 def run_cli(*args: str, redis_url: str, timeout: float = 60, **env_vars: str) -> subprocess.CompletedProcess:
     """``rulehouse ARGS`` in a subprocess that knows the toy ruleset."""
     code = "from tests.workers.toy_race import cli_main; cli_main()"

@@ -20,7 +20,7 @@ from api.http.helpers import bearer_token, json_response, load_current, not_modi
 from api.http.problems import ApiProblem, problem_response
 from api.play.rules_version import ensure_current
 from api.play.store import BOT_CHECK_AFTER_SECONDS, FINISHED, WAITING, GameRecord
-from api.service.jobs.analysis import analysis_job_id, queue_analysis
+from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, queue_analysis
 from api.service.jobs.bots import job_alive
 from engine.analysis.game import work_bound
 from engine.core.registry import get_ruleset
@@ -101,17 +101,17 @@ class Analysis(MethodView):
 
 
 def _ask_new(record: GameRecord) -> str:
-    """Reserve the work against the calling app and queue the job; the analysis' stored value."""
-    games, reserved = store(), reservation(record)
-    app_id = ownership.current_app_id()
-    charged = ownership.admit_hint(app_id, reserved)  # the one place an analysis is charged
+    """The one ask of the analysis that claims it reserves its work bound against the calling app and queues
+    its job, which charges the work it did; the analysis' stored value ("" while another ask is queueing it)."""
+    games, computation = store(), analysis_charge_id(record.id)
+    if ownership.claim_search(ownership.current_app_id(), reservation(record), computation) is None:
+        return ""
     job_id = analysis_job_id(record.id)
     outcome, value = games.ask_analysis(record.id, job_id)
     if outcome == "queued":
-        queue_analysis(games, record.id, job_id, app_id if charged else None, reserved)
+        queue_analysis(games, record.id, job_id)
         return job_id
-    if charged:
-        ownership.refund_hint(app_id, reserved)  # asked meanwhile by another request
+    ownership.forgo_search(computation, computing=outcome == "asked" and not _ready(value))
     if outcome == "missing":
         raise ApiProblem("not-found", f"no game {record.id!r}")
     return value
@@ -122,13 +122,14 @@ def _ready(stored: str) -> bool:
 
 
 def _wait(record: GameRecord, job_id: str, seconds: float) -> str:
-    """The analysis' stored value once ready, or as it is after ``seconds``; a lost job is queued again
-    (its reservation stays counted: the work bound, not the work)."""
+    """The analysis' stored value once ready, or as it is after ``seconds``; a lost job is queued again, by the
+    one ask that claims it (under the charge reserved for it)."""
     games = store()
-    if not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS):
+    if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
+            ownership.claim_computation(analysis_charge_id(record.id)):
         again = analysis_job_id(record.id, again=True)
         if games.save_analysis(record.id, again, replacing=job_id):
-            queue_analysis(games, record.id, again, None, 0)
+            queue_analysis(games, record.id, again)
     deadline = time.monotonic() + seconds
     stored = games.analysis(record.id) or job_id
     while not _ready(stored) and time.monotonic() < deadline:

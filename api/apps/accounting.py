@@ -20,6 +20,12 @@ app's day). Four ways in:
 - ``check_room``: before a commitment to future work (a searching bot takes a seat): 403 once
   the day's work is spent.
 
+A computation many may ask for at once (a game's analysis, a seat's hint) is one job and one charge,
+both named by the computation (``analysis-<game>``, ``hint-<game>-<seat>-<version>``): ``claim`` (SET
+NX, for ``CLAIM_SECONDS``) picks the one ask that reserves the charge and queues the job, every other
+ask waits for the answer; whichever job computes it settles the charge (once), and a job found lost is
+queued again only by the ask that claims it next, under the same charge.
+
 A tournament's round (api/competition/round_room.py) starts in whichever process ended the round
 before, a worker's too: ``quota_of`` reads this process's settings outside a Flask app, and
 ``reserve`` takes the control Redis client from its caller there.
@@ -45,6 +51,9 @@ WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "s
 SEAT_QUOTAS = {"search_work_per_seat_per_day": "search_work_per_day"}
 #: Counters and charges are kept two days (yesterday's charges may still be settled today).
 KEEP_SECONDS = 2 * 24 * 3600
+#: A computation's claim lasts this long: time for its ask to reserve the charge and queue the job, before
+#: which no other ask takes the job for lost.
+CLAIM_SECONDS = 10.0
 
 
 def quota_of(app: App, name: str) -> int:
@@ -137,12 +146,14 @@ def give_back(client: redis.Redis, app_id: str, quota: str, cost: int) -> None:
     add_work(client, app_id, quota, -cost)
 
 
-def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str | None, seat: int | None,
-            seat_quota: str = "search_work_per_seat_per_day", client: redis.Redis | None = None) -> bool:
+def reserve(app: App, quota: str, bound: int, charge_id: str, *, game_id: str | None = None,
+            seat: int | None = None, seat_quota: str = "search_work_per_seat_per_day",
+            client: redis.Redis | None = None) -> bool:
     """Reserve ``bound`` of today's work under ``quota`` for the work ``charge_id`` (to be ``settle``d), and
     of the seat's own bound of the day (``seat_quota``, when a seat asks); the quota problem (nothing
-    reserved) when either would be passed. False when nothing needed reserving (a bound of 0)."""
-    if bound <= 0:
+    reserved) when either would be passed. False when nothing needed reserving (a bound of 0, or the charge
+    reserved already: one charge per computation)."""
+    if bound <= 0 or (client or _client()).exists(charge_key(charge_id)):
         return False
     counters = _take(app, quota, bound, game_id, seat, seat_quota, client)
     pipe = (client or _client()).pipeline(transaction=True)
@@ -183,3 +194,28 @@ def check_room(app: App, quota: str) -> None:
     used = work_today(_client(), app.id, quota)
     if used >= allowed:
         raise over_quota(quota, used, 0, allowed)
+
+
+def claim_key(computation_id: str) -> str:
+    return f"computation:{{{computation_id}}}"
+
+
+def claim(client: redis.Redis, computation_id: str) -> bool:
+    """Claim the computation for this ask (it reserves the charge and queues the job); False while another
+    ask holds it."""
+    return bool(client.set(claim_key(computation_id), "1", nx=True, px=int(CLAIM_SECONDS * 1000)))
+
+
+def unclaim(client: redis.Redis, computation_id: str) -> None:
+    """Give the claim up (the ask was refused): the next ask may claim it."""
+    client.delete(claim_key(computation_id))
+
+
+def forget_game(client: redis.Redis, app_id: str | None, game_id: str, seats: int) -> None:
+    """A deleted game: its seats' counters of today and yesterday go (what they counted stays in the app's day)."""
+    if app_id is None:
+        return
+    today = time.time()
+    days = {time.strftime("%Y%m%d", time.gmtime(at)) for at in (today, today - 24 * 3600)}
+    client.delete(*(seat_work_key(app_id, quota, game_id, seat, day) for quota in SEAT_QUOTAS.values()
+                    for seat in range(seats) for day in days))

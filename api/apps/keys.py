@@ -8,11 +8,10 @@ Key layout:
 - ``app:{<id>}:keys``      hash: key id -> JSON {kind, digest, origins, created}
 - ``appkey:<sha256>``      hash: app, key_id, kind, origins (JSON): the lookup by key;
                            only the SHA-256 of a key is ever stored
-- ``app:{<id>}:games`` / ``app:{<id>}:sims``  sorted sets of the app's games and
-                           simulations (score: creation time), for listings; entries of
-                           expired ones are dropped as they are read
-- ``app:{<id>}:live-games`` / ``app:{<id>}:live-sims``  the same for the unfinished ones,
-                           for quotas; ended ones are dropped as quotas are checked
+- ``app:{<id>}:games`` / ``app:{<id>}:sims`` / ``app:{<id>}:exps``  sorted sets of the app's games,
+                           simulations and experiments (score: creation time), for listings; entries
+                           of expired ones are dropped as they are read
+- what the app holds against its count-limited quotas: ``api.apps.holds``
 
 A secret key looks like ``rh_sk_<key id>_<secret>``; a publishable (browser-safe) key
 ``rh_pk_<key id>_<secret>``. The key id is shown by ``rulehouse apps list`` and names the
@@ -193,15 +192,14 @@ class AppKeys:
                    retention=json.loads(data.get("retention", "{}")))
 
     def own(self, app_id: str, kind: str, resource_id: str, ttl: int) -> None:
-        """Record that ``app_id`` created a game or simulation (``kind`` ``games`` or ``sims``)."""
+        """List ``resource_id`` among the app's ``games``, ``sims`` or ``exps``."""
         pipe = self.redis.pipeline(transaction=False)
-        for key in (owned_key(app_id, kind), owned_key(app_id, f"live-{kind}")):
-            pipe.zadd(key, {resource_id: time.time()})
-            pipe.expire(key, ttl)
+        pipe.zadd(owned_key(app_id, kind), {resource_id: time.time()})
+        pipe.expire(owned_key(app_id, kind), ttl)
         pipe.execute()
 
     def owned(self, app_id: str, kind: str, limit: int = 1000, before: float | None = None) -> list[tuple[str, float]]:
-        """The app's newest ``games``, ``sims``, ``live-games`` or ``live-sims`` (id, created), newest first."""
+        """The app's newest ``games``, ``sims`` or ``exps`` (id, created), newest first."""
         high = "+inf" if before is None else f"({before}"
         return self.redis.zrevrangebyscore(owned_key(app_id, kind), high, "-inf", start=0, num=limit,
                                            withscores=True)

@@ -15,34 +15,29 @@ Rate limits count requests in four classes: ``moves`` (acting for a seat), ``wri
 
 Over a limit: 429 problem+json with ``Retry-After``.
 
-Quotas bound what an app holds rather than how fast it asks: live (unfinished) games and
-queued simulation and experiment chunks, here; the work it has done per day (simulations, searches) is
-admitted and charged by ``api.apps.accounting``, which also reads every quota (``quota_of``:
-a publishable key's are ``PUBLISHABLE_QUOTAS`` whatever the app's overrides, which are its
-secret keys'). Over a quota: 403 problem+json, ``reason`` naming the quota.
+Quotas bound what an app holds rather than how fast it asks: ``api.apps.quotas`` admits what an
+app holds (live games, queued chunks, experiments in flight), ``api.apps.accounting`` the work it
+has done per day (simulations, searches).
 """
 
 from __future__ import annotations
 
-import json
+import math
+import time
 
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
+from limits import parse
 
-from api.apps import accounting
-from api.apps.access import PLAY, SAFE_METHODS, is_metered, keys, requirement
-from api.apps.accounting import over_quota, quota_of
+from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
 from api.apps.keys import LOCAL_APP_ID, App
 from api.http.client_address import client_address, trusted_networks
 from api.http.problems import ApiProblem
-from api.play.store import OVER
-from api.service.jobs.experiments import ACTIVE as EXPERIMENT_ACTIVE
-from api.service.jobs.experiments import meta_key as experiment_meta_key
-from api.service.jobs.simulations import ACTIVE, meta_key
-from engine.core.registry import get_ruleset
 
 CLASSES = ("moves", "writes", "reads", "streams")
+#: where the app factory keeps the limiter
+LIMITER = "rulehouse.limiter"
 STREAM_ENDPOINTS = {"games.Stream", "chat.ChatStream"}
 
 
@@ -93,6 +88,7 @@ def _limit_provider(cls: str):
 
 def init_limiter(app: Flask) -> Limiter:
     trusted_networks(app.config.get("TRUSTED_PROXIES") or "")  # a bad setting stops the start, naming it
+    parse(app.config["SPECTATOR_ASKS_LIMIT"])  # likewise
     limiter = Limiter(
         key_func=bucket,
         application_limits=[
@@ -103,118 +99,56 @@ def init_limiter(app: Flask) -> Limiter:
         storage_uri=app.config["REDIS_URL"],
         strategy="fixed-window",
         key_prefix="rl",
-        headers_enabled=True,
-        retry_after="delta-seconds",
+        # flask-limiter's own headers would set Retry-After on every answer, raised to the end of the
+        # request's window: a 202's or another 429's own wait (a chat's, an analysis') would read up to a
+        # minute. ``_rate_headers`` writes the X-RateLimit-* headers, and only ``_too_many`` a Retry-After.
+        headers_enabled=False,
     )
     limiter.init_app(app)
-    app.register_error_handler(RateLimitExceeded, _too_many)
+    app.extensions[LIMITER] = limiter
+    app.after_request(lambda response: _rate_headers(limiter, response))
+    app.register_error_handler(RateLimitExceeded, lambda error: _too_many(limiter, error))
     return limiter
 
 
-def _too_many(error: RateLimitExceeded):
-    # The window's length bounds the wait; flask-limiter's own headers then give the exact reset.
-    retry_after = error.limit.limit.get_expiry()
+def _rate_headers(limiter: Limiter, response: Response) -> Response:
+    """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` of the limit this request counted in."""
+    counted = limiter.current_limit
+    if counted is not None:
+        response.headers["X-RateLimit-Limit"] = str(counted.limit.amount)
+        response.headers["X-RateLimit-Remaining"] = str(counted.remaining)
+        response.headers["X-RateLimit-Reset"] = str(counted.reset_at)
+    return response
+
+
+def seconds_to_reset(limiter: Limiter) -> int:
+    """Whole seconds until the window of the limit this request passed ends (at least 1)."""
+    counted = limiter.current_limit
+    return max(1, math.ceil(counted.window[0] - time.time())) if counted is not None else 1
+
+
+def limit_spectator_asks(what: str) -> None:
+    """A spectator's ask of ``what`` (a live game's win chances) counts against the asker, whoever owns the game:
+    in its own bucket (``bucket``: its app's secret keys together, each client address of a publishable key),
+    at ``SPECTATOR_ASKS_LIMIT``; 429 past it. So no app, and no page with another app's publishable key, turns
+    its asks into the game's app's spending faster than that (each version is computed once anyway)."""
+    limiter: Limiter = current_app.extensions[LIMITER]
+    limit = parse(current_app.config["SPECTATOR_ASKS_LIMIT"])
+    counted = ("spectator-asks", what, bucket())
+    if limiter.limiter.hit(limit, *counted):
+        return
+    retry_after = max(1, math.ceil(limiter.limiter.get_window_stats(limit, *counted)[0] - time.time()))
+    raise ApiProblem("too-many-requests", f"a spectator asks {what} at most {limit} (counted for this app key, or "
+                     f"this client of a publishable key): retry in {retry_after} s", reason="rate_limited",
+                     limit_class="spectator_asks", headers={"Retry-After": str(retry_after)})
+
+
+def _too_many(limiter: Limiter, error: RateLimitExceeded):
+    retry_after = seconds_to_reset(limiter)
     cls = rate_class()
     app = g.get("app")
     whose = "this client's rate limit of the publishable key" if app is not None and app.publishable \
         else "this app's rate limit"
-    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description})",
+    return ApiProblem("too-many-requests", f"over {whose} for {cls} ({error.description}): retry in {retry_after} s",
                       reason="rate_limited", limit_class=cls,
                       headers={"Retry-After": str(retry_after)}).response()
-
-
-# -- quotas ---------------------------------------------------------------------
-
-
-def check_live_games(app: App) -> None:
-    """Before a game is created: the app's unfinished games must stay within its quota."""
-    allowed = quota_of(app, "live_games")
-    used = live_games(app.id, allowed + 1)
-    if used + 1 > allowed:
-        raise over_quota("live_games", used, 1, allowed)
-
-
-def live_games(app_id: str, at_most: int) -> int:
-    """The app's games that still exist and are not finished (looks at its newest ``at_most``);
-    games that have ended or expired leave the app's set on the way."""
-    store = keys()
-    games = [game_id for game_id, _ in store.owned(app_id, "live-games", limit=at_most)]
-    if not games:
-        return 0
-    # The games' own Redis (a cluster, maybe): the app's set of games lives apart from them.
-    statuses = current_app.extensions["rulehouse.store"].statuses(games)
-    ended = [game_id for game_id, status in zip(games, statuses, strict=True) if status in (None, *OVER)]
-    store.disown(app_id, "live-games", *ended)
-    return len(games) - len(ended)
-
-
-def simulation_cost(spec: dict) -> int:
-    """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
-    ruleset = get_ruleset(spec["ruleset"])
-    classes = ruleset.bot_classes()
-    per_game = sum(classes[name].cost_per_move for name in spec["bots"])
-    return spec["games"] * per_game
-
-
-def admit_simulation(app: App, spec: dict) -> None:
-    """Before a simulation is queued: its chunks and its work must fit the app's quotas.
-
-    The day's work is counted as it is admitted, so a refused simulation costs nothing.
-    """
-    allowed_chunks = quota_of(app, "queued_chunks")
-    queued = queued_chunks(app.id)
-    if queued + spec["chunks"] > allowed_chunks:
-        raise over_quota("queued_chunks", queued, spec["chunks"], allowed_chunks)
-    accounting.admit(app, "simulation_work_per_day", simulation_cost(spec))
-
-
-def queued_chunks(app_id: str) -> int:
-    """The chunks the app's queued or running simulations and experiments may still play (an
-    experiment's once per variant): what the ``queued_chunks`` quota bounds, whichever of them is
-    admitted next."""
-    return simulation_chunks(app_id) + experiments_in_flight(app_id)[1]
-
-
-def simulation_chunks(app_id: str) -> int:
-    """Chunks of the app's simulations that are queued or running and not yet done."""
-    store = keys()
-    sims = [sim_id for sim_id, _ in store.owned(app_id, "live-sims")]
-    if not sims:
-        return 0
-    pipe = store.redis.pipeline(transaction=False)
-    for sim_id in sims:
-        pipe.hmget(meta_key(sim_id), ["status", "spec", "chunks_done"])
-    waiting, ended = 0, []
-    for sim_id, (status, spec, done) in zip(sims, pipe.execute(), strict=True):
-        if status in ACTIVE:
-            waiting += json.loads(spec)["chunks"] - int(done or 0)
-        else:
-            ended.append(sim_id)
-    store.disown(app_id, "live-sims", *ended)
-    return waiting
-
-
-#: the app's set of experiments queued or running (api/experiments)
-LIVE_EXPERIMENTS = "live-exps"
-
-
-def experiments_in_flight(app_id: str) -> tuple[int, int]:
-    """The app's experiments queued or running, and the chunks they may still play (each counted
-    once per variant, as admitted); the ended ones leave the app's set on the way."""
-    store = keys()
-    owned = [exp_id for exp_id, _ in store.owned(app_id, LIVE_EXPERIMENTS)]
-    if not owned:
-        return 0, 0
-    pipe = store.redis.pipeline(transaction=False)
-    for exp_id in owned:
-        pipe.hmget(experiment_meta_key(exp_id), ["status", "spec", "chunks_done"])
-    running, waiting, ended = 0, 0, []
-    for exp_id, (status, raw_spec, done) in zip(owned, pipe.execute(), strict=True):
-        if status not in EXPERIMENT_ACTIVE:
-            ended.append(exp_id)
-            continue
-        spec = json.loads(raw_spec)
-        running += 1
-        waiting += max(0, spec["budget_chunks"] - int(done or 0)) * len(spec["variants"])
-    store.disown(app_id, LIVE_EXPERIMENTS, *ended)
-    return running, waiting

@@ -3,30 +3,41 @@ that its app owns it, and check that only the owner (or an admin) manages it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from flask import current_app, g
 
-from api.apps import accounting, limits
+from api.apps import accounting, quotas
 from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
 from api.play.bots import bot_searches
 
-__all__ = ["admit_game", "admit_hint", "admit_search_seats", "admit_simulation", "claim", "current_app_id",
-           "game_retention", "refund_hint", "release", "release_hint", "require_creator_app", "require_owner",
-           "reserve_hint", "retention", "simulation_ttl"]
+__all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "claim_computation", "claim_search",
+           "current_app_id", "forgo_search", "game_retention", "holding", "refund_hint", "release",
+           "require_creator", "require_creator_app", "require_owner", "retention", "simulation_ttl",
+           "unclaim_computation"]
 
 #: What an app may set with ``rulehouse apps update --retention NAME=SECONDS``, and its bounds.
 RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 90 * 24 * 3600),
                     "simulation_ttl": (60, 90 * 24 * 3600)}
 
 
-def admit_game() -> None:
-    if g.get("app") is not None:
-        limits.check_live_games(g.app)
+@contextlib.contextmanager
+def holding(kind: str, resource_id: str, weight: int = 1) -> Iterator[None]:
+    """Around the making of a game (``kind`` ``games``) or tournament (``tournaments``, ``weight`` its tables):
+    what it holds of the caller's quotas is taken first, all at once (403 ``quota-exceeded`` past them), and
+    given back if the making fails."""
+    if g.get("app") is None:
+        yield
+        return
+    with quotas.holding(g.app, *quotas.asks_for(g.app, kind, resource_id, weight)):
+        yield
 
 
-def admit_simulation(spec: dict) -> None:
+def admit_simulation(spec: dict, sim_id: str) -> None:
     if g.get("app") is not None:
-        limits.admit_simulation(g.app, spec)
+        quotas.admit_simulation(g.app, spec, sim_id)
 
 
 def _paying_app(owner: str | None):
@@ -58,26 +69,50 @@ def refund_hint(owner: str, cost: int) -> None:
     accounting.give_back(keys().redis, owner, "search_work_per_day", cost)
 
 
-def reserve_hint(owner: str | None, game_id: str, seat: int, bound: int, charge_id: str) -> bool:
-    """Reserve a hint's search (at most ``bound`` engine actions) against the game owner's day and the
-    seat's own bound of the day; 403 past either. The search worker settles the charge at the work it
-    did. True when something was reserved (``release_hint`` gives it back)."""
-    app = _paying_app(owner)
-    if app is None:
-        return False
-    return accounting.reserve(app, "search_work_per_day", bound, charge_id, game_id=game_id, seat=seat)
+def claim_search(payer: str | None, bound: int, computation_id: str, *, game_id: str | None = None,
+                 seat: int | None = None) -> bool | None:
+    """Claim a computation of search work (an analysis, a hint: ``api.apps.accounting``, one job and one
+    charge) and reserve its ``bound`` against ``payer``'s day (and the seat's own, when ``seat`` asks):
+    None when another ask holds the computation (nothing reserved: wait for its answer), 403 past a
+    quota (the claim given up), else whether something was reserved. The job settles the charge at the
+    work it did; ``forgo_search`` gives claim and charge back when no job is queued after all."""
+    if not accounting.claim(keys().redis, computation_id):
+        return None
+    app = _paying_app(payer)
+    try:
+        return app is not None and accounting.reserve(app, "search_work_per_day", bound, computation_id,
+                                                      game_id=game_id, seat=seat)
+    except ApiProblem:
+        accounting.unclaim(keys().redis, computation_id)
+        raise
 
 
-def release_hint(charge_id: str) -> None:
-    """Give back a reserved hint that another request had asked already (no search for this ask)."""
-    accounting.settle(keys().redis, charge_id, 0)
+def forgo_search(computation_id: str, *, computing: bool = False) -> None:
+    """The claimed computation queues no job: its game moved on or is gone, or (a claim that outlived its
+    time) it was asked meanwhile. Its charge is given back whole, unless a job is ``computing`` it, which
+    settles it."""
+    if not computing:
+        accounting.settle(keys().redis, computation_id, 0)
+    accounting.unclaim(keys().redis, computation_id)
+
+
+def claim_computation(computation_id: str) -> bool:
+    """Claim a computation without reserving (``api.apps.accounting``): one computed in the request, or one
+    whose job was lost, to queue it again under the charge already reserved. False while another ask holds it."""
+    return accounting.claim(keys().redis, computation_id)
+
+
+def unclaim_computation(computation_id: str) -> None:
+    accounting.unclaim(keys().redis, computation_id)
 
 
 def claim(kind: str, resource_id: str) -> None:
-    """The calling app now owns game (``kind`` ``games``) or simulation (``sims``) ``resource_id``."""
+    """The calling app now owns game (``kind`` ``games``), simulation (``sims``) or experiment (``exps``)
+    ``resource_id``: listed among its own, and what it holds of the app's quotas no longer pending."""
     config = current_app.config
     keep = max(int(config["GAME_TTL_SECONDS"]), int(config.get("SIMULATION_TTL", 0) or 0), 7 * 24 * 3600)
     keys().own(current_app_id(), kind, resource_id, keep)
+    quotas.confirm(current_app_id(), kind, resource_id)
 
 
 def require_owner(owner: str | None, what: str, *, hide: bool = False) -> None:
@@ -97,10 +132,19 @@ def require_creator_app(owner: str | None) -> None:
     require_owner(owner, "game")
 
 
+def require_creator(role: str | None, owner: str | None, what: str) -> None:
+    """What only the creator token does to a game (``what``: delete it, turn its chat on or off): 403 for any
+    other token, and for the creator token through another app than the game's (``not_owner``)."""
+    if role != "creator":
+        raise ApiProblem("forbidden", f"only the creator token may {what}")
+    require_creator_app(owner)
+
+
 def release(owner: str | None, kind: str, resource_id: str) -> None:
+    """``resource_id`` is gone (a game deleted): off its app's listings, what it held given back at once."""
     if owner:
         keys().disown(owner, kind, resource_id)
-        keys().disown(owner, f"live-{kind}", resource_id)
+        quotas.release(owner, kind, resource_id)
 
 
 def retention(app=None) -> dict:

@@ -6,7 +6,7 @@ from flask import Response, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import accounting, limits, ownership
+from api.apps import accounting, limits, ownership, quotas
 from api.apps.access import keys
 from api.apps.schemas import (
     AppSchema,
@@ -50,12 +50,12 @@ class Me(MethodView):
         page's key sees nothing of its app that the public lobby does not show.
         """
         app = g.app
-        quotas = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
+        allowed = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
         usage = {"live_games": 0, "queued_chunks": 0, "simulation_work_today": 0, "search_work_today": 0}
         if not app.publishable:
             usage = {
-                "live_games": limits.live_games(app.id, quotas["live_games"] + 1),
-                "queued_chunks": limits.queued_chunks(app.id),
+                "live_games": quotas.used(app.id, "live_games"),
+                "queued_chunks": quotas.used(app.id, "queued_chunks"),
                 "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
                 "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
             }
@@ -63,7 +63,7 @@ class Me(MethodView):
             "id": app.id, "name": app.name, "key_kind": app.key_kind,
             "scopes": [] if app.publishable else list(app.scopes),
             "rate_limits": {cls: limits.limit_of(app, cls) for cls in limits.CLASSES},
-            "quotas": quotas, "usage": usage, "retention": ownership.retention(app),
+            "quotas": allowed, "usage": usage, "retention": ownership.retention(app),
         })
 
 

@@ -104,6 +104,14 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
 end
 return 0
 """
+#: KEYS: the app's webhooks, the new webhook. ARGV: its id, the most an app may have, then its fields and values.
+#: Counted and added in one step, so registrations sent together never pass the bound; 0 when full.
+_REGISTER = """
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
 
 log = logging.getLogger("rulehouse.webhooks")
 
@@ -149,6 +157,7 @@ class Webhooks:
         track_cache("webhooks.apps", self._cache.sizes)  # a process has one Webhooks in use: the newest
         self._pump = self.redis.register_script(_PUMP)
         self._hold = self.redis.register_script(_HOLD)
+        self._register = self.redis.register_script(_REGISTER)
 
     @classmethod
     def from_settings(cls, config: dict) -> Webhooks:
@@ -167,17 +176,14 @@ class Webhooks:
 
     def register(self, app_id: str, url: str, events: list[str]) -> dict:
         check_url(url, self.config["WEBHOOK_ALLOW_PRIVATE"])
-        if self.redis.scard(app_webhooks_key(app_id)) >= MAX_WEBHOOKS_PER_APP:
-            raise ValueError(f"an app may have at most {MAX_WEBHOOKS_PER_APP} webhooks")
         webhook_id = "wh_" + secrets.token_hex(8)
         secret = "whsec_" + secrets.token_urlsafe(24)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(webhook_key(webhook_id), mapping={
-            "app": app_id, "url": url, "events": json.dumps(sorted(set(events))), "secret": secret,
-            "created": repr(time.time()),
-        })
-        pipe.sadd(app_webhooks_key(app_id), webhook_id)
-        pipe.execute()
+        fields = {"app": app_id, "url": url, "events": json.dumps(sorted(set(events))), "secret": secret,
+                  "created": repr(time.time())}
+        pairs = [item for pair in fields.items() for item in pair]
+        if not self._register(keys=[app_webhooks_key(app_id), webhook_key(webhook_id)],
+                              args=[webhook_id, MAX_WEBHOOKS_PER_APP, *pairs]):
+            raise ValueError(f"an app may have at most {MAX_WEBHOOKS_PER_APP} webhooks")
         return {**self.get(app_id, webhook_id), "secret": secret}
 
     def get(self, app_id: str, webhook_id: str) -> dict | None:

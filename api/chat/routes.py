@@ -7,6 +7,7 @@ import math
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.apps import ownership
 from api.chat.schemas import (
     BOUNDS,
     KEPT_MESSAGES,
@@ -88,7 +89,8 @@ class Chat(MethodView):
     @blp.alt_response(**problem_response(413, "The body is too large."))
     @blp.alt_response(**problem_response(415, "The body is not JSON."))
     @blp.alt_response(**problem_response(422, f"The text is blank, longer than {BOUNDS['max_length']} characters, "
-                                         "or has control characters."))
+                                         "or has characters a display name may not have (controls, separators, "
+                                         "bidirectional, zero-width, private-use, unassigned)."))
     @blp.alt_response(**problem_response(429, f"The seat posted {MESSAGES_PER_WINDOW} messages in the last "
                                          f"{WINDOW_SECONDS} s (`chat-rate-limited`, `Retry-After`); or over the "
                                          "app's rate limit for moves (`too-many-requests`)."))
@@ -131,7 +133,8 @@ class ChatSettings(MethodView):
     @blp.response(200, ChatSettingsAnswerSchema)
     @blp.alt_response(**problem_response(400, "The body is not valid JSON."))
     @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
-    @blp.alt_response(**problem_response(403, "Only the creator token turns chat on or off."))
+    @blp.alt_response(**problem_response(403, "Only the creator token turns chat on or off, through the app that "
+                                         "created the game (`not_owner`)."))
     @blp.alt_response(**NO_GAME)
     @blp.alt_response(**problem_response(415, "The body is not JSON."))
     @blp.alt_response(**problem_response(422, "The body does not fit its schema."))
@@ -145,8 +148,7 @@ class ChatSettings(MethodView):
         """
         record = load_game(game_id, required_token())
         role, _seat = caller_seat(record)
-        if role != "creator":
-            raise ApiProblem("forbidden", "only the creator token turns chat on or off")
+        ownership.require_creator(role, record.app, "turn chat on or off")
         if not store().set_chat(game_id, body["enabled"]):
             raise ApiProblem("not-found", f"no game {game_id!r}")
         return json_response({"game_id": game_id, "enabled": body["enabled"]})

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.games.schemas import line_kind, line_union
 from api.http.helpers import CURSOR_PATTERN
+from api.seats.names import unsafe_character
 from engine.core.strict import StrictBoolean, WholeRegexp
 
 #: the longest message, in characters (Unicode code points)
@@ -24,22 +23,21 @@ BOUNDS = {"max_length": MAX_TEXT_LENGTH, "messages_per_window": MESSAGES_PER_WIN
 
 
 def plain_text(text: str) -> None:
-    """One line of printable text: no control characters (line breaks, tabs, escapes), no lone surrogates,
-    not blank."""
+    """One line of printable text, not blank, holding none of the characters a display name may not hold
+    (``api.seats.names.unsafe_character``: line breaks and separators, bidirectional controls, zero-width,
+    private-use, unassigned...)."""
     if not text.strip():
         raise ValidationError("say something: the text is blank")
-    if any(unicodedata.category(char) == "Cc" for char in text):
-        raise ValidationError("one line of text: no control characters (line breaks, tabs...)")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError("not valid Unicode text (a lone surrogate)") from None
+    if (problem := unsafe_character(text)) is not None:
+        raise ValidationError(f"one line of plain text: {problem}")
 
 
 class ChatPostSchema(Schema):
     text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT_LENGTH), plain_text], metadata={
         "description": f"The message: 1 to {MAX_TEXT_LENGTH} characters of one line, shown as plain text (never as "
-                       "HTML); leading and trailing spaces are dropped."})
+                       "HTML); leading and trailing spaces are dropped. It may not hold what a display name may "
+                       "not: controls, separators, bidirectional, zero-width, private-use or unassigned "
+                       "characters."})
 
     @post_load
     def _trimmed(self, data: dict, **_kwargs) -> dict:

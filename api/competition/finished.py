@@ -1,13 +1,13 @@
 """What the competition room does with a game's versions (wired in as listeners of api/play/after.py by
 api/service/wiring.py): index a new game under its players; rate a finished rated game and let its
-tournament go on. It sits apart from ``games`` and ``tournaments`` because it reaches both."""
+tournament go on; forget a deleted game. It sits apart from ``games`` and ``tournaments`` because it reaches both."""
 
 from __future__ import annotations
 
 import logging
 
 from api.competition import tournaments
-from api.competition.games import game_created, rate_game
+from api.competition.games import game_created, game_forgotten, rate_game
 from api.play.store import GameRecord, GameStore
 
 log = logging.getLogger("rulehouse.competition")
@@ -29,3 +29,9 @@ def game_finished(store: GameStore, record: GameRecord) -> None:
             tournaments.advance(store, record.tournament)
     except Exception:
         log.exception("after game %s finished", record.id)
+
+
+def game_deleted(store: GameStore, record: GameRecord) -> None:
+    """A deleted game: its players' indexes and the rating queue forget it."""
+    if record.app is not None:
+        game_forgotten(store, record.app, record.id, record.seats)

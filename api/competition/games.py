@@ -11,14 +11,13 @@ from collections import defaultdict
 import redis
 
 from api.apps.notify import hooks
-from api.competition import due
+from api.competition import due, player_lists
 from api.competition.keys import (
     PENDING_KEY,
     board_key,
     closed_key,
     player_games_key,
     player_results_key,
-    players_key,
     rated_game_key,
     ratings_key,
 )
@@ -93,7 +92,7 @@ def game_created(store: GameStore, app_id: str, game_id: str, seats: list[dict],
     for number, seat in enumerate(seats):
         player = seat_player(seat)
         if player is not None:
-            _index(pipe, app_id, game_id, number, player, created)
+            _index(pipe, store, app_id, game_id, number, player, created)
     if rated:  # due-time index (api/competition/due.py): the sweep first looks at it a little later
         pipe.zadd(PENDING_KEY, {f"{app_id} {game_id}": created + RATING_RECHECK_SECONDS})
     pipe.execute()
@@ -102,15 +101,29 @@ def game_created(store: GameStore, app_id: str, game_id: str, seats: list[dict],
 def player_joined(store: GameStore, app_id: str, game_id: str, seat: int, player: str) -> None:
     """Index a game under a player who joined it (``POST /v1/games/{id}/join`` with ``player``)."""
     pipe = store.control.pipeline(transaction=False)
-    _index(pipe, app_id, game_id, seat, player, time.time())
+    _index(pipe, store, app_id, game_id, seat, player, time.time())
     pipe.execute()
 
 
-def _index(pipe, app_id: str, game_id: str, seat: int, player: str, created: float) -> None:
-    pipe.sadd(players_key(app_id), player)
+def _index(pipe, store: GameStore, app_id: str, game_id: str, seat: int, player: str, created: float) -> None:
     pipe.zadd(player_games_key(app_id, player), {f"{game_id}:{seat}": created})
+    player_lists.schedule(pipe, store, app_id, player, created)  # looked at again once the game may be gone
     pipe.zremrangebyrank(player_games_key(app_id, player), 0, -GAMES_INDEXED - 1)
     pipe.expire(player_games_key(app_id, player), INDEX_TTL)
+
+
+def game_forgotten(store: GameStore, app_id: str, game_id: str, seats: list[dict]) -> None:
+    """A deleted game leaves its players' indexes (a player whose last game it was leaves with it, unless it
+    has a rating) and the queue of games to rate; what it counted in ratings, if it was rated, stays."""
+    players = {seat_player(seat): number for number, seat in enumerate(seats) if seat_player(seat) is not None}
+    pipe = store.control.pipeline(transaction=False)
+    for player, number in players.items():
+        pipe.zrem(player_games_key(app_id, player), f"{game_id}:{number}")
+    pipe.zrem(PENDING_KEY, f"{app_id} {game_id}")
+    pipe.delete(rated_game_key(app_id, game_id))  # no game left to rate twice
+    pipe.execute()
+    for player in players:
+        player_lists.forget_if_empty(store, app_id, player)
 
 
 def seats_left(store: GameStore, record: GameRecord) -> set[int]:

@@ -5,10 +5,6 @@ from __future__ import annotations
 PENDING_KEY = "competition:pending"
 
 
-def players_key(app_id: str) -> str:
-    return f"app:{{{app_id}}}:players"
-
-
 def player_games_key(app_id: str, player: str) -> str:
     return f"app:{{{app_id}}}:player:{player}:games"
 

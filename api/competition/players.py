@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 
-from api.competition.keys import board_key, player_games_key, player_results_key, players_key, ratings_key
+from api.competition.keys import board_key, player_games_key, player_results_key, ratings_key
 from api.play.store import GameStore
 from engine.competition import Rating
 from engine.core.registry import all_rulesets
 
 
 def known(store: GameStore, app_id: str, player: str) -> bool:
-    return bool(store.control.sismember(players_key(app_id), player))
+    """Whether the app keeps anything of ``player``: games (their index) or a rating in some ruleset."""
+    pipe = store.control.pipeline(transaction=False)
+    pipe.exists(player_games_key(app_id, player))
+    for ruleset in all_rulesets():
+        pipe.hexists(ratings_key(app_id, ruleset), player)
+    return any(pipe.execute())
 
 
 def player_ratings(store: GameStore, app_id: str, player: str) -> list[dict]:

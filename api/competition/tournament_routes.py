@@ -9,7 +9,7 @@ from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import limits, ownership
+from api.apps import ownership
 from api.apps.access import may
 from api.competition import tournaments
 from api.competition.keys import app_tournaments_key
@@ -54,18 +54,6 @@ def _spec(body: dict) -> tournaments.Spec:
                             body["decision_timeout"], body["options"], body["rated"])
 
 
-def _admit(spec: tournaments.Spec) -> None:
-    """The first round's tables must fit the app's live games quota."""
-    app = g.get("app")
-    if app is None:
-        return
-    tables = len(spec.entrants) // spec.table_size
-    allowed = limits.quota_of(app, "live_games")
-    used = limits.live_games(app.id, allowed + 1)
-    if used + tables > allowed:
-        raise limits.over_quota("live_games", used, tables, allowed)
-    # The search work of its bots is admitted round by round as each starts (api/competition/round_room.py).
-
 
 def _body(tournament: dict, *, with_tokens: bool) -> dict:
     spec = tournament["spec"]
@@ -95,8 +83,8 @@ def _secret_key() -> bool:
 class Tournaments(MethodView):
     @blp.arguments(CreateTournamentSchema, example=EXAMPLE)
     @blp.response(201, TournamentSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): the first round's "
-                                         "tables must fit its `live_games`, and its searching bots one move each "
+    @blp.alt_response(**problem_response(403, "Over a quota of the app (`quota-exceeded`): a round's tables must "
+                                         "fit its `live_games`, and its first round's searching bots one move each "
                                          "at its bound in its `search_work_per_day`."))
     @blp.alt_response(**problem_response(422, "Unknown ruleset or entrant (a bot the ruleset lacks), a table size "
                                          "outside the ruleset's player range, entrants that do not divide into "
@@ -110,8 +98,11 @@ class Tournaments(MethodView):
         `tournament.finished` say when to look.
         """
         spec = _spec(body)
-        _admit(spec)
-        tournament_id = tournaments.create(store(), ownership.current_app_id(), spec)
+        tournament_id, app_id = tournaments.new_id(), ownership.current_app_id()
+        # Its tables count in the app's live games while it runs: taken at once, atomically. The search work
+        # of its bots is admitted round by round as each starts (api/competition/round_room.py).
+        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size):
+            tournaments.create(store(), app_id, spec, tournament_id)
         created = tournaments.load(store(), tournament_id)
         return json_response(_body(created, with_tokens=True), 201,
                              headers={"Location": f"/v1/tournaments/{tournament_id}"})

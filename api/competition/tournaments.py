@@ -98,10 +98,14 @@ def bot_of(entrant: str) -> str | None:
     return entrant[4:].split("#")[0] if entrant.startswith("bot:") else None
 
 
-def create(store: GameStore, app_id: str, spec: Spec) -> str:
-    """Store a new tournament and start its first round; its id. The first round's search room is
-    reserved first: without it, the quota problem and nothing stored."""
-    tournament_id = "t" + secrets.token_hex(8)
+def new_id() -> str:
+    return "t" + secrets.token_hex(8)
+
+
+def create(store: GameStore, app_id: str, spec: Spec, tournament_id: str | None = None) -> str:
+    """Store a new tournament (``tournament_id``, else a new one) and start its first round; its id. The
+    first round's search room is reserved first: without it, the quota problem and nothing stored."""
+    tournament_id = tournament_id or new_id()
     tables = _tables(spec, 0, [])
     held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, 0)
     now = time.time()

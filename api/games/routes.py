@@ -40,6 +40,7 @@ from api.http.helpers import (
 )
 from api.http.problems import ApiProblem, problem_response, validation_problem
 from api.play import creation, deadlines
+from api.play.after import delete_game
 from api.play.bots import ensure_job
 from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
@@ -191,7 +192,6 @@ class Games(MethodView):
         docs/records.md): same ruleset, options and seat names unless `seats` is given (a
         fork has no open seats).
         """
-        ownership.admit_game()
         new = _new_game(body)
         ruleset, state = new.ruleset, new.state
         ownership.admit_search_seats(ruleset, [seat.get("bot") for seat in new.seats], ownership.current_app_id())
@@ -219,13 +219,14 @@ class Games(MethodView):
             pending = ruleset.pending(state) if status == ACTIVE else []
             result = ruleset.result(state)
             result_body = None if result is None else result.to_dict()
-        made = creation.create(store(), NewGameRecord(
-            game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
-            seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,
-            marks=next_marks(pending, None, 0), created=now, decision_timeout=timeout,
-            app=ownership.current_app_id(), retention=ownership.game_retention(), provenance=new.provenance,
-            listed=body["listed"], invites=invite_digests, hints=body["hints"], chat=body["chat"],
-            rated=body["rated"], win_chances=body["win_chances"]), pending, result=result_body)
+        with ownership.holding("games", game_id):  # the app's live games: taken at once, atomically
+            made = creation.create(store(), NewGameRecord(
+                game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
+                seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,
+                marks=next_marks(pending, None, 0), created=now, decision_timeout=timeout,
+                app=ownership.current_app_id(), retention=ownership.game_retention(), provenance=new.provenance,
+                listed=body["listed"], invites=invite_digests, hints=body["hints"], chat=body["chat"],
+                rated=body["rated"], win_chances=body["win_chances"]), pending, result=result_body)
         ownership.claim("games", game_id)
         if status == WAITING and body["listed"]:
             Table(store()).list_in_lobby(game_id, ruleset.id, now)
@@ -289,10 +290,8 @@ class Game(MethodView):
         token = required_token()
         record = load_game(game_id, token)
         role, _ = caller_seat(record)
-        if role != "creator":
-            raise ApiProblem("forbidden", "only the creator token may delete a game")
-        ownership.require_creator_app(record.app)
-        store().delete(game_id)
+        ownership.require_creator(role, record.app, "delete a game")
+        delete_game(store(), record)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)
 

@@ -118,17 +118,19 @@ def _pending(ruleset: Ruleset, record: GameRecord, seat: int) -> list[Decision]:
 
 
 def _ask_new(record: GameRecord, ruleset: Ruleset, seat: int, decision: Decision) -> str | None:
-    """Reserve the hint's search against the game's app (and the seat's own bound) and queue its job,
-    which charges the work it did; the hint's stored value (None: stale)."""
-    games, charge_id = store(), hint_charge_id(record.id, seat, record.version)
-    reserved = ownership.reserve_hint(record.app, record.id, seat, hint_bound(ruleset, decision), charge_id)
+    """The one ask of the hint that claims it reserves its search against the game's app (and the seat's
+    own bound) and queues its job, which charges the work it did; the hint's stored value ("" while another
+    ask is queueing it; None: stale)."""
+    games, computation = store(), hint_charge_id(record.id, seat, record.version)
+    if ownership.claim_search(record.app, hint_bound(ruleset, decision), computation, game_id=record.id,
+                              seat=seat) is None:
+        return ""
     job_id = hint_job_id(record.id, seat, record.version)
     outcome, value = games.ask_hint(record.id, seat, record.version, job_id)
     if outcome == "queued":
         queue_hint(games, record.id, seat, record.version, job_id)
         return job_id
-    if reserved:
-        ownership.release_hint(charge_id)  # asked meanwhile by another request, or not at all
+    ownership.forgo_search(computation, computing=outcome == "computing")
     if outcome == "missing":
         raise ApiProblem("not-found", f"no game {record.id!r}")
     return value if outcome in ("ready", "computing") else None
@@ -139,9 +141,11 @@ def _ready(stored: str) -> bool:
 
 
 def _wait(record: GameRecord, seat: int, job_id: str, seconds: float) -> str:
-    """The hint's stored value once ready, or as it is after ``seconds``; a lost job is queued again."""
+    """The hint's stored value once ready, or as it is after ``seconds``; a lost job is queued again, by the
+    one ask that claims it (under the charge reserved for it)."""
     games = store()
-    if not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS):
+    if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
+            ownership.claim_computation(hint_charge_id(record.id, seat, record.version)):
         again = hint_job_id(record.id, seat, record.version, again=True)
         if games.save_hint(record.id, seat, record.version, again, replacing=job_id):
             queue_hint(games, record.id, seat, record.version, again)

@@ -66,9 +66,18 @@ def _tell(webhooks: Emitter, record: GameRecord, pending: list[Decision], result
         log.exception("webhook for game %s failed", record.id)
 
 
+def delete_game(store: GameStore, record: GameRecord) -> None:
+    """Delete the game ``record`` (as last read): its keys, its pending deadline, and what the rooms outside
+    the game's keep of it (``Listeners.deleted``: its players' indexes, its charges of the day), so that a
+    deleted game leaves nothing behind."""
+    store.delete(record.id)
+    deadlines.forget(store, record.id, record.version)
+    _call(store.listeners.deleted, store, record)
+
+
 def _call(listeners: tuple[Listener, ...], store: GameStore, record: GameRecord) -> None:
     for listener in listeners:
         try:
             listener(store, record)
         except Exception:  # each room has its own sweep for what a failed call missed
-            log.exception("after version %d of game %s", record.version, record.id)
+            log.exception("after version %d (or the deletion) of game %s", record.version, record.id)

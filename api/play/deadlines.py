@@ -51,6 +51,11 @@ def member(game_id: str, version: int) -> str:
     return f"{game_id}:{version}"
 
 
+def forget(store: GameStore, game_id: str, version: int) -> None:
+    """The game is gone (deleted): its deadline at ``version`` with it."""
+    store.control.zrem(DEADLINES_KEY, member(game_id, version))
+
+
 def humans_pending(seats: list[dict], decisions: list[Decision]) -> list[Decision]:
     """The first pending decision of each human seat, by seat."""
     found: dict[int, Decision] = {}

@@ -1,5 +1,6 @@
-"""Who outside the game's room hears of its versions (api/play/after.py): set once per process on the
-store (``GameStore.listeners``, by api/service/wiring.py), so that this package imports none of them."""
+"""Who outside the game's room hears of its versions and of its deletion (api/play/after.py): set once per
+process on the store (``GameStore.listeners``, by api/service/wiring.py), so that this package imports none
+of them."""
 
 from __future__ import annotations
 
@@ -25,3 +26,5 @@ class Listeners:
     created: tuple[Listener, ...] = field(default_factory=tuple)
     #: told of each version that finished its game
     finished: tuple[Listener, ...] = field(default_factory=tuple)
+    #: told of each game deleted (the game as it was), to forget what they keep of it
+    deleted: tuple[Listener, ...] = field(default_factory=tuple)

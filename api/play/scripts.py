@@ -61,7 +61,8 @@ TTL_REFRESH_SECONDS = 60
 
 #: Count a hint of seat ARGV[1] at version ARGV[2] (once per seat and version) and mark it asked
 #: (KEYS[2], for as long as the game lives at this version: its PTTL, else ARGV[3] ms) with the id
-#: ARGV[4] of the job that will compute it. Answers {'missing'}, {'off'} (hints are off),
+#: ARGV[4] of the job that will compute it, named in the game's set of asked keys KEYS[3] (which its
+#: deletion deletes). Answers {'missing'}, {'off'} (hints are off),
 #: {'stale', version}, {'ready', hint JSON}, {'computing', job id} (asked already), or {'queued'}:
 #: the caller queues job ARGV[4].
 #: Counts: ``hints`` is "n0,n1,..." per seat; ``hints_pending`` the seats that asked at version
@@ -96,6 +97,27 @@ redis.call('HSET', KEYS[1], 'hints', table.concat(seats, ','), 'hints_at', versi
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl <= 0 then ttl = tonumber(ARGV[3]) end
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+redis.call('SADD', KEYS[3], KEYS[2])
+redis.call('PEXPIRE', KEYS[3], ttl)
+return {'queued'}
+"""
+
+#: Keep the answer ARGV[3] asked of the game KEYS[1] at version ARGV[1] (the spectator view's win chances,
+#: KEYS[2]) unless one is kept already, for as long as the game lives at this version (its PTTL, else
+#: ARGV[2] ms), named in the game's set of asked keys KEYS[3]. Answers {'missing'}, {'stale', version},
+#: {'ready', the answer kept before} or {'queued'} (this one is kept): the outcomes of ``ASK_HINT_SCRIPT``,
+#: which counts a seat's ask too.
+KEEP_ANSWER_SCRIPT = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return {'missing'} end
+if version ~= ARGV[1] then return {'stale', version} end
+local kept = redis.call('GET', KEYS[2])
+if kept then return {'ready', kept} end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then ttl = tonumber(ARGV[2]) end
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl)
+redis.call('SADD', KEYS[3], KEYS[2])
+redis.call('PEXPIRE', KEYS[3], ttl)
 return {'queued'}
 """
 

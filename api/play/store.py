@@ -14,7 +14,9 @@ one ``t:<sha256>`` field per token naming its seat and one ``i:<sha256>`` per in
 log used for replays, never shown to clients) or an engine event (``k=e``, with its visibility).
 Stream ids are the clients' event cursors. ``game:{<id>}:idem:<seat>:<sha256>`` keeps an
 idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a hint (api/hints):
-the id of the job computing it, then its JSON; it expires with the game's version.
+the id of the job computing it, then its JSON; it expires with the game's version, and so does
+``game:{<id>}:chances:<seat>:<version>``, a view's win chances (``spectator`` for the spectator view's);
+``game:{<id>}:asked`` names those keys, which the game's deletion deletes with it.
 ``game:{<id>}:analysis`` is a finished game's analysis (api/analysis): the id of the job computing it,
 then its JSON; it expires with the game, and so does ``game:{<id>}:analysis:costs``, stored with a ready
 analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads, api/competition, without
@@ -50,6 +52,7 @@ from api.play.scripts import (
     ASK_ANALYSIS_SCRIPT,
     ASK_HINT_SCRIPT,
     COMMIT_SCRIPT,
+    KEEP_ANSWER_SCRIPT,
     POST_CHAT_SCRIPT,
     SAVE_ANALYSIS_SCRIPT,
     SAVE_HINT_SCRIPT,
@@ -133,9 +136,15 @@ def hint_key(game_id: str, seat: int, version: int) -> str:
     return f"game:{{{game_id}}}:hint:{seat}:{version}"
 
 
-def win_chances_key(game_id: str, seat: int, version: int) -> str:
-    """A seat's win chances at a version (api/win_chances): counted like a hint by ``ASK_HINT_SCRIPT``."""
-    return f"game:{{{game_id}}}:chances:{seat}:{version}"
+def win_chances_key(game_id: str, seat: int | None, version: int) -> str:
+    """A seat's win chances at a version (api/win_chances), counted like a hint by ``ASK_HINT_SCRIPT``; the
+    spectator view's (``seat`` None), kept by ``KEEP_ANSWER_SCRIPT``."""
+    return f"game:{{{game_id}}}:chances:{'spectator' if seat is None else seat}:{version}"
+
+
+def asked_key(game_id: str) -> str:
+    """The names of the game's hint and win-chances keys (one per seat and version asked), for its deletion."""
+    return f"game:{{{game_id}}}:asked"
 
 
 def analysis_key(game_id: str) -> str:
@@ -332,6 +341,7 @@ class GameStore:
         self._ask_hint = client.register_script(ASK_HINT_SCRIPT)
         self._save_hint = client.register_script(SAVE_HINT_SCRIPT)
         self._ask_analysis = client.register_script(ASK_ANALYSIS_SCRIPT)
+        self._keep_answer = client.register_script(KEEP_ANSWER_SCRIPT)
         self._save_analysis = client.register_script(SAVE_ANALYSIS_SCRIPT)
         self._post_chat = client.register_script(POST_CHAT_SCRIPT)
         self._set_chat = client.register_script(SET_CHAT_SCRIPT)
@@ -447,19 +457,23 @@ class GameStore:
 
     def ask_hint(self, game_id: str, seat: int, version: int, job_id: str) -> tuple[str, str | None]:
         """Count and mark a hint of ``seat`` at ``version`` (``ASK_HINT_SCRIPT``): (outcome, its value)."""
-        reply = self._ask_hint(keys=[game_key(game_id), hint_key(game_id, seat, version)],
+        reply = self._ask_hint(keys=[game_key(game_id), hint_key(game_id, seat, version), asked_key(game_id)],
                                args=[seat, version, self.game_ttl * 1000, job_id])
         return reply[0], (reply[1] if len(reply) > 1 else None)
 
-    def ask_win_chances(self, game_id: str, seat: int, version: int, chances: str) -> tuple[str, str | None]:
-        """Count ``seat``'s win chances at ``version`` like a hint (``ASK_HINT_SCRIPT``) and keep ``chances``
-        (their JSON) as the answer of that seat and version: (outcome, the answer kept before, if any)."""
-        reply = self._ask_hint(keys=[game_key(game_id), win_chances_key(game_id, seat, version)],
-                               args=[seat, version, self.game_ttl * 1000, chances])
+    def ask_win_chances(self, game_id: str, seat: int | None, version: int, chances: str) -> tuple[str, str | None]:
+        """Keep ``chances`` (their JSON) as the answer of ``seat`` (None: the spectator view) at ``version``, a
+        seat's counted like a hint (``ASK_HINT_SCRIPT``; ``KEEP_ANSWER_SCRIPT`` for the spectator view):
+        (outcome, the answer kept before, if any)."""
+        keys = [game_key(game_id), win_chances_key(game_id, seat, version), asked_key(game_id)]
+        if seat is None:
+            reply = self._keep_answer(keys=keys, args=[version, self.game_ttl * 1000, chances])
+        else:
+            reply = self._ask_hint(keys=keys, args=[seat, version, self.game_ttl * 1000, chances])
         return reply[0], (reply[1] if len(reply) > 1 else None)
 
-    def kept_win_chances(self, game_id: str, seat: int, version: int) -> str | None:
-        """The JSON of ``seat``'s win chances at ``version`` if it asked for them already, else None."""
+    def kept_win_chances(self, game_id: str, seat: int | None, version: int) -> str | None:
+        """The JSON of ``seat``'s (None: the spectator view's) win chances at ``version`` if asked already."""
         return self.redis.get(win_chances_key(game_id, seat, version))
 
     def ask_analysis(self, game_id: str, job_id: str) -> tuple[str, str | None]:
@@ -545,11 +559,14 @@ class GameStore:
         return entries, values
 
     def delete(self, game_id: str) -> None:
+        """Delete the game's keys, and its entry in the index of games with bot seats."""
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
+        asked = self.redis.smembers(asked_key(game_id))
         self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id),
-                          analysis_costs_key(game_id))
+                          analysis_costs_key(game_id), asked_key(game_id), *asked)
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
+        self.control.zrem(BOT_GAMES_KEY, game_id)
 
     # -- reads ----------------------------------------------------------------
 
@@ -628,8 +645,8 @@ class GameStore:
     def write_change(self, pipe, record: GameRecord, *, status: str, state: str, seats: list[dict], players: int,
                      marks: dict, events: list[dict], set_fields: dict[str, str], del_fields: list[str],
                      now: float) -> None:
-        """Queue in ``pipe`` (from ``watching``) the next version of ``record``: its fields, its events, the
-        TTLs of its keys and the wake-up of its streams, as the commit script does for a move."""
+        """Queue in ``pipe`` (from ``watching``) the next version of ``record``: its fields, its events and the
+        TTLs of its keys, as the commit script does for a move; ``wake`` its streams once it is executed."""
         version = record.version + 1
         key, ttl = game_key(record.id), self.ttl_for(status)
         pipe.multi()
@@ -643,7 +660,11 @@ class GameStore:
         pipe.expire(key, ttl)
         pipe.expire(events_key(record.id), ttl)
         pipe.expire(chat_key(record.id), ttl)  # the table chat lives as long as the game
-        pipe.publish(wake_channel(record.id), str(version))
+
+    def wake(self, game_id: str, version: int) -> None:
+        """Wake the game's streams for ``version`` (written by ``write_change``). A publish names no key, so a
+        cluster's transaction cannot carry it: it follows the transaction, as ``delete``'s follows its DEL."""
+        self.redis.publish(wake_channel(game_id), str(version))
 
     def access_fields(self, game_id: str, prefixes: tuple[str, ...] = ("t:",)) -> list[tuple[str, str]]:
         """(field, role) of the game's token fields (``t:``) and, asked for, its invites (``i:``)."""

@@ -237,6 +237,7 @@ class Table:
                     pipe.execute()
             except redis.WatchError:
                 continue
+            self.store.wake(game_id, written.version)
             if record.listed and written.status != WAITING:
                 # Off the lobby once started: a global key, so outside the game's own transaction.
                 self.store.control.zrem(LOBBY_KEY, record.id)

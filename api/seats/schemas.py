@@ -8,14 +8,19 @@ from api.seats.names import DisplayName
 from engine.core.strict import StrictBoolean, WholeRegexp
 
 _BOT_NAME = validate.Length(min=1, max=64)
-#: An app's player id (docs/competition.md, "Players"): a person's, or ``bot:<bot>[#<tag>]`` for a bot.
-PLAYER_ID_PATTERN = r"^(?:bot:[A-Za-z0-9_.-]{1,64}(?:#[A-Za-z0-9_-]{1,16})?|[A-Za-z0-9][A-Za-z0-9_.@-]{0,63})$"
+_PERSON = r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}"
+#: A person's player id (docs/competition.md, "Players"); it never starts with ``bot:``.
+PERSON_ID_PATTERN = f"^{_PERSON}$"
+#: An app's player id: a person's, or ``bot:<bot>[#<tag>]`` for a bot.
+PLAYER_ID_PATTERN = rf"^(?:bot:[A-Za-z0-9_.-]{{1,64}}(?:#[A-Za-z0-9_-]{{1,16}})?|{_PERSON})$"
+_PERSON_ERROR = "a person's player id: 1 to 64 of A-Z a-z 0-9 _ . @ - (starting with a letter or digit)"
 
 
-def player_field(**metadata) -> fields.String:
-    return fields.String(load_default=None, allow_none=True, validate=WholeRegexp(
-        PLAYER_ID_PATTERN, error="a player id: 1 to 64 of A-Z a-z 0-9 _ . @ - (starting with a letter or digit), "
-                                 "or bot:<bot>[#<tag>]"), metadata={
+def player_field(*, person: bool = False, **metadata) -> fields.String:
+    """A seat's player id; with ``person``, where only a person may sit (a join: ``bot:`` ids are bot seats')."""
+    pattern, error = (PERSON_ID_PATTERN, _PERSON_ERROR) if person else (PLAYER_ID_PATTERN,
+                                                                        f"{_PERSON_ERROR}, or bot:<bot>[#<tag>]")
+    return fields.String(load_default=None, allow_none=True, validate=WholeRegexp(pattern, error=error), metadata={
         "description": "The app's id of the player in this seat (docs/competition.md): its games are listed "
                        "under it and rated games rate it. Set only with the app's secret key. A bot seat's "
                        "player is `bot:<bot>` unless it names `bot:<bot>#<tag>`.", **metadata})
@@ -53,9 +58,10 @@ class JoinSchema(Schema):
                            metadata={"description": "An invite from the game's creation answer; may be omitted for "
                                      "a listed game that has not started (the first open seat)."})
     name = DisplayName(required=True)
-    player = player_field(description="The app's id of the joining player (docs/competition.md). Only with the "
-                                      "app's secret key, from its own backend: a publishable key's join with a "
-                                      "`player` is 403 `secret_key_required`.")
+    player = player_field(person=True, description=(
+        "The app's id of the joining person (docs/competition.md; never a `bot:` id: a person joins). Only with "
+        "the app's secret key, from its own backend: a publishable key's join with a `player` is 403 "
+        "`secret_key_required`."))
 
 
 class JoinedSchema(Schema):

@@ -61,6 +61,9 @@ DEFAULTS: dict = {
                                 "streams": "30/minute"},
     #: the same for the "local" app of development mode: none by default
     "LOCAL_RATE_LIMITS": {},
+    #: a spectator's asks of a live game's win chances, per asker (its app's secret keys together, each client
+    #: address of a publishable key or of the local app), whoever owns the game (docs/apps.md)
+    "SPECTATOR_ASKS_LIMIT": "30/minute",
     #: what an app may hold at once; an app may override them
     "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000,
                "search_work_per_day": 10_000_000_000, "search_work_per_seat_per_day": 2_000_000},

@@ -6,13 +6,20 @@ app factory, the worker's jobs and sweeps) builds its store and wires them in he
 
 from __future__ import annotations
 
+from api.apps.accounting import forget_game
 from api.apps.webhooks import Webhooks
-from api.competition.finished import game_finished, game_made
+from api.competition.finished import game_deleted, game_finished, game_made
 from api.play.listeners import Listeners
 from api.play.store import GameStore
 
 
 def wire(store: GameStore, webhooks: Webhooks) -> GameStore:
-    """``store``, telling new versions to ``webhooks`` (the process's, on its Redis) and the competition room."""
-    store.listeners = Listeners(webhooks=webhooks, created=(game_made,), finished=(game_finished,))
+    """``store``, telling new versions to ``webhooks`` (the process's, on its Redis) and the competition room,
+    and deleted games to the competition room and the accounting."""
+    store.listeners = Listeners(webhooks=webhooks, created=(game_made,), finished=(game_finished,),
+                                deleted=(game_deleted, _forget_charges))
     return store
+
+
+def _forget_charges(store: GameStore, record) -> None:
+    forget_game(store.control, record.app, record.id, record.players)

@@ -10,8 +10,8 @@ from engine.values.model import DEFAULT_WORLDS, MAX_WORLDS
 class WinChancesQuerySchema(Schema):
     worlds = fields.Integer(load_default=DEFAULT_WORLDS, validate=validate.Range(min=1, max=MAX_WORLDS), metadata={
         "description": f"Worlds (1 .. {MAX_WORLDS}, default {DEFAULT_WORLDS}) the hidden cards are re-dealt in and "
-                       "the model averaged over. A seat's chances at a version are computed once: later asks of "
-                       "that version answer the same, whatever `worlds`."})
+                       "the model averaged over. A view's chances at a version (a seat's, the spectator's) are "
+                       "computed once: later asks of that version answer the same, whatever `worlds`."})
     seat = fields.Integer(validate=validate.Range(min=0, max=999), metadata={
         "description": "The seat the caller means to ask for; 403 unless it is the token's own seat."})
 

@@ -405,9 +405,9 @@ class Join(TypedDict):
     invite: NotRequired["str | None"]
     """An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat)."""
     name: "str"
-    """Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters)."""
+    """Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control, separator, bidirectional, zero-width, private-use or unassigned characters)."""
     player: NotRequired["str | None"]
-    """The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`."""
+    """The app's id of the joining person (docs/competition.md; never a `bot:` id: a person joins). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`."""
 
 
 class Joined(TypedDict):
@@ -672,7 +672,7 @@ class ChatPage(TypedDict):
 
 class ChatPost(TypedDict):
     text: "str"
-    """The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped."""
+    """The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped. It may not hold what a display name may not: controls, separators, bidirectional, zero-width, private-use or unassigned characters."""
 
 
 class ChatSettings(TypedDict):
@@ -1807,9 +1807,9 @@ class Operations:
         ruleset that seats players mid-game takes the first open seat before the start and
         a new seat after it. When the last open seat is taken, the game starts.
 
-        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
+        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control, separator, bidirectional, zero-width, private-use or unassigned characters).
         invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
-        player: The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
+        player: The app's id of the joining person (docs/competition.md; never a `bot:` id: a person joins). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
 
         POST /v1/games/{game_id}/join
         """
@@ -1881,12 +1881,15 @@ class Operations:
         cards it cannot see are re-dealt in `worlds` worlds and the model averaged over them, so
         two positions the caller cannot tell apart get the same answer. A seat token asks from its
         seat's view, in games created with `hints: true`; each ask counts once per seat and version
-        in `hint_counts`, like a hint, and the search work (10 engine actions per world) counts
-        against the game's app's search quota. No token or the creator token asks from the spectator
-        view, only if the game was created with `win_chances: "spectators"`. Once the game is over
-        anyone may ask: the chances are the result (each winner's share of the win).
+        in `hint_counts`, like a hint. No token or the creator token asks from the spectator view,
+        only if the game was created with `win_chances: "spectators"`, at most 30 times a minute per
+        asking app key (or client of a publishable key). Each view's chances are computed once per
+        version, by the first ask, and kept: later asks of that version answer the same; that one
+        computation's search work (10 engine actions per world) counts against the game's app's search
+        quota. Once the game is over anyone may ask: the chances are the result (each winner's share
+        of the win).
 
-        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A seat's chances at a version are computed once: later asks of that version answer the same, whatever `worlds`.
+        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A view's chances at a version (a seat's, the spectator's) are computed once: later asks of that version answer the same, whatever `worlds`.
         seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
 
         GET /v1/games/{game_id}/win-chances
@@ -1935,7 +1938,7 @@ class Operations:
         `messages_per_window` messages per seat in any `window_seconds` (see `bounds` of
         `GET /v1/games/{id}/chat`). Shown to everyone as plain text.
 
-        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped.
+        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped. It may not hold what a display name may not: controls, separators, bidirectional, zero-width, private-use or unassigned characters.
 
         POST /v1/games/{game_id}/chat
         """
@@ -2515,9 +2518,9 @@ class AsyncOperations:
         ruleset that seats players mid-game takes the first open seat before the start and
         a new seat after it. When the last open seat is taken, the game starts.
 
-        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control or bidirectional-override characters).
+        name: Display name: 1 to 64 printable characters (NFC-normalized, trimmed; no control, separator, bidirectional, zero-width, private-use or unassigned characters).
         invite: An invite from the game's creation answer; may be omitted for a listed game that has not started (the first open seat).
-        player: The app's id of the joining player (docs/competition.md). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
+        player: The app's id of the joining person (docs/competition.md; never a `bot:` id: a person joins). Only with the app's secret key, from its own backend: a publishable key's join with a `player` is 403 `secret_key_required`.
 
         POST /v1/games/{game_id}/join
         """
@@ -2589,12 +2592,15 @@ class AsyncOperations:
         cards it cannot see are re-dealt in `worlds` worlds and the model averaged over them, so
         two positions the caller cannot tell apart get the same answer. A seat token asks from its
         seat's view, in games created with `hints: true`; each ask counts once per seat and version
-        in `hint_counts`, like a hint, and the search work (10 engine actions per world) counts
-        against the game's app's search quota. No token or the creator token asks from the spectator
-        view, only if the game was created with `win_chances: "spectators"`. Once the game is over
-        anyone may ask: the chances are the result (each winner's share of the win).
+        in `hint_counts`, like a hint. No token or the creator token asks from the spectator view,
+        only if the game was created with `win_chances: "spectators"`, at most 30 times a minute per
+        asking app key (or client of a publishable key). Each view's chances are computed once per
+        version, by the first ask, and kept: later asks of that version answer the same; that one
+        computation's search work (10 engine actions per world) counts against the game's app's search
+        quota. Once the game is over anyone may ask: the chances are the result (each winner's share
+        of the win).
 
-        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A seat's chances at a version are computed once: later asks of that version answer the same, whatever `worlds`.
+        worlds: Worlds (1 .. 64, default 16) the hidden cards are re-dealt in and the model averaged over. A view's chances at a version (a seat's, the spectator's) are computed once: later asks of that version answer the same, whatever `worlds`.
         seat: The seat the caller means to ask for; 403 unless it is the token's own seat.
 
         GET /v1/games/{game_id}/win-chances
@@ -2643,7 +2649,7 @@ class AsyncOperations:
         `messages_per_window` messages per seat in any `window_seconds` (see `bounds` of
         `GET /v1/games/{id}/chat`). Shown to everyone as plain text.
 
-        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped.
+        text: The message: 1 to 280 characters of one line, shown as plain text (never as HTML); leading and trailing spaces are dropped. It may not hold what a display name may not: controls, separators, bidirectional, zero-width, private-use or unassigned characters.
 
         POST /v1/games/{game_id}/chat
         """

@@ -33,3 +33,13 @@ def assert_problem(reply, status: int, kind: str) -> dict:
     assert body["type"] == f"https://rulehouse.dev/problems/{kind}"
     assert body["status"] == status
     return body
+
+
+#: Text no one is shown (display names, table chat: api/seats/names.py, ``unsafe_character``), one of each kind.
+UNSHOWABLE_TEXTS = ["a\x00b", "bell\x07", "two\nlines", "line\u2028break", "para\u2029graph", "evil\u202etxt",
+                    "iso\u2066late", "mark\u200fright", "zero\u200bwidth", "word\u2060joiner", "bom\ufeffmark",
+                    "\u200dstarts joined", "ends joined\u200d", "spaced \u200c joiner", "priv\ue000ate",
+                    "plane\U000f0000sixteen", "un\u0378assigned", "non\ufdd0character", "non\uffffcharacter"]
+#: Text with zero-width joiners where they join two visible characters: a Persian word, emoji sequences.
+SHOWABLE_TEXTS = ["\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+                  "\u2764\ufe0f\u200d\U0001f525"]

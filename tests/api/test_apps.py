@@ -8,6 +8,7 @@ import pytest
 import redis as redis_lib
 
 from api.apps.keys import PUBLISHABLE
+from api.chat.schemas import MESSAGES_PER_WINDOW, WINDOW_SECONDS
 from tests.api.helpers import api_key, assert_problem, auth
 from tests.processes import run_cli
 
@@ -107,8 +108,9 @@ def test_only_the_owning_app_manages_its_games_and_simulations(client, keys):
 
 
 def test_a_creator_token_manages_its_game_only_through_the_game_s_app(client, keys):
-    """Deleting, forking while it runs, starting, handing a seat to a bot: whatever the creator token does
-    to a game, another app holding that token is refused alike (403 not_owner), an admin key is not."""
+    """Deleting, forking while it runs, starting, handing a seat to a bot, turning chat off: whatever the
+    creator token does to a game, another app holding that token is refused alike (403 not_owner), an admin
+    key is not."""
     _, mine = keys.create_app("Mine")
     _, theirs = keys.create_app("Theirs")
     _, admin = keys.create_app("Ops", ("admin",))
@@ -122,12 +124,13 @@ def test_a_creator_token_manages_its_game_only_through_the_game_s_app(client, ke
         yield client.post(f"/v1/games/{running['id']}/seats/1/bot", json={"bot": "random"}, headers=as_creator)
         yield client.post(f"/v1/games/{waiting['id']}/start", json={"fill": "bot", "bot": "random"},
                           headers={**api_key(key), **auth(waiting["creator_token"])})
+        yield client.post(f"/v1/games/{running['id']}/chat/settings", json={"enabled": False}, headers=as_creator)
         yield client.delete(f"/v1/games/{running['id']}", headers=as_creator)
 
     for reply in attempts(theirs):
         assert assert_problem(reply, 403, "forbidden")["reason"] == "not_owner", reply.request.path
     # The game's own app (an admin's key likewise) does each of them.
-    assert [reply.status_code for reply in attempts(admin)] == [201, 200, 200, 204]
+    assert [reply.status_code for reply in attempts(admin)] == [201, 200, 200, 200, 204]
     # A seat's own token hands its seat to a bot from any app: playing a seat is not managing the game.
     other = client.post("/v1/games", json=GAME, headers=api_key(mine)).get_json()
     seat_token = next(seat["token"] for seat in other["seats"] if seat["seat"] == 1)
@@ -148,6 +151,30 @@ def test_rate_limit_answers_429_with_retry_after_per_app(client, keys):
     # Another class of the same app, and another app, are not held back.
     assert client.post("/v1/games", json=GAME, headers=api_key(slow)).status_code == 201
     assert client.get("/v1/rulesets", headers=api_key(other)).status_code == 200
+
+
+def test_only_the_rate_limiter_s_own_429_carries_its_wait_and_every_other_wait_is_the_answer_s_own(client, keys):
+    """flask-limiter would raise every answer's Retry-After to the end of its rate-limit window (up to a minute):
+    a chat's 429 said "wait 2 s" and read 28-60. The limiter's window is told only on its own 429."""
+    _, key = keys.create_app("Chatty", limits={"reads": "2/minute"})
+    game = client.post("/v1/games", json=GAME, headers=api_key(key)).get_json()
+    seat = {**api_key(key), **auth(game["seats"][0]["token"])}
+    for number in range(MESSAGES_PER_WINDOW):
+        said = client.post(f"/v1/games/{game['id']}/chat", json={"text": f"hi {number}"}, headers=seat)
+        assert said.status_code == 201
+    fast = client.post(f"/v1/games/{game['id']}/chat", json={"text": "one more"}, headers=seat)
+    body = assert_problem(fast, 429, "chat-rate-limited")
+    wait = int(fast.headers["Retry-After"])
+    assert 1 <= wait <= WINDOW_SECONDS and body["detail"].endswith(f"wait {wait} s")
+    assert fast.headers["X-RateLimit-Limit"] == "1200", "the moves of a secret key count as ever"
+    for left in (1, 0):
+        read = client.get("/v1/rulesets", headers=api_key(key))
+        assert read.status_code == 200 and "Retry-After" not in read.headers
+        assert read.headers["X-RateLimit-Remaining"] == str(left)
+    limited = client.get("/v1/rulesets", headers=api_key(key))
+    body = assert_problem(limited, 429, "too-many-requests")
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert body["detail"].endswith(f"retry in {limited.headers['Retry-After']} s")
 
 
 def test_live_game_quota(client, keys):

@@ -13,7 +13,7 @@ import redis as redis_lib
 from api.apps.keys import PUBLISHABLE, AppKeys
 from api.chat.schemas import KEPT_MESSAGES, MAX_TEXT_LENGTH, MESSAGES_PER_WINDOW, WINDOW_SECONDS
 from api.play.store import chat_key, game_key
-from tests.api.helpers import act, assert_problem, auth
+from tests.api.helpers import SHOWABLE_TEXTS, UNSHOWABLE_TEXTS, act, assert_problem, auth
 from tests.processes import wait_for
 
 SEATS = [{"name": name} for name in ("Ann", "Bob", "Cy", "Di")]
@@ -86,8 +86,8 @@ def test_only_a_seat_token_posts(client, app):
     assert chat_of(client, game)["messages"] == []
 
 
-@pytest.mark.parametrize("text", ["", "   ", "a" * (MAX_TEXT_LENGTH + 1), "two\nlines", "tab\there", "nul\x00",
-                                  "esc\x1b[31m", 42, None, ["hi"]])
+@pytest.mark.parametrize("text", ["", "   ", "a" * (MAX_TEXT_LENGTH + 1), "tab\there", "esc\x1b[31m", 42, None,
+                                  ["hi"], *UNSHOWABLE_TEXTS])
 def test_text_out_of_bounds_is_422(client, text):
     game = new_game(client)
     body = assert_problem(post(client, game, text), 422, "validation-error")
@@ -100,6 +100,8 @@ def test_the_longest_text_and_other_bodies(client):
     longest = "🂡" * MAX_TEXT_LENGTH  # characters, not bytes: 280 of 4 bytes each
     assert post(client, game, longest).get_json()["text"] == longest
     assert post(client, game, "Nicht schlecht, ça va 👍").status_code == 201
+    for text in SHOWABLE_TEXTS:  # the joiners of words and emoji, where they join
+        assert post(client, game, text, seat=1).get_json()["text"] == text
     path, headers = f"/v1/games/{game['id']}/chat", auth(token(game, 0))
     assert_problem(client.post(path, json={"text": "hi", "to": 2}, headers=headers), 422, "validation-error")
     assert_problem(client.post(path, json={}, headers=headers), 422, "validation-error")
@@ -109,7 +111,7 @@ def test_the_longest_text_and_other_bodies(client):
                    "unsupported-media-type")
     assert_problem(client.post(path, data="{", content_type="application/json", headers=headers), 400,
                    "malformed-json")
-    assert len(chat_of(client, game)["messages"]) == 2
+    assert len(chat_of(client, game)["messages"]) == 2 + len(SHOWABLE_TEXTS)
 
 
 def test_each_seat_posts_at_most_its_messages_per_window(client, app):

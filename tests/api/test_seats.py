@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from tests.api.helpers import assert_problem, auth
+from tests.api.helpers import SHOWABLE_TEXTS, UNSHOWABLE_TEXTS, assert_problem, auth
 
 OPEN = {"open": True}
 
@@ -185,14 +185,19 @@ def test_the_lobby_lists_listed_waiting_games_only_paged(client, toy_ruleset):
     assert_problem(client.get("/v1/games?cursor=nonsense"), 422, "validation-error")
 
 
-@pytest.mark.parametrize("name", ["", "   ", "a\x00b", "bell\x07", "evil\u202etxt", "iso\u2066late", "x" * 65,
-                                  "line\u2028break", 7])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 65, 7, *UNSHOWABLE_TEXTS])
 def test_display_names_are_checked_at_creation_and_at_join(client, toy_ruleset, name):
     bad = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": [{"name": name}, OPEN]})
     assert assert_problem(bad, 422, "validation-error")["errors"][0]["pointer"] == "/seats/0/name"
     game = create(client, toy_ruleset.id, [{"name": "Ann"}, OPEN])
     refused = join(client, game["id"], name, game["invites"][0]["invite"])
     assert assert_problem(refused, 422, "validation-error")["errors"][0]["pointer"] == "/name"
+
+
+@pytest.mark.parametrize("name", SHOWABLE_TEXTS)
+def test_zero_width_joiners_that_join_two_visible_characters_are_kept_in_names(client, toy_ruleset, name):
+    game = create(client, toy_ruleset.id, [{"name": name}, OPEN])
+    assert game["seats"][0]["name"] == name
 
 
 def test_a_lone_surrogate_name_is_refused_and_names_are_normalized(client, toy_ruleset):

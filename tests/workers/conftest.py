@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 import redis as redis_lib
 
-from tests.processes import LEASE_SECONDS
+from tests.api.conftest import keys  # noqa: F401
+from tests.conftest import suite_db_url
+from tests.processes import LEASE_SECONDS, ApiServer
 
 
 @pytest.fixture
@@ -32,3 +34,12 @@ def app(redis_db_url):
     app = create_app({"REDIS_URL": redis_db_url, "BOT_QUEUE": "bots"})
     app.testing = True
     return app
+
+
+@pytest.fixture(scope="module")
+def server(redis_url):
+    """The API under two gunicorn processes on the suite's database (bot jobs queued, webhooks to local
+    addresses allowed): requests sent together reach different processes, as in a deployment."""
+    api = ApiServer(suite_db_url(redis_url), RULEHOUSE_WEBHOOK_ALLOW_PRIVATE="1")
+    yield api.start(web_workers=2, threads=8)
+    api.stop()

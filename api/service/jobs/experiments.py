@@ -102,14 +102,14 @@ def _queue_chunks(redis: Redis, exp_id: str, indexes: list[int], playing: list[i
 
 
 def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner: str | None = None,
-           admit: Callable[[dict], None] | None = None) -> str:
-    """Check the request, queue its first round, and return the experiment id. ``admit(spec)`` may
-    refuse it (quotas, experiments in flight) by raising; it sees the whole budget."""
+           admit: Callable[[dict, str], None] | None = None) -> str:
+    """Check the request, queue its first round, and return the experiment id. ``admit(spec, experiment
+    id)`` may refuse it (quotas, experiments in flight) by raising; it sees the whole budget."""
     settings = settings or Settings.current()
     spec = normalize_spec(body)
-    if admit is not None:
-        admit(spec)
     exp_id = secrets.token_hex(12)
+    if admit is not None:
+        admit(spec, exp_id)
     now = time.time()
     first = spec["games"] or next_round_games(0, spec["stop"], spec["chunk_size"])
     indexes = list(range(-(-first // spec["chunk_size"])))

@@ -122,17 +122,17 @@ def _enqueue_chunks(redis: Redis, sim_id: str, indexes: list[int], settings: Set
 
 
 def submit(redis: Redis, body: dict, settings: Settings | None = None, *, owner: str | None = None,
-           admit: Callable[[dict], None] | None = None) -> str:
+           admit: Callable[[dict, str], None] | None = None) -> str:
     """Check the request, queue its chunks, and return the simulation id.
 
     ``InvalidOptions`` (with per-field messages) when the request is not acceptable;
-    ``admit(spec)`` may refuse it too (quotas), by raising. ``owner`` is the app that asked.
+    ``admit(spec, simulation id)`` may refuse it too (quotas), by raising. ``owner`` is the app that asked.
     """
     settings = settings or Settings.current()
     spec = normalize_spec(body)
-    if admit is not None:
-        admit(spec)
     sim_id = secrets.token_hex(12)
+    if admit is not None:
+        admit(spec, sim_id)
     now = time.time()
     with redis.pipeline() as pipeline:
         pipeline.hset(

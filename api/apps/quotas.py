@@ -1,0 +1,217 @@
+"""The count-limited quotas of an app (docs/apps.md, "Quotas"): what each counts, admitted atomically
+through ``api.apps.holds`` and reconciled with what really exists.
+
+- ``live_games`` (hold set ``live-games``): each game the app creates (weighing 1), each running
+  tournament, ``tournament:<id>`` (weighing its tables);
+- ``queued_chunks`` (``queued-chunks``): ``sim:<id>``, ``exp:<id>`` (weighing the chunks not yet played;
+  an experiment's once per variant);
+- ``experiments_in_flight`` (``live-exps``): each queued or running experiment (1).
+
+A holder is taken before its thing is made and given back when it ends: a deleted game at once; a
+game that finished or expired, a tournament, simulation or experiment that ended, and chunks played,
+when the set is next reconciled (``reconcile``: when a take would be refused, and when ``held`` is read
+for ``GET /v1/apps/me``). A take that would pass its bound reconciles and tries once more, so what is
+refused is refused by what really exists, and what is admitted never passes the bound, however many
+requests come at once. Over a quota: 403 ``quota-exceeded``, nothing made, nothing counted.
+
+The daily work of a simulation or experiment (``api.apps.accounting``) is admitted after its holds;
+when the work is refused, the holds are given back.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import current_app
+
+from api.apps import accounting
+from api.apps.access import keys
+from api.apps.accounting import over_quota, quota_of
+from api.apps.holds import Ask, Holds
+from api.apps.keys import App
+from api.competition.keys import tournament_key
+from api.competition.tournaments import RUNNING
+from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
+from api.play.store import OVER
+from api.service.jobs import experiments, simulations
+from engine.core.registry import get_ruleset
+
+LIVE_GAMES, QUEUED_CHUNKS, LIVE_EXPERIMENTS = "live-games", "queued-chunks", "live-exps"
+#: The quota each hold set counts against (its name in 403 problems and ``GET /v1/apps/me``).
+QUOTA_OF_SET = {LIVE_GAMES: "live_games", QUEUED_CHUNKS: "queued_chunks", LIVE_EXPERIMENTS: "experiments_in_flight"}
+#: What a thing of each kind holds: (hold set, holder) for its id. The first counts the thing's weight
+#: (a tournament's tables, a simulation's or experiment's chunks), the others one each.
+HELD_AS = {
+    "games": lambda rid: [(LIVE_GAMES, rid)],
+    "tournaments": lambda rid: [(LIVE_GAMES, f"tournament:{rid}")],
+    "sims": lambda rid: [(QUEUED_CHUNKS, f"sim:{rid}")],
+    "exps": lambda rid: [(QUEUED_CHUNKS, f"exp:{rid}"), (LIVE_EXPERIMENTS, rid)],
+}
+#: A holder whose thing has not appeared this long after it was taken was never made (its request died).
+PENDING_SECONDS = 60.0
+
+
+def holds(app_id: str) -> Holds:
+    return Holds(keys().redis, app_id)
+
+
+def asks_for(app: App, kind: str, resource_id: str, weight: int = 1) -> list[Ask]:
+    """The holds a new thing of ``kind`` takes under ``app``'s quotas; ``weight``: what it counts in the first
+    (a tournament's tables, a simulation's chunks)."""
+    return [Ask(hold_set, holder, _allowed(app, hold_set), 1 if n else weight)
+            for n, (hold_set, holder) in enumerate(HELD_AS[kind](resource_id))]
+
+
+def _allowed(app: App, hold_set: str) -> int:
+    # The experiments in flight are a bound of the service, not a quota an app may change.
+    return MAX_EXPERIMENTS_IN_FLIGHT if hold_set == LIVE_EXPERIMENTS else quota_of(app, QUOTA_OF_SET[hold_set])
+
+
+def admit(app: App, *asks: Ask, work: tuple[str, int] | None = None) -> None:
+    """Take ``asks`` for ``app`` (all or none), then count ``work`` (a quota of the day and its cost) if given;
+    403 ``quota-exceeded`` past any of them, with nothing held or counted."""
+    held = holds(app.id)
+    refused = held.take(*asks)
+    if refused is not None:
+        for hold_set in {ask.hold_set for ask in asks}:
+            reconcile(app.id, hold_set)
+        refused = held.take(*asks)
+    if refused is not None:
+        ask = refused.ask
+        raise over_quota(QUOTA_OF_SET.get(ask.hold_set, ask.hold_set), refused.held, ask.weight, ask.allowed)
+    if work is not None:
+        try:
+            accounting.admit(app, *work)
+        except Exception:
+            _give_back(held, asks)
+            raise
+
+
+@contextmanager
+def holding(app: App, *asks: Ask) -> Iterator[None]:
+    """``admit`` the asks; the block makes their thing (confirmed when it returns, given back if it raises)."""
+    admit(app, *asks)
+    held = holds(app.id)
+    try:
+        yield
+    except BaseException:
+        _give_back(held, asks)
+        raise
+    for ask in asks:
+        held.confirm(ask.hold_set, ask.holder)
+
+
+def _give_back(held: Holds, asks: tuple[Ask, ...]) -> None:
+    for ask in asks:
+        held.release(ask.hold_set, ask.holder)
+
+
+def confirm(app_id: str, kind: str, resource_id: str) -> None:
+    """The thing ``resource_id`` of ``kind`` exists now (its holders are no longer pending)."""
+    held = holds(app_id)
+    for hold_set, holder in HELD_AS[kind](resource_id):
+        held.confirm(hold_set, holder)
+
+
+def release(app_id: str, kind: str, resource_id: str) -> None:
+    """The thing ended (a game deleted): give back what it held, at once."""
+    held = holds(app_id)
+    for hold_set, holder in HELD_AS[kind](resource_id):
+        held.release(hold_set, holder)
+
+
+def used(app_id: str, quota: str) -> int:
+    """What the app holds of ``quota`` now (reconciled first)."""
+    hold_set = next(name for name, counted in QUOTA_OF_SET.items() if counted == quota)
+    reconcile(app_id, hold_set)
+    return holds(app_id).held(hold_set)
+
+
+# -- reconciliation: what really exists ---------------------------------------------------------------
+
+
+def reconcile(app_id: str, hold_set: str) -> None:
+    """Give back what the set's holders no longer hold: things that ended or are gone, chunks played."""
+    held = holds(app_id)
+    entries = held.holders(hold_set)
+    if entries:
+        _RECONCILE[hold_set](held, entries)
+
+
+def _never_made_or_gone(pending_since: float | None) -> bool:
+    """A holder whose thing is missing: gone once confirmed; never made once pending too long."""
+    return pending_since is None or time.time() - pending_since > PENDING_SECONDS
+
+
+def _live_games(held: Holds, entries: list[tuple[str, float | None]]) -> None:
+    games = [holder for holder, _ in entries if not holder.startswith("tournament:")]
+    tournaments = [holder for holder, _ in entries if holder.startswith("tournament:")]
+    pipe = held.redis.pipeline(transaction=False)
+    for holder in tournaments:
+        pipe.hget(tournament_key(holder.partition(":")[2]), "status")
+    # Over: a game finished or aborted, a tournament no longer running; None: gone (or not made yet).
+    over = {holder: None if status is None else status in OVER for holder, status in
+            zip(games, current_app.extensions["rulehouse.store"].statuses(games), strict=True)}
+    over |= {holder: None if status is None else status != RUNNING
+             for holder, status in zip(tournaments, pipe.execute(), strict=True)}
+    ended = [holder for holder, pending in entries
+             if over[holder] or (over[holder] is None and _never_made_or_gone(pending))]
+    held.release(LIVE_GAMES, *ended)
+
+
+def _metas(held: Holds, entries: list[tuple[str, float | None]], meta_key) -> list[list[str | None]]:
+    pipe = held.redis.pipeline(transaction=False)
+    for holder, _ in entries:
+        pipe.hmget(meta_key(holder.rpartition(":")[2]), ["status", "spec", "chunks_done"])  # sim:<id>, exp:<id>, <id>
+    return pipe.execute()
+
+
+def _queued_chunks(held: Holds, entries: list[tuple[str, float | None]]) -> None:
+    sims = [entry for entry in entries if entry[0].startswith("sim:")]
+    exps = [entry for entry in entries if entry[0].startswith("exp:")]
+    ended = []
+    for group, meta_key, remaining in ((sims, simulations.meta_key, _simulation_chunks),
+                                       (exps, experiments.meta_key, _experiment_chunks)):
+        for (holder, pending), (status, spec, done) in zip(group, _metas(held, group, meta_key), strict=True):
+            if status in simulations.ACTIVE:
+                held.reweigh(QUEUED_CHUNKS, holder, remaining(json.loads(spec), int(done or 0)))
+            elif status is not None or _never_made_or_gone(pending):
+                ended.append(holder)
+    held.release(QUEUED_CHUNKS, *ended)
+
+
+def _simulation_chunks(spec: dict, done: int) -> int:
+    return max(0, spec["chunks"] - done)
+
+
+def _experiment_chunks(spec: dict, done: int) -> int:
+    return max(0, spec["budget_chunks"] - done) * len(spec["variants"])
+
+
+def _experiments(held: Holds, entries: list[tuple[str, float | None]]) -> None:
+    ended = [holder for (holder, pending), (status, _, _) in zip(entries, _metas(held, entries, experiments.meta_key),
+                                                                  strict=True)
+             if status not in simulations.ACTIVE and (status is not None or _never_made_or_gone(pending))]
+    held.release(LIVE_EXPERIMENTS, *ended)
+
+
+_RECONCILE = {LIVE_GAMES: _live_games, QUEUED_CHUNKS: _queued_chunks, LIVE_EXPERIMENTS: _experiments}
+
+
+# -- simulations ------------------------------------------------------------------------------------
+
+
+def simulation_cost(spec: dict) -> int:
+    """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
+    classes = get_ruleset(spec["ruleset"]).bot_classes()
+    return spec["games"] * sum(classes[name].cost_per_move for name in spec["bots"])
+
+
+def admit_simulation(app: App, spec: dict, sim_id: str) -> None:
+    """Before a simulation is queued: its chunks against ``queued_chunks`` (with every queued chunk of the
+    app's simulations and experiments), then its work against the day's."""
+    admit(app, *asks_for(app, "sims", sim_id, spec["chunks"]),
+          work=("simulation_work_per_day", simulation_cost(spec)))

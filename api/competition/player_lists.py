@@ -1,0 +1,70 @@
+"""Players' lists of games outlive none of their games (docs/competition.md, "Players").
+
+A deleted game leaves its players' lists at once (``api.competition.games.game_forgotten``). A game that
+expires gives no signal, so each list is looked at again once a game of it may have expired:
+``competition:lists-due``, a sorted set of ``<app> <player>`` by when that is (a game kept the shorter
+of the service's TTLs after its creation, at the earliest), a due-time index (``api.competition.due``).
+The worker sweep (``sweep``) drains the lists that are due, drops the entries of games that are gone (a
+list with none left goes with them, and its player is unknown again unless it has a rating) and looks
+again one TTL later at a list that still has games. So a list holds the games that remain, and no
+longer than one TTL past the last.
+"""
+
+from __future__ import annotations
+
+import time
+
+from api.competition import due
+from api.competition.keys import player_games_key
+from api.play.store import GameStore
+
+DUE_KEY = "competition:lists-due"
+#: Lists a sweep claims at a time, and the batches it looks at before it leaves the rest to the next sweep
+#: (a few seconds later, first in line).
+SWEEP_BATCH, SWEEP_BATCHES = 200, 10
+
+
+def recheck_after(store: GameStore) -> int:
+    """Seconds after which a game of a list may have expired, at the earliest (its last write + its TTL)."""
+    return min(store.game_ttl, store.finished_ttl)
+
+
+def schedule(pipe, store: GameStore, app_id: str, player: str, at: float) -> None:
+    """In ``pipe``: look at the player's list ``recheck_after`` seconds after ``at`` (or earlier, if due so)."""
+    pipe.zadd(DUE_KEY, {f"{app_id} {player}": at + recheck_after(store)}, lt=True)
+
+
+def prune(store: GameStore, app_id: str, player: str) -> int:
+    """Drop the entries of the player's games that are gone; how many entries are left."""
+    key = player_games_key(app_id, player)
+    members = store.control.zrange(key, 0, -1)
+    statuses = store.statuses([member.rpartition(":")[0] for member in members])
+    gone = [member for member, status in zip(members, statuses, strict=True) if status is None]
+    if gone:
+        store.control.zrem(key, *gone)
+    return len(members) - len(gone)
+
+
+def forget_if_empty(store: GameStore, app_id: str, player: str) -> None:
+    """The player's list lost its last entry (a game deleted): nothing to look at again."""
+    key, member = player_games_key(app_id, player), f"{app_id} {player}"
+    if store.control.exists(key):
+        return
+    store.control.zrem(DUE_KEY, member)
+    if store.control.exists(key):  # a game indexed meanwhile
+        store.control.zadd(DUE_KEY, {member: time.time() + recheck_after(store)}, lt=True)
+
+
+def sweep(store: GameStore) -> int:
+    """Prune the lists that are due, every one of them (``due.drain``): a list that still has games comes
+    round again one TTL later, an empty one leaves the index. How many were looked at."""
+    return due.drain(store.control, DUE_KEY, lambda members: _look(store, members), batch=SWEEP_BATCH,
+                     recheck=recheck_after(store), max_batches=SWEEP_BATCHES)
+
+
+def _look(store: GameStore, members: list[str]) -> int:
+    for member in members:
+        app_id, _, player = member.partition(" ")
+        if not prune(store, app_id, player):
+            forget_if_empty(store, app_id, player)
+    return len(members)
