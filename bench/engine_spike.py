@@ -10,10 +10,10 @@
 (C extensions beside the sources, which Python imports first):
 
 - ``cython``: Cython 3 in pure-Python mode. The ``.py`` files are the source; a ``.pxd`` beside a
-  module (on the branch ``i44-spike-refactor``) declares its classes as extension types, their
-  fields and some locals as C types. Cython's dataclasses take no ``slots=True`` (an extension type
-  has no ``__dict__`` anyway), so the copy drops that argument in modules that have a ``.pxd``:
-  the one change the build makes to a source.
+  module (written on a refactored checkout: docs/operations.md lists what it changed) declares
+  its classes as extension types, their fields and some locals as C types. Cython's dataclasses
+  take no ``slots=True`` (an extension type has no ``__dict__`` anyway), so the copy drops that
+  argument in modules that have a ``.pxd``: the one change the build makes to a source.
 - ``cython-plain``: the same modules through Cython with every ``.pxd`` left out (what compiling
   the Python alone gives).
 - ``mypyc``: the same modules through mypyc.
