@@ -97,6 +97,7 @@ class RulehouseEnv(gym.Env):
             action = bots[other].choose(table.state, decision, rngs[other])
             ruleset.play(table.state, other, action)  # a bot picks among the offered options
             table._pending = None
+            table.actions += 1
 
     def _observation(self) -> tuple[np.ndarray, dict]:
         table = self.table

@@ -82,6 +82,8 @@ class Table:
         self.catalogue = self.encoding.catalogue(self.ruleset, self.state)
         self.feature_names = self.encoding.names(self.max_players)
         self.seed = 0
+        #: engine actions played in this game so far, by any seat
+        self.actions = 0
         self._pending: list[Decision] | None = None
 
     # -- the game ---------------------------------------------------------------------------------
@@ -89,6 +91,7 @@ class Table:
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.state = self.ruleset.new_game(self.players, self.options, seed)
+        self.actions = 0
         self._pending = None
 
     def bot_rng(self, seat: int) -> Rng:
@@ -130,6 +133,7 @@ class Table:
             body = found[1]
         self.ruleset.play(self.state, seat, body)
         self._pending = None
+        self.actions += 1
         return body
 
     # -- what a seat sees ----------------------------------------------------------------------------
@@ -143,7 +147,8 @@ class Table:
         return self.catalogue.mask(self.decisions_of(seat))
 
     def observe(self, seat: int, view: dict | None = None) -> np.ndarray:
-        view = self.view(seat) if view is None else view
+        # the encoding only reads the view: the engine's own, uncopied, serves
+        view = self.ruleset.view(self.state, seat) if view is None else view
         kinds = {d.kind for d in self.decisions_of(seat)}
         return self.encoding.encode(view, seat, self.players, self.max_players, kinds)
 

@@ -81,7 +81,7 @@ def test_cash_n_guns_simultaneous_choices_come_in_the_engines_order():
     env.reset(seed=11)
     order = []
     for _ in range(5):  # the face-down bullet choices of the first round, every seat pending at once
-        assert [d.seat for d in env.table.pending()][0] == int(env.agent_selection.split("_")[1])
+        assert env.table.pending()[0].seat == int(env.agent_selection.split("_")[1])
         order.append(env.agent_selection)
         observation, _, _, _, _ = env.last()
         env.step(int(np.flatnonzero(observation["action_mask"])[0]))
