@@ -96,7 +96,7 @@ class RulehouseEnv(gym.Env):
             other = decision.seat
             action = bots[other].choose(table.state, decision, rngs[other])
             ruleset.play(table.state, other, action)  # a bot picks among the offered options
-            table._pending = None
+            table.changed()
             table.actions += 1
 
     def _observation(self) -> tuple[np.ndarray, dict]:

@@ -85,6 +85,8 @@ class Table:
         #: engine actions played in this game so far, by any seat
         self.actions = 0
         self._pending: list[Decision] | None = None
+        #: seat -> the engine's view of the state as it is now (PettingZoo's observe and infos share it)
+        self._views: dict[int, dict] = {}
 
     # -- the game ---------------------------------------------------------------------------------
 
@@ -92,12 +94,17 @@ class Table:
         self.seed = seed
         self.state = self.ruleset.new_game(self.players, self.options, seed)
         self.actions = 0
-        self._pending = None
+        self.changed()
 
     def bot_rng(self, seat: int) -> Rng:
         """Seat ``seat``'s bot generator, derived as ``engine.simulate.play_game`` derives it: a bot seated
         through an environment plays the very moves it plays in a simulation of the same seed."""
         return Rng(derive_seed(self.seed, 1, seat))
+
+    def changed(self) -> None:
+        """Forget what was worked out from the state before it changed (its decisions, its views)."""
+        self._pending = None
+        self._views = {}
 
     def pending(self) -> list[Decision]:
         if self._pending is None:
@@ -132,7 +139,7 @@ class Table:
                                     f"slot {int(action)} is not among seat {seat}'s legal options now (see the mask)")
             body = found[1]
         self.ruleset.play(self.state, seat, body)
-        self._pending = None
+        self.changed()
         self.actions += 1
         return body
 
@@ -141,14 +148,20 @@ class Table:
     def view(self, seat: int) -> dict:
         """The seat's view, a copy of its own: a view may hold the state's lists or the board's data as they
         are, and what an environment hands out is the caller's to keep and change."""
-        return _copy(self.ruleset.view(self.state, seat))
+        return _copy(self._view(seat))
+
+    def _view(self, seat: int) -> dict:
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.ruleset.view(self.state, seat)
+        return view
 
     def mask(self, seat: int) -> np.ndarray:
         return self.catalogue.mask(self.decisions_of(seat))
 
     def observe(self, seat: int, view: dict | None = None) -> np.ndarray:
         # the encoding only reads the view: the engine's own, uncopied, serves
-        view = self.ruleset.view(self.state, seat) if view is None else view
+        view = self._view(seat) if view is None else view
         kinds = {d.kind for d in self.decisions_of(seat)}
         return self.encoding.encode(view, seat, self.players, self.max_players, kinds)
 
