@@ -140,20 +140,20 @@ def reliability(pairs: list[tuple[float, int]], calibration: Calibration | None 
 def fit_isotonic(pairs: list[tuple[float, int]]) -> list[list[float]]:
     """Pool adjacent violators on (chance, won) sorted by chance: the monotone map's points, one per
     pooled block (its mean chance -> its win rate), with 0 -> 0 and 1 -> 1 kept at the ends."""
+    grouped: dict[float, list[float]] = {}  # equal chances first make one block: the order of their wins is no order
+    for chance, won in pairs:
+        block = grouped.setdefault(chance, [0.0, 0.0, 0.0])
+        block[0] += chance
+        block[1] += won
+        block[2] += 1
     blocks: list[list[float]] = []  # [sum of chances, sum of wins, count]
-    for chance, won in sorted(pairs):
-        blocks.append([chance, float(won), 1.0])
+    for chance in sorted(grouped):
+        blocks.append(grouped[chance])
         while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
             last = blocks.pop()
             for k in range(3):
                 blocks[-1][k] += last[k]
-    points = [[round(c / n, 5), round(w / n, 5)] for c, w, n in blocks]
-    merged: list[list[float]] = []
-    for x, y in points:  # equal chances pooled into one point
-        if merged and merged[-1][0] == x:
-            merged[-1][1] = max(merged[-1][1], y)
-        else:
-            merged.append([x, y])
+    merged = [[round(c / n, 5), round(w / n, 5)] for c, w, n in blocks]
     if merged[0][0] > 0:
         merged.insert(0, [0.0, 0.0])
     if merged[-1][0] < 1:
