@@ -4,7 +4,8 @@ An experiment counts like the simulations of its variants: every variant's budge
 lineup's bot cost against ``simulation_work_per_day``, and its chunks times its variants against
 ``queued_chunks`` (a chunk plays every variant, so it weighs as many simulation chunks); and it is one
 of the app's ``MAX_EXPERIMENTS_IN_FLIGHT``. Counting the budget when the experiment is admitted is what
-keeps a precision experiment within the quota however its rounds go. ``admit`` is the one place that
+keeps a precision experiment within the quota however its rounds go. An experiment with ``drama`` counts
+``DRAMA_WORK_FACTOR`` times that work: the model calls of its win chances. ``admit`` is the one place that
 asks the quotas: its holds are taken together (``api.apps.quotas``), so requests released at once never
 pass them.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from flask import g
 
 from api.apps import quotas
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 
 
 def budget_as_simulation(spec: dict) -> dict:
@@ -30,5 +32,5 @@ def admit(spec: dict, exp_id: str) -> None:
     if app is None:
         return
     weighed = budget_as_simulation(spec)
-    quotas.admit(app, *quotas.asks_for(app, "exps", exp_id, weighed["chunks"]),
-                 work=("simulation_work_per_day", quotas.simulation_cost(weighed)))
+    work = quotas.simulation_cost(weighed) * (DRAMA_WORK_FACTOR if spec.get("drama") else 1)
+    quotas.admit(app, *quotas.asks_for(app, "exps", exp_id, weighed["chunks"]), work=("simulation_work_per_day", work))

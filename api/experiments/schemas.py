@@ -58,12 +58,22 @@ class DifferenceSchema(Schema):
                                                        "base's mean."})
 
 
+class DramaDifferencesSchema(Schema):
+    kingmaker = fields.Nested(DifferenceSchema, required=True, metadata={
+        "description": "Games with a kingmaker position, this variant minus the base (not Holm-adjusted)."})
+    comeback = fields.Nested(DifferenceSchema, required=True, metadata={"description": "Games won by a comeback."})
+    decided_before_half = fields.Nested(DifferenceSchema, required=True,
+                                        metadata={"description": "Games decided before halfway."})
+
+
 class DifferencesSchema(Schema):
     win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={"description": "Per seat."})
     position_win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={
         "description": "Per turn-order position ([0] the first mover): each game's first mover against the "
                        "base's game's first mover."})
     turns_mean = fields.Nested(DifferenceSchema, required=True)
+    drama = fields.Nested(DramaDifferencesSchema, metadata={"description": "With `drama`: the paired drama "
+                                                            "indicators."})
 
 
 class PrecisionSchema(Schema):
@@ -81,6 +91,62 @@ class PrecisionSchema(Schema):
         "description": "Per turn-order position, the same (null before a pair counted positions)."})
     position_verdicts = fields.List(fields.String(allow_none=True), metadata={"description": "Per position."})
     difference_met = fields.Boolean(metadata={"description": "Every seat and every position has its verdict."})
+
+
+class DramaThresholdsSchema(Schema):
+    decided_at = fields.Float(required=True, metadata={"description": "The winner's chance that decides a game "
+                                                       "once it stays at or above it."})
+    comeback_below = fields.Float(required=True)
+    kingmaker_below = fields.Float(required=True, metadata={"description": "A deciding seat's own chance below "
+                                                            "which its options are scored."})
+    kingmaker_spread = fields.Float(required=True, metadata={"description": "The spread of the best-placed rival's "
+                                                             "chance that makes a kingmaker position."})
+    calibration = fields.String(required=True, metadata={"enum": ["isotonic", "none"], "description": (
+        "How the model's chances were recalibrated before the thresholds were read (isotonic: fit on held-out "
+        "games; none: no fit for this model).")})
+
+
+class KingmakingSchema(Schema):
+    low_chance_decisions = fields.Integer(required=True, metadata={
+        "description": "Decisions of a seat below `kingmaker_below` with two options or more."})
+    per_game = fields.Float(required=True)
+    spread = fields.Nested(MeanSchema, required=True, metadata={
+        "description": "At those decisions, the spread across the options of the best-placed rival's chance."})
+    positions = fields.Integer(required=True, metadata={"description": "Kingmaker positions: a spread of "
+                                                        "`kingmaker_spread` or more."})
+    games = fields.Nested(RateSchema, required=True, metadata={"description": "Games with a kingmaker position."})
+    changes_winner = fields.Nested(RateSchema, required=True, metadata={
+        "description": "Of the kingmaker positions replayed (the first two of a game), how often the alternative "
+                       "option, replayed with the same randomness, gives another winner."})
+
+
+class SkillIndexSchema(Schema):
+    value = fields.Float(required=True, metadata={"description": "(p - 1/n) / (1 - 1/n) of the strong seat's win "
+                                                  "rate p: 0 skill does not show (a coin flip), 1 the stronger "
+                                                  "always wins."})
+    ci95 = Interval
+    games = fields.Integer(required=True, metadata={"description": "The skill ladder's games (one in four)."})
+    strong = fields.String(required=True)
+    weak = fields.String(required=True)
+
+
+class DramaSchema(Schema):
+    games = fields.Integer(required=True)
+    thresholds = fields.Nested(DramaThresholdsSchema, required=True)
+    decided_at = fields.Nested(MeanSchema, required=True, metadata={
+        "description": "The share of the game's turns played before the action after which the winner's chance "
+                       "stays above `decided_at` (0: decided by the first action)."})
+    decided_before_half = fields.Nested(RateSchema, required=True)
+    comebacks = fields.Nested(RateSchema, required=True, metadata={
+        "description": "Games whose winner's chance was below `comeback_below` at some version."})
+    lowest_winner_chance = fields.Nested(MeanSchema, required=True)
+    chance_lead_changes = fields.Nested(MeanSchema, required=True, metadata={
+        "description": "How often the seat with the highest win chance changed, turn by turn."})
+    kingmaking = fields.Nested(KingmakingSchema, required=True)
+    skill_index = fields.Nested(SkillIndexSchema, required=True)
+    model_calls = fields.Integer(required=True, metadata={"description": "Value-model calls the measures made."})
+    model_calls_per_game = fields.Float(required=True)
+    cpu_seconds = fields.Float(required=True)
 
 
 class VariantResultSchema(Schema):
@@ -125,13 +191,16 @@ class VariantResultSchema(Schema):
     difference = fields.Nested(DifferencesSchema, allow_none=True, required=True,
                                metadata={"description": "Against the base (null for the base)."})
     precision = fields.Nested(PrecisionSchema, metadata={"description": "A precision experiment's standing."})
+    drama = fields.Nested(DramaSchema, metadata={"description": "With `drama`: the game's drama from its win "
+                                                 "chances (docs/experiments.md)."})
 
 
 class ExperimentResultSchema(Schema):
     variants = fields.List(fields.Nested(VariantResultSchema), required=True, metadata={"description": "Base first."})
     summary = fields.String(allow_none=True, required=True, metadata={
         "description": "The variant that best balances the first mover (`first_mover_edge`), against the "
-                       "base, in a sentence."})
+                       "base, in a sentence; with `drama`, then the base's drama and the variant that moves "
+                       "kingmaking most."})
     multiple_comparisons = fields.String(required=True, metadata={"description": "How p_holm is adjusted."})
     rules_version = fields.Integer(required=True, metadata={
         "description": "The ruleset's rules version the games were played under."})
@@ -166,6 +235,7 @@ class ExperimentSchema(Schema):
     stop = fields.Dict(allow_none=True, required=True)
     seed = fields.Integer(required=True)
     chunk_size = fields.Integer(required=True)
+    drama = fields.Boolean(required=True, metadata={"description": "Whether the drama measures were asked for."})
     progress = fields.Nested(ExperimentProgressSchema, required=True)
     created_at = fields.String(required=True)
     started_at = fields.String(allow_none=True, required=True)

@@ -57,6 +57,10 @@ MAX_REPLAYS = 2
 #: Of an experiment's games with drama, one in this many is also played by the skill ladder's lineup.
 SKILL_EVERY = 4
 WEAKEST = "random"
+#: An experiment with drama is charged this many times a plain one's work: its model calls (one per version,
+#: one per option of a low-chance decision), replays and skill games cost 2 to 9 times a plain game
+#: (bench/drama.py), and admission counts the work before the games tell how many calls they make.
+DRAMA_WORK_FACTOR = 10
 #: the indicators paired with the base's game of the same seed
 PAIRED = ("kingmaker", "comeback", "decided_before_half")
 

@@ -84,6 +84,21 @@ def test_the_whole_budget_is_admitted_against_the_quotas(client, keys):
     assert body["reason"] == "quota_queued_chunks" and body["used"] == 60
 
 
+def test_drama_is_off_by_default_and_its_work_is_counted_ten_times(client, keys):
+    # 2 variants x 100 games of two random seats: 400 of work; with drama, its model calls make it 4000.
+    body = {**BASE, "games": 100, "variants": [{"name": "rich", "options": {"starting_money": 24}}]}
+    _, key = keys.create_app("Drama", scopes=["simulations"], quotas={"simulation_work_per_day": 3999})
+    assert client.post("/v1/experiments", json=body, headers=api_key(key)).get_json()["drama"] is False
+    refused = assert_problem(client.post("/v1/experiments", json={**body, "drama": True}, headers=api_key(key)), 403,
+                             "quota-exceeded")
+    assert refused["reason"] == "quota_simulation_work_per_day"
+    _, enough = keys.create_app("Enough drama", scopes=["simulations"], quotas={"simulation_work_per_day": 4000})
+    reply = client.post("/v1/experiments", json={**body, "drama": True}, headers=api_key(enough))
+    assert reply.status_code == 202 and reply.get_json()["drama"] is True
+    assert_problem(client.post("/v1/experiments", json={**body, "drama": "yes please"}, headers=api_key(enough)), 422,
+                   "validation-error")
+
+
 def test_a_simulations_admission_counts_the_chunks_its_apps_experiments_hold_and_the_other_way_round(
         client, keys):
     _, key = keys.create_app("Mixed", scopes=["simulations"], quotas={"queued_chunks": 40})
