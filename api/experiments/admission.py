@@ -5,9 +5,9 @@ lineup's bot cost against ``simulation_work_per_day``, and its chunks times its 
 ``queued_chunks`` (a chunk plays every variant, so it weighs as many simulation chunks); and it is one
 of the app's ``MAX_EXPERIMENTS_IN_FLIGHT``. Counting the budget when the experiment is admitted is what
 keeps a precision experiment within the quota however its rounds go. An experiment with ``drama`` counts
-``DRAMA_WORK_FACTOR`` times that work: the model calls of its win chances. ``admit`` is the one place that
-asks the quotas: its holds are taken together (``api.apps.quotas``), so requests released at once never
-pass them.
+``DRAMA_WORK_FACTOR`` times that work (``quotas.simulation_cost``): the model calls of its win chances.
+``admit`` is the one place that asks the quotas: its holds are taken together (``api.apps.quotas``), so
+requests released at once never pass them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 from flask import g
 
 from api.apps import quotas
-from engine.experiments.drama import DRAMA_WORK_FACTOR
 
 
 def budget_as_simulation(spec: dict) -> dict:
@@ -23,7 +22,7 @@ def budget_as_simulation(spec: dict) -> dict:
     lineup (the cost is games x the bots' cost per move, summed), its chunks once per variant."""
     variants = spec["variants"]
     return {"ruleset": spec["ruleset"], "bots": [bot for v in variants for bot in v["bots"]],
-            "games": spec["budget"], "chunks": spec["budget_chunks"] * len(variants)}
+            "games": spec["budget"], "chunks": spec["budget_chunks"] * len(variants), "drama": spec.get("drama", False)}
 
 
 def admit(spec: dict, exp_id: str) -> None:
@@ -32,5 +31,5 @@ def admit(spec: dict, exp_id: str) -> None:
     if app is None:
         return
     weighed = budget_as_simulation(spec)
-    work = quotas.simulation_cost(weighed) * (DRAMA_WORK_FACTOR if spec.get("drama") else 1)
-    quotas.admit(app, *quotas.asks_for(app, "exps", exp_id, weighed["chunks"]), work=("simulation_work_per_day", work))
+    quotas.admit(app, *quotas.asks_for(app, "exps", exp_id, weighed["chunks"]),
+                 work=("simulation_work_per_day", quotas.simulation_cost(weighed)))

@@ -5,26 +5,22 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.experiments.spec import ExperimentSpecSchema
-from api.simulations.schemas import STATUSES, BotStatsSchema, Interval, PositionsSchema, TurnsSchema
+from api.simulations.schemas import (
+    STATUSES,
+    BotStatsSchema,
+    DramaSchema,
+    Interval,
+    MeanSchema,
+    PositionsSchema,
+    RateSchema,
+    TurnsSchema,
+)
 from engine.experiments.report import STOP_REASONS
 
 
 class ExperimentRequestSchema(ExperimentSpecSchema):
     """An experiment to run on the simulation workers: a base configuration and its variants (named,
     a sweep, or lineups), played on the same seeds; a fixed `games` or a `stop` by precision."""
-
-
-class RateSchema(Schema):
-    count = fields.Integer(required=True)
-    games = fields.Integer(required=True, metadata={"description": "Games it is counted over."})
-    rate = fields.Float(required=True)
-    ci95 = Interval
-
-
-class MeanSchema(Schema):
-    mean = fields.Float(required=True)
-    ci95 = fields.List(fields.Float(), required=True, metadata={"description": "95% normal interval."})
-    games = fields.Integer(metadata={"description": "Games it is the mean over."})
 
 
 class ExperimentTurnsSchema(TurnsSchema):
@@ -91,62 +87,6 @@ class PrecisionSchema(Schema):
         "description": "Per turn-order position, the same (null before a pair counted positions)."})
     position_verdicts = fields.List(fields.String(allow_none=True), metadata={"description": "Per position."})
     difference_met = fields.Boolean(metadata={"description": "Every seat and every position has its verdict."})
-
-
-class DramaThresholdsSchema(Schema):
-    decided_at = fields.Float(required=True, metadata={"description": "The winner's chance that decides a game "
-                                                       "once it stays at or above it."})
-    comeback_below = fields.Float(required=True)
-    kingmaker_below = fields.Float(required=True, metadata={"description": "A deciding seat's own chance below "
-                                                            "which its options are scored."})
-    kingmaker_spread = fields.Float(required=True, metadata={"description": "The spread of the best-placed rival's "
-                                                             "chance that makes a kingmaker position."})
-    calibration = fields.String(required=True, metadata={"enum": ["isotonic", "none"], "description": (
-        "How the model's chances were recalibrated before the thresholds were read (isotonic: fit on held-out "
-        "games; none: no fit for this model).")})
-
-
-class KingmakingSchema(Schema):
-    low_chance_decisions = fields.Integer(required=True, metadata={
-        "description": "Decisions of a seat below `kingmaker_below` with two options or more."})
-    per_game = fields.Float(required=True)
-    spread = fields.Nested(MeanSchema, required=True, metadata={
-        "description": "At those decisions, the spread across the options of the best-placed rival's chance."})
-    positions = fields.Integer(required=True, metadata={"description": "Kingmaker positions: a spread of "
-                                                        "`kingmaker_spread` or more."})
-    games = fields.Nested(RateSchema, required=True, metadata={"description": "Games with a kingmaker position."})
-    changes_winner = fields.Nested(RateSchema, required=True, metadata={
-        "description": "Of the kingmaker positions replayed (the first two of a game), how often the alternative "
-                       "option, replayed with the same randomness, gives another winner."})
-
-
-class SkillIndexSchema(Schema):
-    value = fields.Float(required=True, metadata={"description": "(p - 1/n) / (1 - 1/n) of the strong seat's win "
-                                                  "rate p: 0 skill does not show (a coin flip), 1 the stronger "
-                                                  "always wins."})
-    ci95 = Interval
-    games = fields.Integer(required=True, metadata={"description": "The skill ladder's games (one in four)."})
-    strong = fields.String(required=True)
-    weak = fields.String(required=True)
-
-
-class DramaSchema(Schema):
-    games = fields.Integer(required=True)
-    thresholds = fields.Nested(DramaThresholdsSchema, required=True)
-    decided_at = fields.Nested(MeanSchema, required=True, metadata={
-        "description": "The share of the game's turns played before the action after which the winner's chance "
-                       "stays above `decided_at` (0: decided by the first action)."})
-    decided_before_half = fields.Nested(RateSchema, required=True)
-    comebacks = fields.Nested(RateSchema, required=True, metadata={
-        "description": "Games whose winner's chance was below `comeback_below` at some version."})
-    lowest_winner_chance = fields.Nested(MeanSchema, required=True)
-    chance_lead_changes = fields.Nested(MeanSchema, required=True, metadata={
-        "description": "How often the seat with the highest win chance changed, turn by turn."})
-    kingmaking = fields.Nested(KingmakingSchema, required=True)
-    skill_index = fields.Nested(SkillIndexSchema, required=True)
-    model_calls = fields.Integer(required=True, metadata={"description": "Value-model calls the measures made."})
-    model_calls_per_game = fields.Float(required=True)
-    cpu_seconds = fields.Float(required=True)
 
 
 class VariantResultSchema(Schema):

@@ -10,6 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
 
 MAX_GAMES = 1_000_000
@@ -65,6 +66,12 @@ class SimulationSpecSchema(Schema):
         allow_none=True,
         validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
         metadata={"description": "Games per worker job; default: about 1/32 of the games, 250 to 5000."},
+    )
+    drama = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Also read every game's drama from its win chances (decided at, comebacks, "
+                                 "kingmaking, a skill index: docs/experiments.md); its work counts "
+                                 f"{DRAMA_WORK_FACTOR} times against `simulation_work_per_day`."},
     )
 
 
@@ -146,6 +153,7 @@ def normalize_spec(body: dict) -> dict:
         "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "chunks": chunks,
+        "drama": spec["drama"],
     }
 
 

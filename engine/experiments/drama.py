@@ -35,15 +35,27 @@ lineups), 1 when the stronger always wins, below 0 when the "stronger" loses mor
 
 from __future__ import annotations
 
+import functools
+import time
 from dataclasses import dataclass, field
 
+from engine.core.registry import get_ruleset
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset
 from engine.experiments.calibration import Calibration, calibration_for
 from engine.experiments.statistics import mean_interval, proportion_interval, rounded
 from engine.experiments.sums import NOBODY, Moments, PairedSums, lead_changes
-from engine.simulate import Observer, game_seed, outright_winner, play_game, play_out, wilson_interval
+from engine.simulate import (
+    Observer,
+    Tally,
+    game_seed,
+    outright_winner,
+    play_game,
+    play_out,
+    seat_bots,
+    wilson_interval,
+)
 from engine.values.model import ValueModel, load_model
 
 DECIDED_AT = 0.8
@@ -370,3 +382,46 @@ def drama_sentence(reports: list[dict]) -> str | None:
         text += (f"; with {report['name']} kingmaking is {rate['rate'] * 100:.0f}% [{low * 100:.0f}, "
                  f"{high * 100:.0f}] ({diff['difference'] * 100:+.0f} points)")
     return text
+
+
+class DramaChunkTally(Tally):
+    """A simulation chunk's ``Tally`` that carries its ``DramaTally`` too (``to_dict`` adds ``drama``)."""
+
+    def __init__(self, tally: Tally, drama: DramaTally) -> None:
+        super().__init__(**{name: getattr(tally, name) for name in tally.__dataclass_fields__})
+        self.drama = drama
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "drama": self.drama.to_dict()}
+
+
+def play_drama_chunk(ruleset_id: str, players: int, bots: list[str], options: dict | None, seed: int, start: int,
+                     count: int, check=None) -> DramaChunkTally:
+    """``engine.simulate.play_chunk`` with the drama of every game (and the skill ladder's games, one in
+    ``SKILL_EVERY``): a simulation that asks for ``drama``."""
+    ruleset = get_ruleset(ruleset_id)
+    bots = seat_bots(bots, players)
+    tally, drama = Tally(players, bots, rules_version=ruleset.rules_version), DramaTally()
+    began = time.perf_counter()
+    for index in range(start, start + count):
+        game_check = None if check is None else functools.partial(check, index)
+        outcome, game = play_drama_game(ruleset, players, bots, options, game_seed(seed, index), game_check)
+        tally.add(outcome)
+        drama.add(game)
+        if index % SKILL_EVERY == 0:
+            lineup, seat = skill_lineup(ruleset, players, index // SKILL_EVERY)
+            result = play_game(ruleset, players, lineup, options, game_seed(seed, index), game_check).result
+            drama.add_skill(result.winners == [seat])
+    tally.seconds = drama.seconds = time.perf_counter() - began
+    return DramaChunkTally(tally, drama)
+
+
+def merged_drama(chunks: list[dict]) -> DramaTally | None:
+    """The ``drama`` of a simulation's chunk tallies (as ``to_dict`` wrote them) merged; None without any."""
+    found = [DramaTally.from_dict(chunk["drama"]) for chunk in chunks if "drama" in chunk]
+    if not found:
+        return None
+    total = found[0]
+    for other in found[1:]:
+        total.merge(other)
+    return total

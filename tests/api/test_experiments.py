@@ -99,6 +99,15 @@ def test_drama_is_off_by_default_and_its_work_is_counted_ten_times(client, keys)
                    "validation-error")
 
 
+def test_a_simulation_with_drama_counts_its_work_ten_times(client, keys):
+    body = {"ruleset": "monopoly-cars2", "players": 2, "games": 100, "seed": 1}  # 200 of work; 2000 with drama
+    _, key = keys.create_app("Sim drama", scopes=["simulations"], quotas={"simulation_work_per_day": 1999})
+    assert client.post("/v1/simulations", json=body, headers=api_key(key)).get_json()["drama"] is False
+    refused = assert_problem(client.post("/v1/simulations", json={**body, "drama": True}, headers=api_key(key)), 403,
+                             "quota-exceeded")
+    assert refused["reason"] == "quota_simulation_work_per_day"
+
+
 def test_a_simulations_admission_counts_the_chunks_its_apps_experiments_hold_and_the_other_way_round(
         client, keys):
     _, key = keys.create_app("Mixed", scopes=["simulations"], quotas={"queued_chunks": 40})

@@ -255,3 +255,26 @@ def test_the_cli_prints_the_drama_table(redis_db_url, workers):
     assert "kingmaker games" in lines[header] and "skill index" in lines[header]
     assert [line.split()[0] for line in lines[header + 1:header + 3]] == ["base", "rich"]
     assert "Drama: the base is decided at" in lines[-1]
+
+
+def test_a_simulation_with_drama_reads_what_the_engine_reads_and_the_cli_prints_it(redis, redis_db_url, workers):
+    from engine.experiments.drama import play_drama_chunk
+    from tests.processes import run_cli
+
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 3, "bots": ["heuristic"], "games": 60, "seed": 4, "chunk_size": 20,
+            "drama": True}
+    sim_id = simulations.submit(redis, body)
+    state = wait_for(lambda: (s := simulations.status(redis, sim_id))["status"] in ("finished", "failed") and s,
+                     timeout=90)
+    assert state["status"] == "finished", state["error"]
+    assert state["drama"] is True
+    alone = play_drama_chunk(RULESET, 3, ["heuristic"], {}, 4, 0, 60).drama
+    drama = state["result"]["drama"]
+    assert drama["games"] == 60 and drama["skill_index"]["games"] == 15
+    assert drama["model_calls"] == alone.model_calls and drama["comebacks"]["count"] == alone.comebacks
+    assert drama["kingmaking"]["games"]["count"] == alone.kingmaker_games
+    done = run_cli("simulate", RULESET, "--players", "3", "--bots", "heuristic", "--games", "60", "--seed", "4",
+                   "--drama", redis_url=redis_db_url, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"comebacks {drama['comebacks']['rate']:.3f}" in done.stdout and "skill index" in done.stdout
