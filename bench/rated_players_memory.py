@@ -21,8 +21,8 @@ import redis
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/api.py is not api
 
-from api.apps.holds import Ask, Holds  # noqa: E402
-from api.competition.rated_players import RATED_PLAYERS, hold_set_key  # noqa: E402
+from api.apps.holds import Ask, Holds
+from api.competition.rated_players import RATED_PLAYERS, hold_set_key
 
 BATCH = 500
 
