@@ -1441,6 +1441,8 @@ class Usage(TypedDict):
     simulation_work_today: "int"
     search_work_today: "int"
     """Engine actions of the searches run today (UTC) for the app's games: searching bot seats' moves and hints (see docs/apps.md)."""
+    rated_players: "int"
+    """Players (persons, and bots by `bot:<bot>[#<tag>]`) of the app's rated games and tournaments that have a game kept or a rating (see docs/apps.md)."""
 
 
 class App(TypedDict):
