@@ -20,6 +20,7 @@ from api.simulations.spec import (
     ruleset_and_players,
 )
 from engine.core.errors import InvalidOptions
+from engine.core.strict import StrictBoolean
 from engine.experiments.design import MAX_SWEEP_PARAMETERS, MAX_VARIANTS, design
 from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
@@ -108,7 +109,7 @@ class ExperimentSpecSchema(Schema):
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
         metadata={"description": "Seeds per worker job (each job plays every variant of its seeds, so the pairs stay "
                                  "together); default: about 1/32 of the games, 250 to 5000 games a job."})
-    drama = fields.Boolean(
+    drama = StrictBoolean(
         load_default=False,
         metadata={"description": "Also read every game's drama from its win chances at every version: decided at, "
                                  "comebacks, lead changes on the chances, kingmaking, and a skill index "

@@ -10,6 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.core.strict import StrictBoolean
 from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
 
@@ -67,7 +68,7 @@ class SimulationSpecSchema(Schema):
         validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
         metadata={"description": "Games per worker job; default: about 1/32 of the games, 250 to 5000."},
     )
-    drama = fields.Boolean(
+    drama = StrictBoolean(
         load_default=False,
         metadata={"description": "Also read every game's drama from its win chances (decided at, comebacks, "
                                  "kingmaking, a skill index: docs/experiments.md); its work counts "
