@@ -13,6 +13,7 @@ from engine.core.ruleset import Ruleset
 from engine.core.strict import StrictBoolean
 from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
+from engine.values.model import has_model
 
 MAX_GAMES = 1_000_000
 MAX_CHUNK_SIZE = 100_000
@@ -90,7 +91,8 @@ def load_request(schema: Schema, body: dict, what: str) -> dict:
 
 def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
     """The ruleset a loaded spec names and its number of seats (default: the ruleset's minimum);
-    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off."""
+    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off, or ``drama`` for a ruleset
+    without a value model."""
     try:
         ruleset = get_ruleset(spec["ruleset"])
     except UnknownRuleset as unknown:
@@ -101,6 +103,9 @@ def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
             f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players, not {players}",
             fields={"players": [f"must be between {ruleset.min_players} and {ruleset.max_players}"]},
         )
+    if spec.get("drama") and not has_model(ruleset):
+        raise InvalidOptions(f"{ruleset.id} has no value model: its drama cannot be read",
+                             fields={"drama": [f"{ruleset.id} has no win chances (a value model) to read them from"]})
     return ruleset, players
 
 

@@ -108,6 +108,16 @@ def test_a_simulation_with_drama_counts_its_work_ten_times(client, keys):
     assert refused["reason"] == "quota_simulation_work_per_day"
 
 
+def test_drama_of_a_ruleset_without_a_value_model_is_422(client, keys, toy_ruleset):
+    _, key = keys.create_app("Toy drama", scopes=["simulations"])
+    for path, body in (("/v1/simulations", {"ruleset": toy_ruleset.id, "games": 10, "drama": True}),
+                       ("/v1/experiments", {"ruleset": toy_ruleset.id, "games": 10, "drama": True,
+                                            "variants": [{"name": "long", "options": {"rounds": 3}}]})):
+        problem = assert_problem(client.post(path, json=body, headers=api_key(key)), 422, "validation-error")
+        assert "/drama" in [error["pointer"] for error in problem["errors"]], problem
+        assert client.post(path, json={**body, "drama": False}, headers=api_key(key)).status_code == 202
+
+
 def test_a_simulations_admission_counts_the_chunks_its_apps_experiments_hold_and_the_other_way_round(
         client, keys):
     _, key = keys.create_app("Mixed", scopes=["simulations"], quotas={"queued_chunks": 40})
