@@ -44,6 +44,7 @@ from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.play.store import OVER
 from api.service.jobs import experiments, simulations
 from engine.core.registry import get_ruleset
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 
 LIVE_GAMES, QUEUED_CHUNKS, LIVE_EXPERIMENTS = "live-games", "queued-chunks", "live-exps"
 #: The quota each hold set counts against (its name in 403 problems and ``GET /v1/apps/me``).
@@ -223,9 +224,11 @@ _RECONCILE = {LIVE_GAMES: _live_games, QUEUED_CHUNKS: _queued_chunks, LIVE_EXPER
 
 
 def simulation_cost(spec: dict) -> int:
-    """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
+    """A simulation's work in bot cost: its games times the cost per move of each seat's bot; with
+    ``drama``, ``DRAMA_WORK_FACTOR`` times that (the model calls of its win chances)."""
     classes = get_ruleset(spec["ruleset"]).bot_classes()
-    return spec["games"] * sum(classes[name].cost_per_move for name in spec["bots"])
+    work = spec["games"] * sum(classes[name].cost_per_move for name in spec["bots"])
+    return work * DRAMA_WORK_FACTOR if spec.get("drama") else work
 
 
 def admit_simulation(app: App, spec: dict, sim_id: str) -> None:
