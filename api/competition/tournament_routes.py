@@ -14,9 +14,9 @@ from api.apps.access import may
 from api.competition import tournaments
 from api.competition.keys import app_tournaments_key
 from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
+from api.ground.times import iso_time
 from api.http.helpers import json_response, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.play.times import iso_time
 from engine.competition import plan_rounds_default, tournament_problems
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset

@@ -25,6 +25,7 @@ from api.games.schemas import (
     StreamQuerySchema,
     StreamStateSchema,
 )
+from api.ground.times import iso_time
 from api.http.etags import parse_if_match
 from api.http.helpers import (
     bearer_token,
@@ -46,7 +47,6 @@ from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
 from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, NewGameRecord, StoredEvent, token_digest
 from api.play.table import Table, game_invites, public_seats
-from api.play.times import iso_time
 from api.records.creation import NewGame, fork_game, sealed
 from api.streams import live
 from engine.core.errors import InvalidOptions

@@ -20,7 +20,8 @@ from pathlib import Path
 from api.apps.cli import add_parser as add_apps_parser
 from api.competition.cli import add_parsers as add_competition_parsers
 from api.experiments.cli import add_parser as add_experiment_parser
-from api.service import config
+from api.ground import config
+from api.ground.config import WORKER_QUEUES
 from api.service.cli_support import (
     HttpSimulations,
     RequestRefused,
@@ -31,7 +32,6 @@ from api.service.cli_support import (
     rulehouse_home,
     wait_until_ended,
 )
-from api.service.config import WORKER_QUEUES
 from api.service.redis_wait import RedisWait, redis_location
 from api.simulations.table import format_table
 from engine.core.errors import InvalidOptions
@@ -291,7 +291,7 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.service.config import WEBHOOK_QUEUE
+    from api.ground.config import WEBHOOK_QUEUE
     from api.service.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     home = rulehouse_home()

@@ -34,7 +34,7 @@ from rq import Queue, get_current_job
 
 from api.apps import notify
 from api.experiments.spec import chunk_bounds, normalize_spec
-from api.observability import metrics
+from api.ground import metrics
 from api.service.jobs.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.service.jobs.simulations import ACTIVE, QUEUE, Cancelled, ChunkRun, Settings
 from engine.core.registry import get_ruleset

@@ -31,8 +31,7 @@ from redis import Redis, RedisError
 from rq import Queue, get_current_job
 
 from api.apps import notify
-from api.observability import metrics
-from api.service import config
+from api.ground import config, metrics
 from api.service.jobs.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.simulations.spec import chunk_bounds, normalize_spec
 from engine.core.registry import get_ruleset
@@ -58,7 +57,7 @@ class Settings:
 
     @classmethod
     def from_config(cls, values: Mapping) -> Settings:
-        """The simulation part of the service settings (api/service/config.py, ``SIMULATION_*``)."""
+        """The simulation part of the service settings (api/ground/config.py, ``SIMULATION_*``)."""
         return cls(
             ttl=int(values["SIMULATION_TTL"]),
             lease_seconds=int(values["SIMULATION_LEASE"]),
@@ -68,7 +67,7 @@ class Settings:
 
     @classmethod
     def current(cls) -> Settings:
-        """This process's (``api.service.config.current()``: a worker's own, set once at its start)."""
+        """This process's (``api.ground.config.current()``: a worker's own, set once at its start)."""
         return cls.from_config(config.current())
 
 

@@ -134,7 +134,7 @@ DEFAULTS: dict = {
     "HOME": ".rulehouse",
     #: the app key ``rulehouse competition`` (a client of the API) sends
     "API_KEY": None,
-    #: test-only pause point ``<point>:<marker file>`` (api/service/faults.py); never set in a deployment
+    #: test-only pause point ``<point>:<marker file>`` (api/ground/faults.py); never set in a deployment
     "TEST_PAUSE": None,
 }
 
