@@ -28,6 +28,8 @@ from api.competition.routes import players_blp, ratings_blp
 from api.competition.tournament_routes import blp as tournaments_blp
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
+from api.ground.concurrency import cooperative
+from api.ground.config import settings
 from api.hints.routes import blp as hints_blp
 from api.http.cors import init_cors
 from api.http.operation_ids import OperationIdPlugin
@@ -41,8 +43,6 @@ from api.play.store import GameStore
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
-from api.service.config import settings
-from api.service.serving import cooperative
 from api.service.wiring import wire
 from api.system.routes import bench
 from api.system.routes import blp as system_blp

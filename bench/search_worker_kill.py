@@ -7,7 +7,7 @@ search) or a seat's hint; it is SIGKILLed once the job has started, a fresh work
 once, and the bench prints the seconds from the kill to the move being played (or the hint
 being ready, asked again every second as a client would), with the default
 ``RULEHOUSE_SEARCH_JOB_TIMEOUT`` (60 s) and ``RULEHOUSE_BOT_JOB_LEASE`` (5 s).
-``--without-heartbeats`` runs workers that do not beat (``api.service.heartbeats``), as every worker
+``--without-heartbeats`` runs workers that do not beat (``api.ground.heartbeats``), as every worker
 was before: their jobs are taken for dead only at the timeout plus the lease. Redis:
 ``REDIS_URL``, else an embedded one.
 """
@@ -31,7 +31,7 @@ from tests.processes import wait_for  # noqa: E402
 GAME = {"ruleset": "hitchiker", "seed": 4, "seats": [{"bot": "mcts-5"}, {"bot": "mcts-5"}]}
 WORKER = "from api.service.cli import main; main()"
 #: the same worker with its heartbeat switched off
-SILENT_WORKER = "import api.service.heartbeats as beats; beats.start_beating = lambda *args: None; " + WORKER
+SILENT_WORKER = "import api.ground.heartbeats as beats; beats.start_beating = lambda *args: None; " + WORKER
 
 
 def start_worker(redis_url: str, queues: str, beating: bool) -> subprocess.Popen:

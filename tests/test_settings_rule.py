@@ -1,4 +1,4 @@
-"""Configuration is read from the environment in api/service/config.py only (issue 27), and what it reads there
+"""Configuration is read from the environment in api/ground/config.py only (issue 27), and what it reads there
 means what the modules that used to read it took it to mean."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from api.service import config
+from api.ground import config
 
 API = Path(__file__).resolve().parents[1] / "api"
 #: The one module allowed to read the environment.
-CONFIG_MODULE = API / "service" / "config.py"
+CONFIG_MODULE = API / "ground" / "config.py"
 
 
 def environment_reads(source: str) -> list[int]:
@@ -41,7 +41,7 @@ def test_no_module_of_api_but_config_reads_the_environment():
         lines = environment_reads(path.read_text())
         if lines:
             offenders[str(path.relative_to(API.parent))] = lines
-    assert offenders == {}, f"read settings through api/service/config.py instead: {offenders}"
+    assert offenders == {}, f"read settings through api/ground/config.py instead: {offenders}"
 
 
 def test_the_rule_sees_each_kind_of_read_and_lets_the_environment_be_handed_on():

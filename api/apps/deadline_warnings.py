@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 from api.apps.notify import hooks
+from api.ground.times import iso_time
 from api.play.deadlines import DEADLINES_KEY, human_seats_pending
 from api.play.moves import load_state
 from api.play.store import GameStore
-from api.play.times import iso_time
 from engine.core.registry import get_ruleset
 
 #: ``deadline.near`` is sent when a deadline is this close (at once, for shorter timeouts).

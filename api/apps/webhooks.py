@@ -49,14 +49,14 @@ import redis
 from rq import Queue
 
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
-from api.observability.metrics import track_cache
-from api.play.times import iso_time
-from api.service import config as service_config
+from api.ground import config as service_config
+from api.ground.metrics import track_cache
+from api.ground.times import iso_time
 from engine.core.bounded import BoundedCache
 
 EVENTS = ("decision.waiting", "deadline.near", "game.finished", "simulation.finished", "experiment.finished",
           "rating.updated", "tournament.round_started", "tournament.finished")
-QUEUE = "webhooks"  # api.service.config.WEBHOOK_QUEUE
+QUEUE = "webhooks"  # api.ground.config.WEBHOOK_QUEUE
 #: where the app factory keeps its ``Webhooks``
 EXTENSION_NAME = "rulehouse.webhooks"
 MAX_WEBHOOKS_PER_APP = 20

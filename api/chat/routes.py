@@ -21,10 +21,10 @@ from api.chat.schemas import (
     ChatSettingsSchema,
     ChatStreamQuerySchema,
 )
+from api.ground.times import iso_time
 from api.http.helpers import bearer_token, caller_seat, json_response, load_game, required_token, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.store import GameRecord, GameStore
-from api.play.times import iso_time
 from api.streams import live
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",

@@ -9,9 +9,9 @@ from flask_smorest import Blueprint
 from api.apps.ownership import current_app_id
 from api.competition import players
 from api.competition.schemas import LeaderboardSchema, PageQuerySchema, PlayerGamesPageSchema, PlayerSchema
+from api.ground.times import iso_time
 from api.http.helpers import json_response, ruleset_at_path, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.times import iso_time
 
 players_blp = Blueprint("players", __name__, url_prefix="/v1/players",
                         description="The app's named players: their games, ratings and results.")

@@ -14,9 +14,9 @@ from api.apps.access import may
 from api.competition import tournaments
 from api.competition.keys import app_tournaments_key
 from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
+from api.ground.times import iso_time
 from api.http.helpers import json_response, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.play.times import iso_time
 from engine.competition import plan_rounds_default, tournament_problems
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
@@ -101,7 +101,9 @@ class Tournaments(MethodView):
         tournament_id, app_id = tournaments.new_id(), ownership.current_app_id()
         # Its tables count in the app's live games while it runs: taken at once, atomically. The search work
         # of its bots is admitted round by round as each starts (api/competition/round_room.py).
-        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size):
+        # A rated one's entrants hold their places in rated_players from now on, with the tables.
+        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size,
+                               rated=spec.entrants if spec.rated else ()):
             tournaments.create(store(), app_id, spec, tournament_id)
         created = tournaments.load(store(), tournament_id)
         return json_response(_body(created, with_tokens=True), 201,

@@ -25,6 +25,7 @@ from api.games.schemas import (
     StreamQuerySchema,
     StreamStateSchema,
 )
+from api.ground.times import iso_time
 from api.http.etags import parse_if_match
 from api.http.helpers import (
     bearer_token,
@@ -46,7 +47,6 @@ from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
 from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, NewGameRecord, StoredEvent, token_digest
 from api.play.table import Table, game_invites, public_seats
-from api.play.times import iso_time
 from api.records.creation import NewGame, fork_game, sealed
 from api.streams import live
 from engine.core.errors import InvalidOptions
@@ -219,7 +219,9 @@ class Games(MethodView):
             pending = ruleset.pending(state) if status == ACTIVE else []
             result = ruleset.result(state)
             result_body = None if result is None else result.to_dict()
-        with ownership.holding("games", game_id):  # the app's live games: taken at once, atomically
+        # The app's live games and, of a rated game, its players' places in rated_players: taken at once, atomically.
+        rated_players = [seat["player"] for seat in seats if body["rated"] and seat["player"]]
+        with ownership.holding("games", game_id, rated=rated_players):
             made = creation.create(store(), NewGameRecord(
                 game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
                 seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,

@@ -17,8 +17,8 @@ import uuid
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 
+from api.ground import metrics
 from api.http.problems import ApiProblem
-from api.observability import metrics
 
 HEADER = "X-Request-Id"
 MAX_LENGTH = 128

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from api.observability import metrics
-from api.service.config import ALL_QUEUES
+from api.ground import metrics
+from api.ground.config import ALL_QUEUES
 
 metrics_blp = Blueprint("metrics", __name__)
 

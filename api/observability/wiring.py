@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from api.observability import dashboard, metrics, requests
+from api.ground import metrics
+from api.observability import dashboard, requests
 from api.observability.routes import metrics_blp
 
 

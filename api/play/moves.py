@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from api.observability.metrics import counted_actions, track_cache
+from api.ground import metrics
+from api.ground.config import setting
+from api.ground.faults import pause_point
+from api.ground.metrics import track_cache
 from api.play import deadlines
 from api.play.after import after_version
-from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, StaleVersion
+from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, PlayError, StaleVersion
 from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
 from api.play.store import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
-from api.service.config import setting
-from api.service.faults import pause_point
 from engine.core.bounded import BoundedCache
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
@@ -101,6 +103,24 @@ MAX_CAS_RETRIES = 25
 #: Asked after an action is played and before it is stored, with the game and the new version's pending
 #: decisions: does the caller (a bot job, api/service/jobs/bot_runs.py) play the new version's bot move itself?
 PlaysOn = Callable[[GameRecord, list[Decision]], bool]
+
+
+def counted_actions(submit: Callable) -> Callable:
+    """Wraps ``api.play.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
+    seen before) or rejected with the engine's reason, else the refusal's code (errors.py here)."""
+
+    @functools.wraps(submit)
+    def counted(*args, **kwargs):
+        try:
+            outcome = submit(*args, **kwargs)
+        except PlayError as refused:
+            # Reasons and codes are a fixed vocabulary of the engines and api/play/errors.py, never client text.
+            metrics.ACTIONS.labels("rejected", str(refused.reason or refused.code)[:64]).inc()
+            raise
+        metrics.ACTIONS.labels("replayed" if outcome.replayed else "accepted", "").inc()
+        return outcome
+
+    return counted
 
 
 @counted_actions

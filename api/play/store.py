@@ -351,7 +351,7 @@ class GameStore:
                       queue_connection: redis.Redis | None = None, pooled: bool = False) -> GameStore:
         """Games on ``GAME_REDIS_URL`` (else on ``client`` or ``REDIS_URL``); the rest on ``client`` or
         ``REDIS_URL`` (decoding), the bot queue on ``queue_connection`` or ``REDIS_URL``. ``pooled``: the
-        process runs an event loop (``api.service.serving.cooperative``)."""
+        process runs an event loop (``api.ground.concurrency.cooperative``)."""
         if client is None:
             if pooled:
                 # An event-loop process: thousands of live streams share a bounded pool, waiting for a free

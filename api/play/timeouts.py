@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from api.observability import metrics
+from api.ground import metrics
 from api.play.deadlines import DEADLINES_KEY, deadline_of, humans_pending, member, timeout_action
 from api.play.errors import StaleVersion
 from api.play.moves import load_state, submit_action

@@ -9,11 +9,11 @@ from flask_smorest import Blueprint
 
 from api.apps import ownership
 from api.competition.games import player_joined
+from api.ground.times import iso_time
 from api.http.helpers import json_response, required_token, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.store import GameRecord
 from api.play.table import Table, is_open, public_seats
-from api.play.times import iso_time
 from api.seats.schemas import (
     BotSeatSchema,
     JoinedSchema,

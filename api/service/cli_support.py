@@ -11,7 +11,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from api.service import config
+from api.ground import config
 from engine.core.errors import InvalidOptions
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import redis
 
-from api.service import config
+from api.ground import config
 
 
 class NoRedisServer(RuntimeError):

@@ -13,11 +13,11 @@ the slow-client limits of api/service/serving.py. See docs/operations.md ("Servi
 import os
 import tempfile
 
-from api.service.config import METRICS_DIR_ENV, metrics_dir, settings
+from api.ground.config import METRICS_DIR_ENV, metrics_dir, settings
 
-# Multi-process metrics (api/observability/metrics.py): the workers write their samples under one
+# Multi-process metrics (api/ground/metrics.py): the workers write their samples under one
 # directory, so that a scrape answered by any worker adds up all of them. Set here, in the master,
-# before any worker imports prometheus_client (api.service.config does not): the environment handed to the
+# before any worker imports prometheus_client (api.ground.config does not): the environment handed to the
 # worker processes, and to prometheus_client itself. An operator's own directory must start empty.
 _own_metrics_dir = None
 if not metrics_dir():
@@ -70,7 +70,7 @@ def post_worker_init(worker) -> None:
 def child_exit(server, worker) -> None:
     """A dead worker's live gauges (open streams) must not be added up any more."""
     # Not at the top: this module sets PROMETHEUS_MULTIPROC_DIR before prometheus_client is first imported.
-    from api.observability.metrics import process_exited
+    from api.ground.metrics import process_exited
 
     process_exited(worker.pid)
 

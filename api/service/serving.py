@@ -18,7 +18,8 @@ import time
 
 from werkzeug.exceptions import RequestTimeout
 
-from api.service.config import setting
+from api.ground.concurrency import cooperative
+from api.ground.config import setting
 
 #: Seconds for a request's whole body to arrive.
 BODY_SECONDS = float(setting("BODY_TIMEOUT"))
@@ -35,22 +36,6 @@ def raise_fd_limit(wanted: int) -> tuple[int, int]:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         soft = target
     return soft, hard
-
-
-def cooperative() -> bool:
-    """Whether sockets yield to a gevent loop (the gevent worker monkey-patched this process)."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return False
-    return monkey.is_module_patched("socket")
-
-
-def connections_per_process(config: dict) -> int:
-    """The connections one API process serves at once, as api/gunicorn_conf.py sets them
-    (``WORKER_CONNECTIONS`` under gevent, else ``THREADS``). They bound the process's open streams, and
-    so its stream hub's waiters."""
-    return int(config["WORKER_CONNECTIONS"]) if config["WORKER_CLASS"] == "gevent" else int(config["THREADS"])
 
 
 class DeadlineBody:

@@ -23,12 +23,11 @@ from rq.utils import now, utcformat
 
 from api.apps import deadline_warnings, webhooks
 from api.competition import sweep as competition_sweep
-from api.observability import metrics
+from api.ground import config, faults, heartbeats, metrics
+from api.ground.config import ALL_QUEUES, WORKER_QUEUES
 from api.observability.requests import configure_json_logging
 from api.play import timeouts
 from api.play.bots import PLAY_BOT_TURN
-from api.service import config, faults, heartbeats
-from api.service.config import ALL_QUEUES, WORKER_QUEUES
 from api.service.jobs import bots as bot_seats
 from api.service.jobs import experiments
 from api.service.jobs import simulations as jobs
@@ -186,7 +185,7 @@ class SweepingMixin(FewerBeatsMixin):
 
 
     def execute_job(self, job, queue) -> None:
-        # Test-only (api/service/faults.py): a fault test kills the worker here, holding a job it took
+        # Test-only (api/ground/faults.py): a fault test kills the worker here, holding a job it took
         # from its queue that RQ has not marked started yet.
         faults.pause_point("job-taken")
         super().execute_job(job, queue)
@@ -266,7 +265,7 @@ def run_worker(
     ``http://metrics_host:metrics_port/metrics``.
     """
     # This process's one settings object, read once here: jobs (bot seats, simulations, webhooks)
-    # find it as api.service.config.current(), with this worker's Redis whichever way it was named.
+    # find it as api.ground.config.current(), with this worker's Redis whichever way it was named.
     values = {**config.settings(), "REDIS_URL": redis_url}
     config.use(values)
     if values.get("LOG_FORMAT") == "json":

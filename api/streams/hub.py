@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import redis
 
+from api.ground.concurrency import cooperative
 from api.play.store import WAKE_PATTERN
-from api.service.serving import cooperative
 
 log = logging.getLogger("rulehouse.streams")
 

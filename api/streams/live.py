@@ -14,12 +14,12 @@ from typing import Protocol
 import redis
 from flask import Response, current_app, stream_with_context
 
+from api.ground.concurrency import connections_per_process
+from api.ground.metrics import track_cache
 from api.http.client_address import client_address
 from api.http.problems import ApiProblem
-from api.observability.metrics import track_cache
 from api.play.moves import load_state
 from api.play.store import FINISHED, OVER, GameStore, StoredEvent
-from api.service.serving import connections_per_process
 from api.streams.hub import StreamHub, Waiter
 from engine.core.registry import get_ruleset
 

@@ -15,7 +15,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from api.observability.metrics import track_cache
+from api.ground.metrics import track_cache
 from api.play.store import WAITING, GameRecord, GameStore
 from api.records.build import record_log, table_started_version
 from engine.core.bounded import BoundedCache

@@ -20,11 +20,11 @@ from flask_smorest import Blueprint
 
 from api.apps import limits, ownership
 from api.apps.accounting import CLAIM_SECONDS
+from api.ground.faults import pause_point
 from api.http.helpers import answer_current, bearer_token, caller_role, json_response, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.moves import load_state
 from api.play.store import ABORTED, WAITING, GameRecord
-from api.service.faults import pause_point
 from api.win_chances.schemas import WinChancesQuerySchema, WinChancesSchema
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed

@@ -43,5 +43,5 @@ class BoundedCache(Generic[K, V]):
         self.bound = bound
 
     def sizes(self) -> tuple[int, int]:
-        """(entries, bound): what ``api.observability.metrics.track_cache`` reports."""
+        """(entries, bound): what ``api.ground.metrics.track_cache`` reports."""
         return len(self._entries), self.bound

@@ -13,9 +13,8 @@ from datetime import UTC, datetime, timedelta
 from rq.utils import utcformat
 
 from api.games.routes import STREAM_STATE_FIELDS
-from api.play import times
+from api.ground import heartbeats, times
 from api.play.deadlines import human_seats_pending
-from api.service import heartbeats
 from api.service.jobs import chunks
 from engine.core.decisions import Decision
 

@@ -19,7 +19,7 @@ import redis as redis_lib
 from api.apps import webhook_addresses
 from api.apps.webhook_addresses import CheckedUrl, Deadline, UnsafeUrl, check_url, pinned_connection
 from api.apps.webhooks import Webhooks, _post
-from api.service.config import settings
+from api.ground.config import settings
 from tests.api.helpers import assert_problem
 from tests.processes import wait_for
 from tests.workers.tarpit import TarPit

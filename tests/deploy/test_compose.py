@@ -15,8 +15,8 @@ import requests
 import yaml
 
 from api.apps import webhooks
+from api.ground.config import WEBHOOK_QUEUE
 from api.service.cli import build_parser
-from api.service.config import WEBHOOK_QUEUE
 from api.service.embedded_redis import redis_server_binary
 from tests.processes import ROOT, free_port, wait_for
 

@@ -1,5 +1,5 @@
 """SIGKILL an API process in the middle of an action (held at a test-only pause point,
-api/service/faults.py): the client sees its connection close, never a 500 or a hang; the retry with
+api/ground/faults.py): the client sees its connection close, never a 500 or a hang; the retry with
 the same Idempotency-Key is applied exactly once; the game goes on from its last commit."""
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
 from api.apps.webhooks import Webhooks
+from api.ground.config import DEFAULTS, settings
 from api.play import moves
-from api.service.config import DEFAULTS, settings
 from api.views.timeline import timelines
 from engine.core.registry import get_ruleset
 from engine.games.hitchiker import tables as hitchiker_tables

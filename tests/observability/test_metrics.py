@@ -1,4 +1,4 @@
-"""The service's metrics, from the API and from real workers (api/observability/metrics.py)."""
+"""The service's metrics, from the API and from real workers (api/ground/metrics.py)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ import requests
 from selenium.webdriver.common.by import By
 
 from api.apps.keys import PUBLISHABLE, AppKeys
+from api.ground.config import settings
 from api.play.store import GameStore
-from api.service.config import settings
 from tests.web.pages import body_data, click_action, console_errors, enabled_actions, fill, wait, wait_data
 
 

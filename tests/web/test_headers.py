@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from api.service.config import from_environment
+from api.ground.config import from_environment
 
 PAGES = ["/", "/table/abc123", "/replay/abc123", "/simulate", "/experiments/abc123"]
 WEB = Path(__file__).resolve().parents[2] / "api" / "web"

@@ -72,8 +72,8 @@ def test_docs_page_is_swagger_ui_served_offline(service, browser):
 
 def test_every_api_request_of_the_pages_carries_the_configured_app_key(make_service, browser, redis_db_url):
     from api.apps.keys import AppKeys
+    from api.ground.config import settings
     from api.play.store import GameStore
-    from api.service.config import settings
 
     # A real key (an unknown one is refused); the local service does not require keys, so any works.
     _, secret = AppKeys(GameStore.from_settings(settings({"REDIS_URL": redis_db_url})).redis).create_app("Web")

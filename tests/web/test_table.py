@@ -6,8 +6,8 @@ from __future__ import annotations
 import requests
 from selenium.webdriver.common.by import By
 
+from api.ground.config import settings
 from api.play.store import GameStore
-from api.service.config import settings
 from tests.web.pages import body_data, click_action, console_errors, create_in_lobby, enabled_actions, wait, wait_data
 
 SEATS = [("person", "Ann"), ("bot:heuristic", "Bo"), ("bot:heuristic", "Cy"), ("bot:random", "Di")]

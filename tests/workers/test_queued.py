@@ -34,7 +34,7 @@ def test_two_workers_match_the_in_process_run(redis, workers):
 def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_started(redis, workers, monkeypatch,
                                                                                     tmp_path):
     # The first worker takes a chunk from the queue (LPOP: it listens on several queues) and is
-    # held at a test-only pause point (api/service/faults.py) before RQ marks the job started.
+    # held at a test-only pause point (api/ground/faults.py) before RQ marks the job started.
     marker = tmp_path / "job-taken.pid"
     monkeypatch.setenv("RULEHOUSE_TEST_PAUSE", f"job-taken:{marker}")
     (first,) = workers.start(1)

@@ -15,7 +15,7 @@ from tests.api.helpers import api_key, auth
 from tests.processes import together, wait_for
 
 WORLDS = 64
-#: api/service/config.py, SPECTATOR_ASKS_LIMIT
+#: api/ground/config.py, SPECTATOR_ASKS_LIMIT
 ASKS_PER_MINUTE = 30
 ORIGIN = "https://table.example"
 

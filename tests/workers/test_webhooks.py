@@ -168,7 +168,7 @@ def test_decisions_deadlines_and_simulations_are_told_too(service, receivers):
     assert near["data"]["game"] == game["id"] and near["data"]["seats"] == [0] and near["data"]["deadline"]
     done = next(e for e in events if e["type"] == "simulation.finished")
     assert done["data"] == {"simulation": sim["id"], "status": "finished"}
-    # Each time keeps its precision (api/play/times.py): the warning's deadline in whole seconds, an
+    # Each time keeps its precision (api/ground/times.py): the warning's deadline in whole seconds, an
     # envelope's time as the games' (microseconds when it has them).
     assert SECONDS.fullmatch(near["data"]["deadline"])
     assert all(AUTO.fullmatch(event["created"]) for event in events)
@@ -234,7 +234,7 @@ def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redi
     from rq import Queue
 
     from api.apps.webhooks import QUEUE, Webhooks, in_flight_key
-    from api.service.config import settings
+    from api.ground.config import settings
 
     inbox = receivers()
     config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}
@@ -257,7 +257,7 @@ def test_a_slot_left_by_a_killed_worker_is_taken_back_and_its_delivery_made(redi
 
 def test_a_delivery_that_expired_in_its_slot_frees_it_for_the_next(redis_db_url, monkeypatch, workers, receivers):
     from api.apps.webhooks import Webhooks, delivery_key
-    from api.service.config import settings
+    from api.ground.config import settings
 
     inbox = receivers()
     config = {**settings(), "REDIS_URL": redis_db_url, "WEBHOOK_ALLOW_PRIVATE": True}

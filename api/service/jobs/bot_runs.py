@@ -36,12 +36,12 @@ from rq import get_current_job
 from rq.timeouts import JobTimeoutException
 
 from api.apps import accounting
-from api.observability import metrics
+from api.ground import metrics
+from api.ground.faults import pause_point
 from api.play.errors import StaleVersion
 from api.play.moves import Outcome, states, submit_action
 from api.play.rules_version import is_current
 from api.play.store import GameRecord, GameStore
-from api.service.faults import pause_point
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset

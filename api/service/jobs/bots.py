@@ -40,10 +40,10 @@ from rq.job import Job
 from rq.utils import utcparse
 
 from api.apps.webhooks import worker_webhooks
+from api.ground import config, heartbeats
 from api.play.bots import schedule_bots
 from api.play.moves import load_state
 from api.play.store import ACTIVE, BOT_CHECK_AFTER_SECONDS, BOT_GAMES_KEY, GameStore, bot_job_version
-from api.service import config, heartbeats
 from api.service.jobs.bot_runs import play_run
 from api.service.wiring import wire
 from engine.core.registry import get_ruleset
@@ -95,7 +95,7 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
 
     A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
     of its own) while it is within that timeout too, since its worker gives up on it there, but
-    only while that worker still beats (``api.service.heartbeats``): a killed search worker's job is dead
+    only while that worker still beats (``api.ground.heartbeats``): a killed search worker's job is dead
     about ``BOT_JOB_LEASE`` seconds after the kill, not at the end of its timeout. A job queued
     less than ``grace`` seconds ago is alive even when a worker has just taken it off its queue
     and not yet started it.

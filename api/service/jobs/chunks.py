@@ -16,8 +16,8 @@ from typing import TypeVar
 from redis import Redis
 from rq.job import Job
 
-from api.play import times
-from api.service.heartbeats import WAITING_JOB_STATES, seconds_since
+from api.ground import times
+from api.ground.heartbeats import WAITING_JOB_STATES, seconds_since
 
 Index = TypeVar("Index")
 

@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from api.service.config import setting
+from api.ground.config import setting
 
 
 def pause_point(name: str) -> None:

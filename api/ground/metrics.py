@@ -8,7 +8,6 @@ mode). Without it (tests, a single process) the samples live in the process.
 
 from __future__ import annotations
 
-import functools
 import hmac
 import threading
 import time
@@ -19,8 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
-from api.play.errors import PlayError
-from api.service.config import current, metrics_dir
+from api.ground.config import current, metrics_dir
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 #: Seconds: from a few ms (a read) to the stream and simulation waits.
@@ -101,24 +99,6 @@ def scrape_refusal(authorization: str | None, config: dict) -> str | None:
     if scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode()):
         return None
     return "send the scrape token: Authorization: Bearer <RULEHOUSE_METRICS_TOKEN>"
-
-
-def counted_actions(submit: Callable) -> Callable:
-    """Wraps ``api.play.moves.submit_action``: counts each call as accepted, replayed (an Idempotency-Key
-    seen before) or rejected with the engine's reason, else the refusal's code (api/play/errors.py)."""
-
-    @functools.wraps(submit)
-    def counted(*args, **kwargs):
-        try:
-            outcome = submit(*args, **kwargs)
-        except PlayError as refused:
-            # Reasons and codes are a fixed vocabulary of the engines and api/play/errors.py, never client text.
-            ACTIONS.labels("rejected", str(refused.reason or refused.code)[:64]).inc()
-            raise
-        ACTIONS.labels("replayed" if outcome.replayed else "accepted", "").inc()
-        return outcome
-
-    return counted
 
 
 def bot_replied(pending_since: float) -> None:
