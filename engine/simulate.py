@@ -52,38 +52,71 @@ def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, index)
 
 
+class Observer:
+    """What ``play_out`` tells a watcher of the game besides ``observe``: ``start`` before the first
+    action, with every seat's ``choose`` and generator (a watcher may copy them to replay another
+    choice with the same randomness), then ``before`` each decision and ``after`` its action. A game
+    played without one (every simulation that does not ask for drama) pays for none of it."""
+
+    def start(self, state, choose: list, rngs: list[Rng]) -> None:
+        """The game is set up; ``choose[seat]`` and ``rngs[seat]`` are what the loop plays each seat with."""
+
+    def before(self, state, decision) -> None:
+        """``decision`` is about to be chosen; the seat's generator is as it stands before the choice."""
+
+    def after(self, state, seat: int, action: dict) -> None:
+        """``seat`` played ``action``; ``state`` is the new version."""
+
+
 def play_game(ruleset: Ruleset, players: int, bots: list[str], options: dict | None, seed: int,
-              check: Callable[[], None] | None = None, observe: Callable[[object], None] | None = None) -> GameOutcome:
+              check: Callable[[], None] | None = None, observe: Callable[[object], None] | None = None,
+              observer: Observer | None = None) -> GameOutcome:
     """Play one game to the end with one bot per seat.
 
     ``check`` is called now and then during the game (see ``CHECK_EVERY``); whatever it raises
     stops the game, so a caller can cancel it or hold it to a time budget. ``observe(state)`` is
-    called after every action (the experiments follow the standings turn by turn with it).
+    called after every action (the experiments follow the standings turn by turn with it);
+    ``observer`` (an ``Observer``) sees each decision before and after it is chosen (the drama measures).
     """
     state = ruleset.new_game(players, options, seed)
     # The loop runs once per action (thousands of times a game in Hitchiker): what it calls is looked up once.
     choose = [ruleset.bot(name).choose for name in bots]
     bots_seed = derive_seed(seed, 1)  # each seat's RNG: derive_seed(seed, 1, seat), the common prefix once
     rngs = [Rng(derive_seed(bots_seed, seat)) for seat in range(players)]
+    play_out(ruleset, state, choose, rngs, check, observe, observer, seed)
+    result = ruleset.result(state)
+    if result is None:
+        raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
+    return GameOutcome(result, ruleset.turns(state), state, ruleset.turn_order(state))
+
+
+def play_out(ruleset: Ruleset, state, choose: list, rngs: list[Rng], check: Callable[[], None] | None = None,
+             observe: Callable[[object], None] | None = None, observer: Observer | None = None,
+             seed: int | None = None) -> None:
+    """Play ``state`` on to its end in place, seat ``s`` choosing with ``choose[s]`` and ``rngs[s]``:
+    the loop of ``play_game``, and of a replay from a copied state and copied generators."""
     pending, play = ruleset.pending, ruleset.play
+    if observer is not None:
+        observer.start(state, choose, rngs)
     for step in range(MAX_STEPS):
         if check is not None and step % CHECK_EVERY == 0:
             check()
         decisions = pending(state)
         if not decisions:
-            break
+            return
         decision = decisions[0]
         seat = decision.seat
-        # The bot picked one of the offered options, so ``apply(..., check=False)``, which is ``play``.
-        play(state, seat, choose[seat](state, decision, rngs[seat]))
+        if observer is None:
+            # The bot picked one of the offered options, so ``apply(..., check=False)``, which is ``play``.
+            play(state, seat, choose[seat](state, decision, rngs[seat]))
+        else:
+            observer.before(state, decision)
+            action = choose[seat](state, decision, rngs[seat])
+            play(state, seat, action)
+            observer.after(state, seat, action)
         if observe is not None:
             observe(state)
-    else:
-        raise RuntimeError(f"{ruleset.id} game with seed {seed} did not end in {MAX_STEPS} steps")
-    result = ruleset.result(state)
-    if result is None:
-        raise RuntimeError(f"{ruleset.id} game with seed {seed} has no decisions and no result")
-    return GameOutcome(result, ruleset.turns(state), state, ruleset.turn_order(state))
+    raise RuntimeError(f"{ruleset.id} game with seed {seed} did not end in {MAX_STEPS} steps")
 
 
 def outright_winner(result: Result) -> int | None:

@@ -44,7 +44,7 @@ from api.ground import config as service_config
 from api.http.problems import ApiProblem
 
 QUOTAS = ("live_games", "simulation_work_per_day", "queued_chunks", "search_work_per_day",
-          "search_work_per_seat_per_day")
+          "search_work_per_seat_per_day", "rated_players")
 #: the daily counters of work, by quota
 WORK_COUNTERS = {"simulation_work_per_day": "simwork", "search_work_per_day": "searchwork"}
 #: A seat's own bound of a day, and the day's quota of the app it is counted within.

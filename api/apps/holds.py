@@ -8,11 +8,13 @@ and ``…:extra`` (the sum of the weights beyond one each), so that what the set
 
 ``take`` adds holders to one or more of an app's sets in one script, all or none, and only when every
 set stays within its bound: requests released together never pass a quota, whichever process serves
-them. A holder is taken *before* its thing is made (its score: when; a pending holder), because the
-thing may live on another server (a game, on the games' Redis, maybe a cluster), ``confirm``ed once
-the thing exists (score 0), and ``release``d when it ends (given back at once) or, where nothing
-signals its end (a game that finished or expired), by the reconciliation of ``api.apps.quotas``,
-which also ``reweigh``s a holder to what it still holds (the chunks not yet played).
+them. A holder a set holds already adds nothing to it (a rated player of a second game), and the asks of
+one request on one set are bounded together (a rated game's new players). A holder is taken *before*
+its thing is made (its score: when; a pending holder), because the thing may live on another server (a
+game, on the games' Redis, maybe a cluster), ``confirm``ed once the thing exists (score 0), and
+``release``d when it ends (given back at once) or, where nothing signals its end (a game that finished
+or expired), by the reconciliation of ``api.apps.quotas``, which also ``reweigh``s a holder to what it
+still holds (the chunks not yet played).
 """
 
 from __future__ import annotations
@@ -25,25 +27,51 @@ import redis
 #: Hold sets are kept this long after the last take (past any thing's life: retention is at most 90 days).
 HOLD_TTL = 91 * 24 * 3600
 
-#: KEYS: per set, its holders, weights and extra. ARGV: ttl, now, then per set: allowed, weight, holder.
-#: {0, 0} when every holder was taken; else {the 1-based set that would pass its bound, what it holds}.
+#: KEYS: per ask, its set's holders, weights and extra. ARGV: now, then per ask: allowed, weight, holder, ttl
+#: (seconds the set is kept after this take; 0: for good). What each set would add is counted first, per
+#: set: the weights of its asks whose holder it does not hold yet (a holder asked twice counts once), so
+#: several asks on one set in one request are bounded together and a holder held already adds nothing.
+#: {0, 0, 0} when every holder was taken (one held already is pending again, from now: a thing is being
+#: made for it); else {the 1-based first ask of the set that would pass its bound, what it holds, what the
+#: request would add to it}.
 _TAKE = """
-local ttl, now, sets = tonumber(ARGV[1]), ARGV[2], #KEYS / 3
-for i = 0, sets - 1 do
-  local allowed, weight = tonumber(ARGV[3 + 3 * i]), tonumber(ARGV[4 + 3 * i])
-  local held = redis.call('ZCARD', KEYS[1 + 3 * i]) + tonumber(redis.call('GET', KEYS[3 + 3 * i]) or '0')
-  if held + weight > allowed then return {i + 1, held} end
-end
-for i = 0, sets - 1 do
-  local holders, weights, extra = KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i]
-  local weight, holder = tonumber(ARGV[4 + 3 * i]), ARGV[5 + 3 * i]
-  if redis.call('ZADD', holders, 'NX', now, holder) == 1 and weight ~= 1 then
-    redis.call('HSET', weights, holder, weight)
-    redis.call('INCRBY', extra, weight - 1)
+local now, asks = tonumber(ARGV[1]), #KEYS / 3
+local adding, seen = {}, {}
+for i = 0, asks - 1 do
+  local holders, holder = KEYS[1 + 3 * i], ARGV[4 + 4 * i]
+  seen[holders] = seen[holders] or {}
+  if not seen[holders][holder] then
+    seen[holders][holder] = true
+    if not redis.call('ZSCORE', holders, holder) then
+      adding[holders] = (adding[holders] or 0) + tonumber(ARGV[3 + 4 * i])
+    end
   end
-  for _, key in ipairs({holders, weights, extra}) do redis.call('EXPIRE', key, ttl) end
 end
-return {0, 0}
+for i = 0, asks - 1 do
+  local holders, allowed = KEYS[1 + 3 * i], tonumber(ARGV[2 + 4 * i])
+  local more = adding[holders] or 0
+  if more > 0 then
+    local held = redis.call('ZCARD', holders) + tonumber(redis.call('GET', KEYS[3 + 3 * i]) or '0')
+    if held + more > allowed then return {i + 1, held, more} end
+  end
+end
+for i = 0, asks - 1 do
+  local holders, weights, extra = KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i]
+  local weight, holder, ttl = tonumber(ARGV[3 + 4 * i]), ARGV[4 + 4 * i], tonumber(ARGV[5 + 4 * i])
+  if redis.call('ZSCORE', holders, holder) then
+    redis.call('ZADD', holders, 'XX', 'GT', now, holder)
+  else
+    redis.call('ZADD', holders, now, holder)
+    if weight ~= 1 then
+      redis.call('HSET', weights, holder, weight)
+      redis.call('INCRBY', extra, weight - 1)
+    end
+  end
+  for _, key in ipairs({holders, weights, extra}) do
+    if ttl > 0 then redis.call('EXPIRE', key, ttl) else redis.call('PERSIST', key) end
+  end
+end
+return {0, 0, 0}
 """
 
 #: KEYS: holders, weights, extra. ARGV: the holders to release. The number released.
@@ -89,14 +117,17 @@ class Ask:
     holder: str
     allowed: int
     weight: int = 1
+    #: Seconds the set is kept after the take; 0: for good (a set whose holders live as long as they are held).
+    ttl: int = HOLD_TTL
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """The ask that would have passed its bound, and what its set held."""
+    """The ask that would have passed its bound, what its set held, and what the request would have added."""
 
     ask: Ask
     held: int
+    asked: int
 
 
 class Holds:
@@ -110,12 +141,12 @@ class Holds:
     def take(self, *asks: Ask) -> Refused | None:
         """Take every ask's holder, or none of them: None when taken, else the first ask refused."""
         keys: list[str] = []
-        args: list[str | int] = [HOLD_TTL, repr(time.time())]
+        args: list[str | int] = [repr(time.time())]
         for ask in asks:
             keys += _keys(self.app_id, ask.hold_set)
-            args += [ask.allowed, ask.weight, ask.holder]
-        refused, held = self._take(keys=keys, args=args)
-        return None if refused == 0 else Refused(asks[refused - 1], int(held))
+            args += [ask.allowed, ask.weight, ask.holder, ask.ttl]
+        refused, held, asked = self._take(keys=keys, args=args)
+        return None if refused == 0 else Refused(asks[refused - 1], int(held), int(asked))
 
     def confirm(self, hold_set: str, holder: str) -> None:
         """The holder's thing exists: from now on, its absence means it ended (no longer pending)."""

@@ -24,14 +24,14 @@ RETENTION_BOUNDS = {"game_ttl": (60, 90 * 24 * 3600), "finished_game_ttl": (60, 
 
 
 @contextlib.contextmanager
-def holding(kind: str, resource_id: str, weight: int = 1) -> Iterator[None]:
+def holding(kind: str, resource_id: str, weight: int = 1, rated: list[str] | tuple[str, ...] = ()) -> Iterator[None]:
     """Around the making of a game (``kind`` ``games``) or tournament (``tournaments``, ``weight`` its tables):
     what it holds of the caller's quotas is taken first, all at once (403 ``quota-exceeded`` past them), and
-    given back if the making fails."""
+    given back if the making fails; ``rated``: the players of a rated one (its ``rated_players``)."""
     if g.get("app") is None:
         yield
         return
-    with quotas.holding(g.app, *quotas.asks_for(g.app, kind, resource_id, weight)):
+    with quotas.holding(g.app, *quotas.asks_for(g.app, kind, resource_id, weight, rated)):
         yield
 
 

@@ -5,7 +5,11 @@ through ``api.apps.holds`` and reconciled with what really exists.
   tournament, ``tournament:<id>`` (weighing its tables);
 - ``queued_chunks`` (``queued-chunks``): ``sim:<id>``, ``exp:<id>`` (weighing the chunks not yet played;
   an experiment's once per variant);
-- ``experiments_in_flight`` (``live-exps``): each queued or running experiment (1).
+- ``experiments_in_flight`` (``live-exps``): each queued or running experiment (1);
+- ``rated_players`` (``rated-players``, kept for good): each player of the app's rated games and rated
+  tournaments, by its player id, while it has a game or a rating (``api.competition.rated_players``): a
+  rated game's or tournament's players are taken with its other holds, in the same script, a player held
+  already adding nothing.
 
 A holder is taken before its thing is made and given back when it ends: a deleted game at once; a
 game that finished or expired, a tournament, simulation or experiment that ended, and chunks played,
@@ -32,16 +36,20 @@ from api.apps.access import keys
 from api.apps.accounting import over_quota, quota_of
 from api.apps.holds import Ask, Holds
 from api.apps.keys import App
+from api.competition import rated_players
 from api.competition.keys import tournament_key
+from api.competition.rated_players import RATED_PLAYERS
 from api.competition.tournaments import RUNNING
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.play.store import OVER
 from api.service.jobs import experiments, simulations
 from engine.core.registry import get_ruleset
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 
 LIVE_GAMES, QUEUED_CHUNKS, LIVE_EXPERIMENTS = "live-games", "queued-chunks", "live-exps"
 #: The quota each hold set counts against (its name in 403 problems and ``GET /v1/apps/me``).
-QUOTA_OF_SET = {LIVE_GAMES: "live_games", QUEUED_CHUNKS: "queued_chunks", LIVE_EXPERIMENTS: "experiments_in_flight"}
+QUOTA_OF_SET = {LIVE_GAMES: "live_games", QUEUED_CHUNKS: "queued_chunks", LIVE_EXPERIMENTS: "experiments_in_flight",
+                RATED_PLAYERS: "rated_players"}
 #: What a thing of each kind holds: (hold set, holder) for its id. The first counts the thing's weight
 #: (a tournament's tables, a simulation's or experiment's chunks), the others one each.
 HELD_AS = {
@@ -58,11 +66,15 @@ def holds(app_id: str) -> Holds:
     return Holds(keys().redis, app_id)
 
 
-def asks_for(app: App, kind: str, resource_id: str, weight: int = 1) -> list[Ask]:
+def asks_for(app: App, kind: str, resource_id: str, weight: int = 1, rated: list[str] | tuple[str, ...] = ()
+             ) -> list[Ask]:
     """The holds a new thing of ``kind`` takes under ``app``'s quotas; ``weight``: what it counts in the first
-    (a tournament's tables, a simulation's chunks)."""
-    return [Ask(hold_set, holder, _allowed(app, hold_set), 1 if n else weight)
+    (a tournament's tables, a simulation's chunks); ``rated``: the players of a rated game or tournament."""
+    asks = [Ask(hold_set, holder, _allowed(app, hold_set), 1 if n else weight)
             for n, (hold_set, holder) in enumerate(HELD_AS[kind](resource_id))]
+    allowed = _allowed(app, RATED_PLAYERS)
+    # Kept for good (ttl 0): the ratings they count are.
+    return asks + [Ask(RATED_PLAYERS, player, allowed, ttl=0) for player in dict.fromkeys(rated)]
 
 
 def _allowed(app: App, hold_set: str) -> int:
@@ -81,7 +93,7 @@ def admit(app: App, *asks: Ask, work: tuple[str, int] | None = None) -> None:
         refused = held.take(*asks)
     if refused is not None:
         ask = refused.ask
-        raise over_quota(QUOTA_OF_SET.get(ask.hold_set, ask.hold_set), refused.held, ask.weight, ask.allowed)
+        raise over_quota(QUOTA_OF_SET.get(ask.hold_set, ask.hold_set), refused.held, refused.asked, ask.allowed)
     if work is not None:
         try:
             accounting.admit(app, *work)
@@ -106,7 +118,10 @@ def holding(app: App, *asks: Ask) -> Iterator[None]:
 
 def _give_back(held: Holds, asks: tuple[Ask, ...]) -> None:
     for ask in asks:
-        held.release(ask.hold_set, ask.holder)
+        if ask.hold_set != RATED_PLAYERS:
+            held.release(ask.hold_set, ask.holder)
+    # A player may have been held before this request (another game of it): only one left with nothing goes.
+    rated_players.give_back(held.redis, held.app_id, [ask.holder for ask in asks if ask.hold_set == RATED_PLAYERS])
 
 
 def confirm(app_id: str, kind: str, resource_id: str) -> None:
@@ -134,8 +149,12 @@ def used(app_id: str, quota: str) -> int:
 
 
 def reconcile(app_id: str, hold_set: str) -> None:
-    """Give back what the set's holders no longer hold: things that ended or are gone, chunks played."""
+    """Give back what the set's holders no longer hold: things that ended or are gone, chunks played; of the
+    rated players, those whose game never appeared (the others leave when their last game or list does)."""
     held = holds(app_id)
+    if hold_set == RATED_PLAYERS:
+        rated_players.reconcile(held.redis, app_id, PENDING_SECONDS)
+        return
     entries = held.holders(hold_set)
     if entries:
         _RECONCILE[hold_set](held, entries)
@@ -205,9 +224,11 @@ _RECONCILE = {LIVE_GAMES: _live_games, QUEUED_CHUNKS: _queued_chunks, LIVE_EXPER
 
 
 def simulation_cost(spec: dict) -> int:
-    """A simulation's work in bot cost: its games times the cost per move of each seat's bot."""
+    """A simulation's work in bot cost: its games times the cost per move of each seat's bot; with
+    ``drama``, ``DRAMA_WORK_FACTOR`` times that (the model calls of its win chances)."""
     classes = get_ruleset(spec["ruleset"]).bot_classes()
-    return spec["games"] * sum(classes[name].cost_per_move for name in spec["bots"])
+    work = spec["games"] * sum(classes[name].cost_per_move for name in spec["bots"])
+    return work * DRAMA_WORK_FACTOR if spec.get("drama") else work
 
 
 def admit_simulation(app: App, spec: dict, sim_id: str) -> None:

@@ -51,11 +51,13 @@ class Me(MethodView):
         """
         app = g.app
         allowed = {name: accounting.quota_of(app, name) for name in accounting.QUOTAS}
-        usage = {"live_games": 0, "queued_chunks": 0, "simulation_work_today": 0, "search_work_today": 0}
+        usage = {"live_games": 0, "queued_chunks": 0, "simulation_work_today": 0, "search_work_today": 0,
+                 "rated_players": 0}
         if not app.publishable:
             usage = {
                 "live_games": quotas.used(app.id, "live_games"),
                 "queued_chunks": quotas.used(app.id, "queued_chunks"),
+                "rated_players": quotas.used(app.id, "rated_players"),
                 "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
                 "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
             }

@@ -15,6 +15,9 @@ class UsageSchema(Schema):
     search_work_today = fields.Integer(required=True, metadata={
         "description": "Engine actions of the searches run today (UTC) for the app's games: searching bot "
                        "seats' moves and hints (see docs/apps.md)."})
+    rated_players = fields.Integer(required=True, metadata={
+        "description": "Players (persons, and bots by `bot:<bot>[#<tag>]`) of the app's rated games and "
+                       "tournaments that have a game kept or a rating (see docs/apps.md)."})
 
 
 class AppSchema(Schema):

@@ -94,7 +94,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         parser.add_argument("--limit", action="append", metavar="CLASS=N/PERIOD",
                             help="e.g. moves=600/minute (classes: moves, writes, reads, streams)")
         parser.add_argument("--quota", action="append", metavar="NAME=N",
-                            help="live_games, simulation_work_per_day or queued_chunks")
+                            help="live_games, simulation_work_per_day, queued_chunks, search_work_per_day, "
+                                 "search_work_per_seat_per_day or rated_players")
         parser.add_argument("--retention", action="append", metavar="NAME=SECONDS",
                             help="game_ttl, finished_game_ttl or simulation_ttl")
     commands.add_parser("list", help="every app with its key ids (never the keys)")

@@ -45,6 +45,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--max-games", type=int, help="with a precision: the budget of games per variant")
     run.add_argument("--min-games", type=int, help="with a precision: games per variant of the first round")
     run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--drama", action="store_true",
+                     help="also read each game's drama from its win chances (decided at, comebacks, kingmaking, "
+                          "skill index): several times the work of a plain experiment")
     run.add_argument("--chunk-size", type=int, help="seeds per worker job (default: automatic)")
     run.add_argument("--redis-url", help="default $REDIS_URL, else the local `rulehouse serve`")
     run.add_argument("--url", metavar="http://HOST:PORT", help="run on the service at this URL, over HTTP")
@@ -56,6 +59,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 EPILOG = """examples:
   rulehouse experiment monopoly-cars2 --players 2 --bots heuristic --sweep starting_money=6,10,13,18,24 --games 4000
+  rulehouse experiment monopoly-cars2 --players 3 --bots heuristic --sweep starting_money=13,24 --games 2000 --drama
   rulehouse experiment whipcash --lineup 'heuristic first=heuristic,random' --difference-within 0.02 --max-games 9000"""
 
 
@@ -86,7 +90,7 @@ def build_body(args: argparse.Namespace) -> dict:
         variants.append({"name": name, "bots": [b.strip() for b in bots.split(",") if b.strip()]})
     body = {"ruleset": args.ruleset, "players": args.players, "bots": [b.strip() for b in args.bots.split(",")],
             "options": parse_options(args.options), "sweep": sweep, "variants": variants, "seed": args.seed,
-            "chunk_size": args.chunk_size}
+            "chunk_size": args.chunk_size, **({"drama": True} if args.drama else {})}
     if args.win_rate_within or args.difference_within:
         body["stop"] = {"win_rate_within": args.win_rate_within, "difference_within": args.difference_within,
                         "max_games": args.max_games or 20_000, "min_games": args.min_games}
@@ -174,9 +178,33 @@ def format_table(state: dict) -> str:
         rows.append(f"{variant['name'][:24]:24} {variant['games']:>7} {variant['stopped'] or '-':18} "
                     f"{first_mover:>22} {versus:>30} {seat0:>22} {variant['turns']['mean']:>11.1f} {longer:>8} "
                     f"{variant['lead_changes']['mean']:>8.2f} {variant['halfway_leader_wins']['rate']:>16.3f}")
+    if any(variant.get("drama") for variant in state["result"]["variants"]):
+        rows += drama_rows(state["result"]["variants"])
     if state["result"]["summary"]:
         rows.append(state["result"]["summary"])
     return "\n".join(rows)
+
+
+def drama_rows(variants: list[dict]) -> list[str]:
+    """The drama measures, one row per variant: when the game is decided, comebacks, lead changes on the
+    win chances, kingmaking and the skill index (docs/experiments.md)."""
+    rows = [f"{'drama':24} {'decided at':>10} {'before half':>22} {'comebacks':>22} {'lowest':>7} "
+            f"{'chance ldr chg':>14} {'kingmaker games':>22} {'spread':>7} {'changes winner':>22} {'skill index':>22}"]
+    for variant in variants:
+        drama = variant.get("drama")
+        if not drama:
+            continue
+        kingmaking, skill = drama["kingmaking"], drama["skill_index"]
+        rows.append(
+            f"{variant['name'][:24]:24} {drama['decided_at']['mean']:>10.3f} "
+            f"{_interval(drama['decided_before_half']['rate'], drama['decided_before_half']['ci95']):>22} "
+            f"{_interval(drama['comebacks']['rate'], drama['comebacks']['ci95']):>22} "
+            f"{drama['lowest_winner_chance']['mean']:>7.3f} {drama['chance_lead_changes']['mean']:>14.2f} "
+            f"{_interval(kingmaking['games']['rate'], kingmaking['games']['ci95']):>22} "
+            f"{kingmaking['spread']['mean']:>7.3f} "
+            f"{_interval(kingmaking['changes_winner']['rate'], kingmaking['changes_winner']['ci95']):>22} "
+            f"{skill['value']:>+6.2f} [{skill['ci95'][0]:+.2f}, {skill['ci95'][1]:+.2f}]")
+    return rows
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from api.cli.support import (
 from api.simulations.table import format_table
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
-from engine.simulate import simulate
+from engine.simulate import simulate, summarize
 
 
 def _draw_progress(progress: dict, elapsed: float) -> None:
@@ -89,10 +89,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         if args.queue or args.url:
             body = {"ruleset": ruleset.id, "players": players, "bots": bots or ["random"], "options": options,
-                    "games": args.games, "seed": args.seed, "chunk_size": args.chunk_size}
+                    "games": args.games, "seed": args.seed, "chunk_size": args.chunk_size,
+                    **({"drama": True} if args.drama else {})}
             simulations = (HttpSimulations(args.url) if args.url
                            else RedisSimulations(resolve_redis_url(args.redis_url)))
             stats = run_queued(body, simulations, show_progress=sys.stdout.isatty())
+        elif args.drama:
+            stats = simulate_drama(ruleset.id, args.games, players, bots, options, args.seed)
         else:
             stats = simulate(ruleset.id, args.games, players, bots, options, args.seed)
     except (InvalidOptions, RequestRefused) as error:
@@ -108,6 +111,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         plot_stats(stats, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def simulate_drama(ruleset_id: str, games: int, players: int, bots: list[str], options: dict, seed: int) -> dict:
+    """``simulate`` with the drama of every game (``rulehouse simulate --drama``), in this process."""
+    from engine.experiments.drama import drama_measures, play_drama_chunk  # only this command pays their import
+
+    tally = play_drama_chunk(ruleset_id, players, bots, options, seed, 0, games)
+    drama = drama_measures(get_ruleset(ruleset_id), tally.drama, players)
+    return {**summarize(ruleset_id, seed, tally), "drama": drama}
 
 
 def cmd_train_values(args: argparse.Namespace) -> int:
@@ -181,6 +193,8 @@ def add_simulate_parser(sub) -> None:
     sim.add_argument("--url", type=_http_url, metavar="http://HOST:PORT",
                      help="run on the workers of the service at this URL, over HTTP (implies --queue)")
     sim.add_argument("--plot", metavar="FILE.png", help="also draw win rates with 95%% CIs and game lengths")
+    sim.add_argument("--drama", action="store_true", help="also read each game's drama from its win chances "
+                     "(decided at, comebacks, kingmaking, skill index): several times the work")
     sim.set_defaults(func=cmd_simulate)
 
 

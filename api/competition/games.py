@@ -11,7 +11,7 @@ from collections import defaultdict
 import redis
 
 from api.apps.notify import hooks
-from api.competition import due, player_lists
+from api.competition import due, player_lists, rated_players
 from api.competition.keys import (
     PENDING_KEY,
     board_key,
@@ -95,6 +95,8 @@ def game_created(store: GameStore, app_id: str, game_id: str, seats: list[dict],
             _index(pipe, store, app_id, game_id, number, player, created)
     if rated:  # due-time index (api/competition/due.py): the sweep first looks at it a little later
         pipe.zadd(PENDING_KEY, {f"{app_id} {game_id}": created + RATING_RECHECK_SECONDS})
+        # Its players count in rated_players while it is indexed, whatever let them go since the request's take.
+        rated_players.hold_indexed(pipe, app_id, [player for seat in seats if (player := seat_player(seat))])
     pipe.execute()
 
 
@@ -113,8 +115,9 @@ def _index(pipe, store: GameStore, app_id: str, game_id: str, seat: int, player:
 
 
 def game_forgotten(store: GameStore, app_id: str, game_id: str, seats: list[dict]) -> None:
-    """A deleted game leaves its players' indexes (a player whose last game it was leaves with it, unless it
-    has a rating) and the queue of games to rate; what it counted in ratings, if it was rated, stays."""
+    """A deleted game leaves its players' indexes (a player whose last game it was leaves with it, and its place
+    in rated_players, unless it has a rating) and the queue of games to rate; what it counted in ratings, if it
+    was rated, stays."""
     players = {seat_player(seat): number for number, seat in enumerate(seats) if seat_player(seat) is not None}
     pipe = store.control.pipeline(transaction=False)
     for player, number in players.items():

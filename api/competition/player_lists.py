@@ -5,16 +5,16 @@ expires gives no signal, so each list is looked at again once a game of it may h
 ``competition:lists-due``, a sorted set of ``<app> <player>`` by when that is (a game kept the shorter
 of the service's TTLs after its creation, at the earliest), a due-time index (``api.competition.due``).
 The worker sweep (``sweep``) drains the lists that are due, drops the entries of games that are gone (a
-list with none left goes with them, and its player is unknown again unless it has a rating) and looks
-again one TTL later at a list that still has games. So a list holds the games that remain, and no
-longer than one TTL past the last.
+list with none left goes with them, and its player is unknown again unless it has a rating, its place in
+the app's ``rated_players`` given back) and looks again one TTL later at a list that still has games. So a
+list holds the games that remain, and no longer than one TTL past the last.
 """
 
 from __future__ import annotations
 
 import time
 
-from api.competition import due
+from api.competition import due, rated_players
 from api.competition.keys import player_games_key
 from api.play.store import GameStore
 
@@ -46,10 +46,12 @@ def prune(store: GameStore, app_id: str, player: str) -> int:
 
 
 def forget_if_empty(store: GameStore, app_id: str, player: str) -> None:
-    """The player's list lost its last entry (a game deleted): nothing to look at again."""
+    """The player's list lost its last entry (a game deleted, or the games expired): nothing to look at again,
+    and, unless it has a rating, its place in rated_players is given back."""
     key, member = player_games_key(app_id, player), f"{app_id} {player}"
     if store.control.exists(key):
         return
+    rated_players.release(store.control, app_id, [player])  # looks again, atomically, at list and ratings
     store.control.zrem(DUE_KEY, member)
     if store.control.exists(key):  # a game indexed meanwhile
         store.control.zadd(DUE_KEY, {member: time.time() + recheck_after(store)}, lt=True)

@@ -101,7 +101,9 @@ class Tournaments(MethodView):
         tournament_id, app_id = tournaments.new_id(), ownership.current_app_id()
         # Its tables count in the app's live games while it runs: taken at once, atomically. The search work
         # of its bots is admitted round by round as each starts (api/competition/round_room.py).
-        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size):
+        # A rated one's entrants hold their places in rated_players from now on, with the tables.
+        with ownership.holding("tournaments", tournament_id, weight=len(spec.entrants) // spec.table_size,
+                               rated=spec.entrants if spec.rated else ()):
             tournaments.create(store(), app_id, spec, tournament_id)
         created = tournaments.load(store(), tournament_id)
         return json_response(_body(created, with_tokens=True), 201,

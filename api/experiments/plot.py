@@ -1,5 +1,6 @@
 """``rulehouse experiment --plot FILE.png``: the first mover's edge, seat 0's beside it, the mean game
-length and the lead changes per variant, each with its 95% interval as a band (a sweep: along its
+length and the lead changes per variant (with ``drama``, a second row: decided at, comebacks, kingmaker
+games, the skill index), each with its 95% interval as a band (a sweep: along its
 first option, one line per value of the second) or as error bars (named variants). matplotlib is
 imported only here."""
 
@@ -10,6 +11,19 @@ MEASURES = (("first mover's edge", lambda v: (v["first_mover_edge"]["value"], v[
             ("seat 0's edge", lambda v: (v["first_seat_edge"]["value"], v["first_seat_edge"]["ci95"]), True),
             ("mean game length (turns)", lambda v: (v["turns"]["mean"], v["turns"]["mean_ci95"]), False),
             ("lead changes per game", lambda v: (v["lead_changes"]["mean"], v["lead_changes"]["ci95"]), False))
+#: with ``drama``: one chart more per drama measure
+DRAMA_MEASURES = (
+    ("decided at (share of turns)", lambda v: (v["drama"]["decided_at"]["mean"], v["drama"]["decided_at"]["ci95"]),
+     False),
+    ("comebacks (games)", lambda v: (v["drama"]["comebacks"]["rate"], v["drama"]["comebacks"]["ci95"]), False),
+    ("kingmaker games", lambda v: (v["drama"]["kingmaking"]["games"]["rate"],
+                                   v["drama"]["kingmaking"]["games"]["ci95"]), False),
+    ("skill index", lambda v: (v["drama"]["skill_index"]["value"], v["drama"]["skill_index"]["ci95"]), True))
+
+
+def measures_of(state: dict) -> tuple:
+    """The charts to draw: the drama's too when the experiment asked for it."""
+    return MEASURES + (DRAMA_MEASURES if state["result"]["variants"][0].get("drama") else ())
 
 
 def series(state: dict) -> list[tuple[str, list[dict]]]:
@@ -30,9 +44,12 @@ def plot_experiment(state: dict, path: str) -> None:
     import matplotlib.pyplot as plt
 
     swept = list(state["sweep"])
-    figure, axes = plt.subplots(1, len(MEASURES), figsize=(4.5 * len(MEASURES), 4.2))
+    measures = measures_of(state)
+    rows = 1 + (len(measures) > len(MEASURES))
+    figure, grid = plt.subplots(rows, len(MEASURES), figsize=(4.5 * len(MEASURES), 4.2 * rows), squeeze=False)
+    axes = [axis for row in grid for axis in row]
     base = state["result"]["variants"][0]
-    for axis, (title, read, is_edge) in zip(axes, MEASURES, strict=True):
+    for axis, (title, read, is_edge) in zip(axes, measures, strict=True):
         for label, variants in series(state):
             values = [read(v) for v in variants]
             means = [m for m, _ in values]

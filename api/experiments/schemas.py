@@ -5,26 +5,22 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.experiments.spec import ExperimentSpecSchema
-from api.simulations.schemas import STATUSES, BotStatsSchema, Interval, PositionsSchema, TurnsSchema
+from api.simulations.schemas import (
+    STATUSES,
+    BotStatsSchema,
+    DramaSchema,
+    Interval,
+    MeanSchema,
+    PositionsSchema,
+    RateSchema,
+    TurnsSchema,
+)
 from engine.experiments.report import STOP_REASONS
 
 
 class ExperimentRequestSchema(ExperimentSpecSchema):
     """An experiment to run on the simulation workers: a base configuration and its variants (named,
     a sweep, or lineups), played on the same seeds; a fixed `games` or a `stop` by precision."""
-
-
-class RateSchema(Schema):
-    count = fields.Integer(required=True)
-    games = fields.Integer(required=True, metadata={"description": "Games it is counted over."})
-    rate = fields.Float(required=True)
-    ci95 = Interval
-
-
-class MeanSchema(Schema):
-    mean = fields.Float(required=True)
-    ci95 = fields.List(fields.Float(), required=True, metadata={"description": "95% normal interval."})
-    games = fields.Integer(metadata={"description": "Games it is the mean over."})
 
 
 class ExperimentTurnsSchema(TurnsSchema):
@@ -58,12 +54,22 @@ class DifferenceSchema(Schema):
                                                        "base's mean."})
 
 
+class DramaDifferencesSchema(Schema):
+    kingmaker = fields.Nested(DifferenceSchema, required=True, metadata={
+        "description": "Games with a kingmaker position, this variant minus the base (not Holm-adjusted)."})
+    comeback = fields.Nested(DifferenceSchema, required=True, metadata={"description": "Games won by a comeback."})
+    decided_before_half = fields.Nested(DifferenceSchema, required=True,
+                                        metadata={"description": "Games decided before halfway."})
+
+
 class DifferencesSchema(Schema):
     win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={"description": "Per seat."})
     position_win_rates = fields.List(fields.Nested(DifferenceSchema), required=True, metadata={
         "description": "Per turn-order position ([0] the first mover): each game's first mover against the "
                        "base's game's first mover."})
     turns_mean = fields.Nested(DifferenceSchema, required=True)
+    drama = fields.Nested(DramaDifferencesSchema, metadata={"description": "With `drama`: the paired drama "
+                                                            "indicators."})
 
 
 class PrecisionSchema(Schema):
@@ -125,13 +131,16 @@ class VariantResultSchema(Schema):
     difference = fields.Nested(DifferencesSchema, allow_none=True, required=True,
                                metadata={"description": "Against the base (null for the base)."})
     precision = fields.Nested(PrecisionSchema, metadata={"description": "A precision experiment's standing."})
+    drama = fields.Nested(DramaSchema, metadata={"description": "With `drama`: the game's drama from its win "
+                                                 "chances (docs/experiments.md)."})
 
 
 class ExperimentResultSchema(Schema):
     variants = fields.List(fields.Nested(VariantResultSchema), required=True, metadata={"description": "Base first."})
     summary = fields.String(allow_none=True, required=True, metadata={
         "description": "The variant that best balances the first mover (`first_mover_edge`), against the "
-                       "base, in a sentence."})
+                       "base, in a sentence; with `drama`, then the base's drama and the variant that moves "
+                       "kingmaking most."})
     multiple_comparisons = fields.String(required=True, metadata={"description": "How p_holm is adjusted."})
     rules_version = fields.Integer(required=True, metadata={
         "description": "The ruleset's rules version the games were played under."})
@@ -166,6 +175,7 @@ class ExperimentSchema(Schema):
     stop = fields.Dict(allow_none=True, required=True)
     seed = fields.Integer(required=True)
     chunk_size = fields.Integer(required=True)
+    drama = fields.Boolean(required=True, metadata={"description": "Whether the drama measures were asked for."})
     progress = fields.Nested(ExperimentProgressSchema, required=True)
     created_at = fields.String(required=True)
     started_at = fields.String(allow_none=True, required=True)

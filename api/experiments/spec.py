@@ -20,7 +20,9 @@ from api.simulations.spec import (
     ruleset_and_players,
 )
 from engine.core.errors import InvalidOptions
+from engine.core.strict import StrictBoolean
 from engine.experiments.design import MAX_SWEEP_PARAMETERS, MAX_VARIANTS, design
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
 
 #: Games each variant may play (a fixed ``games``, or a precision experiment's ``max_games``).
@@ -107,6 +109,12 @@ class ExperimentSpecSchema(Schema):
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
         metadata={"description": "Seeds per worker job (each job plays every variant of its seeds, so the pairs stay "
                                  "together); default: about 1/32 of the games, 250 to 5000 games a job."})
+    drama = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Also read every game's drama from its win chances at every version: decided at, "
+                                 "comebacks, lead changes on the chances, kingmaking, and a skill index "
+                                 "(docs/experiments.md). Costs several times a plain game: its work is counted "
+                                 f"{DRAMA_WORK_FACTOR} times against `simulation_work_per_day`."})
 
 
 def default_chunk_size(games: int, variants: int) -> int:
@@ -161,6 +169,7 @@ def normalize_spec(body: dict) -> dict:
         "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "budget_chunks": math.ceil(budget / chunk_size),
+        "drama": spec["drama"],
     }
 
 

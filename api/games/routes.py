@@ -219,7 +219,9 @@ class Games(MethodView):
             pending = ruleset.pending(state) if status == ACTIVE else []
             result = ruleset.result(state)
             result_body = None if result is None else result.to_dict()
-        with ownership.holding("games", game_id):  # the app's live games: taken at once, atomically
+        # The app's live games and, of a rated game, its players' places in rated_players: taken at once, atomically.
+        rated_players = [seat["player"] for seat in seats if body["rated"] and seat["player"]]
+        with ownership.holding("games", game_id, rated=rated_players):
             made = creation.create(store(), NewGameRecord(
                 game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
                 seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,

@@ -66,9 +66,10 @@ DEFAULTS: dict = {
     "SPECTATOR_ASKS_LIMIT": "30/minute",
     #: what an app may hold at once; an app may override them
     "QUOTAS": {"live_games": 1000, "simulation_work_per_day": 20_000_000, "queued_chunks": 20_000,
-               "search_work_per_day": 10_000_000_000, "search_work_per_seat_per_day": 2_000_000},
+               "search_work_per_day": 10_000_000_000, "search_work_per_seat_per_day": 2_000_000,
+               "rated_players": 100_000},
     "PUBLISHABLE_QUOTAS": {"live_games": 0, "simulation_work_per_day": 0, "queued_chunks": 0,
-                           "search_work_per_day": 0, "search_work_per_seat_per_day": 0},
+                           "search_work_per_day": 0, "search_work_per_seat_per_day": 0, "rated_players": 0},
     #: webhooks may call loopback, private and link-local addresses (development and tests only)
     "WEBHOOK_ALLOW_PRIVATE": False,
     #: seconds before each retry of a failed delivery (its length is the number of retries)

@@ -6,7 +6,8 @@ be killed; once the marker exists the point no longer pauses (one pause per mark
 Points: ``before-commit`` and ``after-commit`` (api/play/moves.py, either side of the
 compare-and-set of an action); ``bot-run`` (api/service/jobs/bot_runs.py, a bot job between two moves of
 a run, the game's ``bot_run`` naming its version); ``job-taken`` (api/service/worker.py, a worker holding a job it took
-from its queue before RQ marks it started). Never set it in a deployment.
+from its queue before RQ marks it started); ``chances-unkept`` (api/win_chances/routes.py, an ask that found a
+version's chances not kept, before it claims their computation). Never set it in a deployment.
 """
 
 from __future__ import annotations
@@ -30,4 +31,6 @@ def pause_point(name: str) -> None:
             file.write(str(os.getpid()))
     except FileExistsError:
         return
-    time.sleep(60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and Path(marker).exists():
+        time.sleep(0.01)

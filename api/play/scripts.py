@@ -137,7 +137,10 @@ if not current or current ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 if ARGV[3] ~= '' then
   local ttl = redis.call('PTTL', KEYS[1])
-  if ttl > 0 then redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl) else redis.call('SET', KEYS[2], ARGV[3]) end
+  -- a millisecond less: SET PX counts from a clock read after PTTL's, and the costs must not outlive the analysis
+  if ttl > 1 then redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl - 1)
+  elseif ttl > 0 then redis.call('SET', KEYS[2], ARGV[3], 'PX', 1)
+  else redis.call('SET', KEYS[2], ARGV[3]) end
 end
 return 1
 """

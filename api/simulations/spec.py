@@ -10,7 +10,10 @@ from marshmallow import Schema, ValidationError, fields, validate
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.core.strict import StrictBoolean
+from engine.experiments.drama import DRAMA_WORK_FACTOR
 from engine.simulate import seat_bots
+from engine.values.model import has_model
 
 MAX_GAMES = 1_000_000
 MAX_CHUNK_SIZE = 100_000
@@ -66,6 +69,12 @@ class SimulationSpecSchema(Schema):
         validate=validate.Range(min=1, max=MAX_CHUNK_SIZE),
         metadata={"description": "Games per worker job; default: about 1/32 of the games, 250 to 5000."},
     )
+    drama = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Also read every game's drama from its win chances (decided at, comebacks, "
+                                 "kingmaking, a skill index: docs/experiments.md); its work counts "
+                                 f"{DRAMA_WORK_FACTOR} times against `simulation_work_per_day`."},
+    )
 
 
 def default_chunk_size(games: int) -> int:
@@ -82,7 +91,8 @@ def load_request(schema: Schema, body: dict, what: str) -> dict:
 
 def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
     """The ruleset a loaded spec names and its number of seats (default: the ruleset's minimum);
-    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off."""
+    ``InvalidOptions`` naming ``ruleset`` or ``players`` if either is off, or ``drama`` for a ruleset
+    without a value model."""
     try:
         ruleset = get_ruleset(spec["ruleset"])
     except UnknownRuleset as unknown:
@@ -93,6 +103,9 @@ def ruleset_and_players(spec: dict) -> tuple[Ruleset, int]:
             f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players, not {players}",
             fields={"players": [f"must be between {ruleset.min_players} and {ruleset.max_players}"]},
         )
+    if spec.get("drama") and not has_model(ruleset):
+        raise InvalidOptions(f"{ruleset.id} has no value model: its drama cannot be read",
+                             fields={"drama": [f"{ruleset.id} has no win chances (a value model) to read them from"]})
     return ruleset, players
 
 
@@ -146,6 +159,7 @@ def normalize_spec(body: dict) -> dict:
         "seed": chosen_seed(spec),
         "chunk_size": chunk_size,
         "chunks": chunks,
+        "drama": spec["drama"],
     }
 
 

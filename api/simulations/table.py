@@ -46,4 +46,24 @@ def format_table(stats: dict) -> str:
     rows.append(f"draws {stats['draws']}, turn-cap hits {stats['turn_cap_hits']}")
     rows.append(f"turns: mean {turns['mean']}, median {turns['median']}, p90 {turns['p90']}, max {turns['max']}")
     rows.append(f"{stats['games_per_s']} games/s")
+    if stats.get("drama"):
+        rows += drama_lines(stats["drama"])
     return "\n".join(rows)
+
+
+def drama_lines(drama: dict) -> list[str]:
+    """``--drama``: when the game is decided, comebacks, kingmaking and the skill index, with intervals."""
+    def rate(entry: dict) -> str:
+        return f"{entry['rate']:.3f} [{entry['ci95'][0]:.3f}, {entry['ci95'][1]:.3f}]"
+
+    kingmaking, skill, decided = drama["kingmaking"], drama["skill_index"], drama["decided_at"]
+    return [f"drama (win chances, calibration {drama['thresholds']['calibration']}): decided at "
+            f"{decided['mean']:.3f} [{decided['ci95'][0]:.3f}, {decided['ci95'][1]:.3f}] of the turns, before "
+            f"halfway {rate(drama['decided_before_half'])}",
+            f"comebacks {rate(drama['comebacks'])}, "
+            f"winner's lowest chance {drama['lowest_winner_chance']['mean']:.3f}, "
+            f"lead changes on the chances {drama['chance_lead_changes']['mean']:.2f}",
+            f"kingmaker games {rate(kingmaking['games'])}, spread {kingmaking['spread']['mean']:.3f}, changes the "
+            f"winner {rate(kingmaking['changes_winner'])}",
+            f"skill index {skill['value']:+.2f} [{skill['ci95'][0]:+.2f}, {skill['ci95'][1]:+.2f}] "
+            f"({skill['strong']} against {skill['weak']}, {skill['games']} games)"]

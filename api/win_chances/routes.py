@@ -20,6 +20,7 @@ from flask_smorest import Blueprint
 
 from api.apps import limits, ownership
 from api.apps.accounting import CLAIM_SECONDS
+from api.ground.faults import pause_point
 from api.http.helpers import answer_current, bearer_token, caller_role, json_response, store
 from api.http.problems import ApiProblem, problem_response
 from api.play.moves import load_state
@@ -117,11 +118,17 @@ def _computed_once(record: GameRecord, ruleset: Ruleset, state, seat: int | None
     computation = f"chances-{record.id}-{'spectator' if seat is None else seat}-{record.version}"
     deadline = time.monotonic() + CLAIM_SECONDS
     while (kept := store().kept_win_chances(record.id, seat, record.version)) is None:
+        pause_point("chances-unkept")  # test-only: a race test holds an ask here while another computes
         if ownership.claim_computation(computation):
             try:
-                return _compute(record, ruleset, state, seat, worlds, tag)
+                # Read again under the claim: an ask that claimed, kept and let go between this ask's read
+                # and its claim has already computed (and charged) this version.
+                kept = store().kept_win_chances(record.id, seat, record.version)
+                if kept is None:
+                    return _compute(record, ruleset, state, seat, worlds, tag)
             finally:
                 ownership.unclaim_computation(computation)
+            break
         if time.monotonic() > deadline:  # the ask that claimed it is stuck: nothing to wait for
             raise ApiProblem("service-unavailable", "these win chances are being computed; ask again",
                              headers={"Retry-After": "1"})

@@ -17,67 +17,9 @@ from dataclasses import dataclass, field
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
 from engine.experiments.design import Variant
+from engine.experiments.drama import SKILL_EVERY, DramaTally, play_drama_game, skill_lineup
+from engine.experiments.sums import NOBODY, Moments, PairedSums, lead_changes
 from engine.simulate import GameOutcome, Tally, game_seed, play_game
-
-NOBODY = -1
-
-
-@dataclass(slots=True)
-class Moments:
-    """Count, sum and sum of squares of a measure: its mean and interval, mergeable."""
-
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, value: float) -> None:
-        self.n += 1
-        self.total += value
-        self.squares += value * value
-
-    def merge(self, other: Moments) -> None:
-        self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
-
-    def to_list(self) -> list:
-        return [self.n, self.total, self.squares]
-
-    @classmethod
-    def from_list(cls, data: list) -> Moments:
-        return cls(*data)
-
-
-@dataclass(slots=True)
-class PairedSums:
-    """Sums over the pairs (x: this variant's game, y: the base's game of the same seed) from
-    which the paired difference, its variance and the pairs' correlation follow."""
-
-    n: int = 0
-    x: float = 0.0
-    y: float = 0.0
-    xx: float = 0.0
-    yy: float = 0.0
-    xy: float = 0.0
-
-    def add(self, x: float, y: float) -> None:
-        self.n += 1
-        self.x += x
-        self.y += y
-        self.xx += x * x
-        self.yy += y * y
-        self.xy += x * y
-
-    def merge(self, other: PairedSums) -> None:
-        for name in ("n", "x", "y", "xx", "yy", "xy"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def to_list(self) -> list:
-        return [self.n, self.x, self.y, self.xx, self.yy, self.xy]
-
-    @classmethod
-    def from_list(cls, data: list) -> PairedSums:
-        return cls(*data)
 
 
 class StandingsTracker:
@@ -129,18 +71,6 @@ def _only(standings: list[float], value: float) -> int:
     return seat if standings.count(value) == 1 else NOBODY
 
 
-def lead_changes(leaders: list[int]) -> int:
-    """How often the outright leader changed hands (a tie keeps the previous leader)."""
-    changes, current = 0, NOBODY
-    for leader in leaders:
-        if leader == NOBODY:
-            continue
-        if current != NOBODY and leader != current:
-            changes += 1
-        current = leader
-    return changes
-
-
 @dataclass
 class VariantTally:
     """Mergeable statistics of some games of one variant (and their pairs with the base's)."""
@@ -167,6 +97,8 @@ class VariantTally:
     paired_turns: PairedSums = field(default_factory=PairedSums)
     #: per turn-order position, the outright wins of the seat there paired with the base's
     paired_positions: list[PairedSums] = field(default_factory=list)
+    #: the drama measures (``engine.experiments.drama``) of an experiment that asks for them, else None
+    drama: DramaTally | None = None
 
     def __post_init__(self) -> None:
         self.paired_wins = self.paired_wins or [PairedSums() for _ in range(self.tally.players)]
@@ -219,6 +151,10 @@ class VariantTally:
                                 strict=True):
             mine.merge(theirs)
         self.paired_turns.merge(other.paired_turns)
+        if other.drama is not None:
+            if self.drama is None:
+                self.drama = DramaTally()
+            self.drama.merge(other.drama)
 
     def to_dict(self) -> dict:
         return {
@@ -233,6 +169,7 @@ class VariantTally:
             "paired_wins": [sums.to_list() for sums in self.paired_wins],
             "paired_turns": self.paired_turns.to_list(),
             "paired_positions": [sums.to_list() for sums in self.paired_positions],
+            **({"drama": self.drama.to_dict()} if self.drama is not None else {}),
         }
 
     @classmethod
@@ -251,6 +188,7 @@ class VariantTally:
             paired_turns=PairedSums.from_list(data["paired_turns"]),
             # absent from the tallies of chunks recorded before turn order was counted: no pairs
             paired_positions=[PairedSums.from_list(sums) for sums in data.get("paired_positions", [])],
+            drama=DramaTally.from_dict(data["drama"]) if "drama" in data else None,
         )
 
     @classmethod
@@ -265,27 +203,53 @@ def _won(outcome: GameOutcome, seat: int) -> int:
 
 def play_experiment_chunk(
     ruleset_id: str, players: int, variants: list[Variant], playing: list[int], seed: int, start: int, count: int,
-    check: Callable[[int], None] | None = None,
+    check: Callable[[int], None] | None = None, drama: bool = False,
 ) -> dict[int, VariantTally]:
     """Games ``start .. start + count - 1`` of each variant in ``playing`` (indexes into ``variants``;
-    0, the base, whenever another variant plays, so every game has its pair). Variant -> tally."""
+    0, the base, whenever another variant plays, so every game has its pair). Variant -> tally.
+
+    With ``drama``, every game is also read by its win chances (``engine.experiments.drama``), and one
+    game in ``SKILL_EVERY`` of each variant is played again by the skill ladder's lineup."""
     ruleset = get_ruleset(ruleset_id)
     tallies = {v: VariantTally.empty(players, variants[v].bots, ruleset.rules_version) for v in playing}
+    if drama:
+        for v in playing:
+            tallies[v].drama = DramaTally()
     seconds = dict.fromkeys(playing, 0.0)
     for index in range(start, start + count):
         game_check = None if check is None else functools.partial(check, index)
-        outcomes = {}
+        outcomes, dramas = {}, {}
         for v in playing:
             began = time.perf_counter()
             tracker = StandingsTracker(ruleset)
-            outcome = play_game(ruleset, players, variants[v].bots, variants[v].options, game_seed(seed, index),
-                                game_check, tracker)
+            if drama:
+                outcome, dramas[v] = play_drama_game(ruleset, players, variants[v].bots, variants[v].options,
+                                                     game_seed(seed, index), game_check, tracker)
+                _play_skill_game(ruleset, players, variants[v], seed, index, game_check, tallies[v].drama)
+            else:
+                outcome = play_game(ruleset, players, variants[v].bots, variants[v].options, game_seed(seed, index),
+                                    game_check, tracker)
             tallies[v].add(outcome, tracker)
+            if drama:
+                tallies[v].drama.add(dramas[v])
+                tallies[v].drama.seconds += time.perf_counter() - began
             seconds[v] += time.perf_counter() - began
             outcomes[v] = outcome
         if 0 in outcomes:
             for v in playing:
                 tallies[v].pair(outcomes[v], outcomes[0])
+                if drama:
+                    tallies[v].drama.pair(dramas[v], dramas[0])
     for v in playing:
         tallies[v].tally.seconds = seconds[v]
     return tallies
+
+
+def _play_skill_game(ruleset: Ruleset, players: int, variant: Variant, seed: int, index: int, check,
+                     drama: DramaTally) -> None:
+    """Game ``index``'s skill-ladder game of ``variant``'s options, if it is one (one in ``SKILL_EVERY``)."""
+    if index % SKILL_EVERY:
+        return
+    bots, seat = skill_lineup(ruleset, players, index // SKILL_EVERY)
+    result = play_game(ruleset, players, bots, variant.options, game_seed(seed, index), check).result
+    drama.add_skill(result.winners == [seat])

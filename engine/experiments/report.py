@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 
+from engine.core.registry import get_ruleset
 from engine.experiments.design import BASE, Variant
+from engine.experiments.drama import drama_measures, drama_sentence
 from engine.experiments.measures import Moments, PairedSums, VariantTally
 from engine.experiments.statistics import (
     ALPHA,
@@ -80,6 +82,7 @@ def variant_measures(ruleset_id: str, seed: int, variant: Variant, vt: VariantTa
                          "first_at": dict(zip(("mean", "ci95"), mean_interval(vt.first_elimination), strict=True))},
         "mean_scores": stats["mean_scores"],
         "cpu_seconds": round(tally.seconds, 3),
+        **({"drama": drama_measures(get_ruleset(ruleset_id), vt.drama, players)} if vt.drama is not None else {}),
     }
 
 
@@ -99,9 +102,12 @@ def differences(vt: VariantTally) -> dict:
     turns = paired_difference(vt.paired_turns)
     base_mean = vt.paired_turns.y / vt.paired_turns.n if vt.paired_turns.n else 0.0
     turns["relative"] = rounded(turns["difference"] / base_mean) if base_mean else None
-    return {"win_rates": [paired_difference(sums) for sums in vt.paired_wins],
-            "position_win_rates": [paired_difference(sums) for sums in vt.paired_positions],
-            "turns_mean": turns}
+    compared = {"win_rates": [paired_difference(sums) for sums in vt.paired_wins],
+                "position_win_rates": [paired_difference(sums) for sums in vt.paired_positions],
+                "turns_mean": turns}
+    if vt.drama is not None:  # games with a kingmaker position, a comeback, decided before halfway
+        compared["drama"] = {name: paired_difference(sums) for name, sums in vt.drama.paired.items()}
+    return compared
 
 
 def adjust(reports: list[dict]) -> None:
@@ -205,7 +211,17 @@ def next_round_games(games_done: int, stop: dict, chunk_size: int) -> int:
 
 def sentence(reports: list[dict]) -> str | None:
     """The variant that best balances the first mover, its edge against the base's, and its games'
-    length against the base's: "with starting_money=16 the first mover's edge is ..."."""
+    length against the base's: "with starting_money=16 the first mover's edge is ..."; with the drama
+    measures, then the base's drama and the variant that moves kingmaking most."""
+    balance = balance_sentence(reports)
+    drama = drama_sentence(reports)
+    if balance and drama:
+        return f"{balance}. Drama: {drama}"
+    return balance or (f"Drama: {drama}" if drama else None)
+
+
+def balance_sentence(reports: list[dict]) -> str | None:
+    """The first mover's part of ``sentence``."""
     base = next((r for r in reports if r["name"] == BASE), None)
     others = [r for r in reports if r["name"] != BASE and r["positions"]["games"]]
     if base is None or not others or not base["positions"]["games"]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from engine.experiments.measures import Moments, PairedSums
+from engine.experiments.sums import Moments, PairedSums
 from engine.simulate import wilson_interval
 
 Z95 = 1.959964

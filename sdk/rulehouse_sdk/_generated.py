@@ -840,6 +840,8 @@ class SimulationRequest(TypedDict):
     """Game i depends only on (seed, i); default: a random seed, reported back."""
     chunk_size: NotRequired["int | None"]
     """Games per worker job; default: about 1/32 of the games, 250 to 5000."""
+    drama: NotRequired["bool"]
+    """Also read every game's drama from its win chances (decided at, comebacks, kingmaking, a skill index: docs/experiments.md); its work counts 10 times against `simulation_work_per_day`."""
 
 
 class Progress(TypedDict):
@@ -885,6 +887,79 @@ class Turns(TypedDict):
     """Game length in turns -> number of games."""
 
 
+class DramaThresholds(TypedDict):
+    decided_at: "float"
+    """The winner's chance that decides a game once it stays at or above it."""
+    comeback_below: "float"
+    kingmaker_below: "float"
+    """A deciding seat's own chance below which its options are scored."""
+    kingmaker_spread: "float"
+    """The spread of the best-placed rival's chance that makes a kingmaker position."""
+    calibration: "Literal['isotonic', 'none']"
+    """How the model's chances were recalibrated before the thresholds were read (isotonic: fit on held-out games; none: no fit for this model)."""
+
+
+class Mean(TypedDict):
+    mean: "float"
+    ci95: "list[float]"
+    """95% normal interval."""
+    games: NotRequired["int"]
+    """Games it is the mean over."""
+
+
+class Rate(TypedDict):
+    count: "int"
+    games: "int"
+    """Games it is counted over."""
+    rate: "float"
+    ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+
+
+class Kingmaking(TypedDict):
+    low_chance_decisions: "int"
+    """Decisions of a seat below `kingmaker_below` with two options or more."""
+    per_game: "float"
+    spread: "dict[str, Any]"
+    """At those decisions, the spread across the options of the best-placed rival's chance."""
+    positions: "int"
+    """Kingmaker positions: a spread of `kingmaker_spread` or more."""
+    games: "dict[str, Any]"
+    """Games with a kingmaker position."""
+    changes_winner: "dict[str, Any]"
+    """Of the kingmaker positions replayed (the first two of a game), how often the alternative option, replayed with the same randomness, gives another winner."""
+
+
+class SkillIndex(TypedDict):
+    value: "float"
+    """(p - 1/n) / (1 - 1/n) of the strong seat's win rate p: 0 skill does not show (a coin flip), 1 the stronger always wins."""
+    ci95: NotRequired["list[float]"]
+    """95% Wilson score interval [low, high]."""
+    games: "int"
+    """The skill ladder's games (one in four)."""
+    strong: "str"
+    weak: "str"
+
+
+class Drama(TypedDict):
+    games: "int"
+    thresholds: "DramaThresholds"
+    decided_at: "dict[str, Any]"
+    """The share of the game's turns played before the action after which the winner's chance stays above `decided_at` (0: decided by the first action)."""
+    decided_before_half: "Rate"
+    comebacks: "dict[str, Any]"
+    """Games whose winner's chance was below `comeback_below` at some version."""
+    lowest_winner_chance: "Mean"
+    chance_lead_changes: "dict[str, Any]"
+    """How often the seat with the highest win chance changed, turn by turn."""
+    kingmaking: "Kingmaking"
+    skill_index: "SkillIndex"
+    model_calls: "int"
+    """Value-model calls the measures made."""
+    model_calls_per_game: "float"
+    cpu_seconds: "float"
+
+
 class Statistics(TypedDict):
     ruleset: "str"
     rules_version: "int"
@@ -912,6 +987,8 @@ class Statistics(TypedDict):
     seconds: "float"
     """Wall time from the first chunk's start to the last chunk's end."""
     games_per_s: "float | None"
+    drama: NotRequired["dict[str, Any]"]
+    """With `drama`: the game's drama from its win chances (docs/experiments.md)."""
 
 
 class Simulation(TypedDict):
@@ -926,6 +1003,8 @@ class Simulation(TypedDict):
     seed: "int"
     chunk_size: "int"
     chunks: "int"
+    drama: "bool"
+    """Whether the drama measures were asked for."""
     progress: "Progress"
     created_at: "str"
     """ISO 8601, UTC."""
@@ -984,6 +1063,8 @@ class ExperimentRequest(TypedDict):
     """Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back."""
     chunk_size: NotRequired["int | None"]
     """Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job."""
+    drama: NotRequired["bool"]
+    """Also read every game's drama from its win chances at every version: decided at, comebacks, lead changes on the chances, kingmaking, and a skill index (docs/experiments.md). Costs several times a plain game: its work is counted 10 times against `simulation_work_per_day`."""
 
 
 class VariantProgress(TypedDict):
@@ -1028,15 +1109,6 @@ class ExperimentBotStats(TypedDict):
     """95% Wilson score interval [low, high]."""
 
 
-class Rate(TypedDict):
-    count: "int"
-    games: "int"
-    """Games it is counted over."""
-    rate: "float"
-    ci95: NotRequired["list[float]"]
-    """95% Wilson score interval [low, high]."""
-
-
 class ExperimentTurns(TypedDict):
     mean: "float"
     median: "int"
@@ -1046,14 +1118,6 @@ class ExperimentTurns(TypedDict):
     """Game length in turns -> number of games."""
     mean_ci95: "list[float]"
     """95% normal interval."""
-
-
-class Mean(TypedDict):
-    mean: "float"
-    ci95: "list[float]"
-    """95% normal interval."""
-    games: NotRequired["int"]
-    """Games it is the mean over."""
 
 
 class Difference(TypedDict):
@@ -1075,12 +1139,23 @@ class Difference(TypedDict):
     """Game length: the difference over the base's mean."""
 
 
+class DramaDifferences(TypedDict):
+    kingmaker: "dict[str, Any]"
+    """Games with a kingmaker position, this variant minus the base (not Holm-adjusted)."""
+    comeback: "dict[str, Any]"
+    """Games won by a comeback."""
+    decided_before_half: "dict[str, Any]"
+    """Games decided before halfway."""
+
+
 class Differences(TypedDict):
     win_rates: "list[Difference]"
     """Per seat."""
     position_win_rates: "list[Difference]"
     """Per turn-order position ([0] the first mover): each game's first mover against the base's game's first mover."""
     turns_mean: "Difference"
+    drama: NotRequired["dict[str, Any]"]
+    """With `drama`: the paired drama indicators."""
 
 
 class Precision(TypedDict):
@@ -1141,13 +1216,15 @@ class VariantResult(TypedDict):
     """Against the base (null for the base)."""
     precision: NotRequired["dict[str, Any]"]
     """A precision experiment's standing."""
+    drama: NotRequired["dict[str, Any]"]
+    """With `drama`: the game's drama from its win chances (docs/experiments.md)."""
 
 
 class ExperimentResult(TypedDict):
     variants: "list[VariantResult]"
     """Base first."""
     summary: "str | None"
-    """The variant that best balances the first mover (`first_mover_edge`), against the base, in a sentence."""
+    """The variant that best balances the first mover (`first_mover_edge`), against the base, in a sentence; with `drama`, then the base's drama and the variant that moves kingmaking most."""
     multiple_comparisons: "str"
     """How p_holm is adjusted."""
     rules_version: "int"
@@ -1166,6 +1243,8 @@ class Experiment(TypedDict):
     stop: "dict[str, Any] | None"
     seed: "int"
     chunk_size: "int"
+    drama: "bool"
+    """Whether the drama measures were asked for."""
     progress: "ExperimentProgress"
     created_at: "str"
     started_at: "str | None"
@@ -1362,6 +1441,8 @@ class Usage(TypedDict):
     simulation_work_today: "int"
     search_work_today: "int"
     """Engine actions of the searches run today (UTC) for the app's games: searching bot seats' moves and hints (see docs/apps.md)."""
+    rated_players: "int"
+    """Players (persons, and bots by `bot:<bot>[#<tag>]`) of the app's rated games and tournaments that have a game kept or a rating (see docs/apps.md)."""
 
 
 class App(TypedDict):
@@ -1518,6 +1599,12 @@ __all__ = [
     'Positions',
     'BotStats',
     'Turns',
+    'DramaThresholds',
+    'Mean',
+    'Rate',
+    'Kingmaking',
+    'SkillIndex',
+    'Drama',
     'Statistics',
     'Simulation',
     'Variant',
@@ -1527,10 +1614,9 @@ __all__ = [
     'ExperimentProgress',
     'Edge',
     'ExperimentBotStats',
-    'Rate',
     'ExperimentTurns',
-    'Mean',
     'Difference',
+    'DramaDifferences',
     'Differences',
     'Precision',
     'VariantResult',
@@ -2024,7 +2110,7 @@ class Operations:
         return self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
             headers=None, body=None)
 
-    def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
+    def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None, drama: bool | None = None) -> Simulation:
         """Start a simulation
 
         Queues the games in chunks on the workers and answers at once with `Location`;
@@ -2040,11 +2126,12 @@ class Operations:
         options: Game options (house rules, turn cap), as for a single game.
         seed: Game i depends only on (seed, i); default: a random seed, reported back.
         chunk_size: Games per worker job; default: about 1/32 of the games, 250 to 5000.
+        drama: Also read every game's drama from its win chances (decided at, comebacks, kingmaking, a skill index: docs/experiments.md); its work counts 10 times against `simulation_work_per_day`.
 
         POST /v1/simulations
         """
         return self._call(OPERATIONS['create_simulation'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size}))
+            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size, 'drama': drama}))
 
     def get_simulation(self, sim_id: str) -> Simulation:
         """Read a simulation
@@ -2069,7 +2156,7 @@ class Operations:
         return self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
-    def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None) -> Experiment:
+    def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None, drama: bool | None = None) -> Experiment:
         """Start an experiment
 
         Plays the base and every variant on the same seeds (game i of each uses the seed of
@@ -2088,11 +2175,12 @@ class Operations:
         stop: Stop each variant by precision instead of a fixed `games`.
         seed: Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back.
         chunk_size: Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job.
+        drama: Also read every game's drama from its win chances at every version: decided at, comebacks, lead changes on the chances, kingmaking, and a skill index (docs/experiments.md). Costs several times a plain game: its work is counted 10 times against `simulation_work_per_day`.
 
         POST /v1/experiments
         """
         return self._call(OPERATIONS['create_experiment'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size}))
+            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size, 'drama': drama}))
 
     def get_experiment(self, exp_id: str) -> Experiment:
         """Read an experiment
@@ -2735,7 +2823,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['get_view_at'], path={'game_id': game_id, 'version': version}, query={'seat': seat},
             headers=None, body=None)
 
-    async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None) -> Simulation:
+    async def create_simulation(self, ruleset: str, games: int, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None, chunk_size: int | None = None, drama: bool | None = None) -> Simulation:
         """Start a simulation
 
         Queues the games in chunks on the workers and answers at once with `Location`;
@@ -2751,11 +2839,12 @@ class AsyncOperations:
         options: Game options (house rules, turn cap), as for a single game.
         seed: Game i depends only on (seed, i); default: a random seed, reported back.
         chunk_size: Games per worker job; default: about 1/32 of the games, 250 to 5000.
+        drama: Also read every game's drama from its win chances (decided at, comebacks, kingmaking, a skill index: docs/experiments.md); its work counts 10 times against `simulation_work_per_day`.
 
         POST /v1/simulations
         """
         return await self._call(OPERATIONS['create_simulation'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size}))
+            headers=None, body=given({'ruleset': ruleset, 'games': games, 'players': players, 'bots': bots, 'options': options, 'seed': seed, 'chunk_size': chunk_size, 'drama': drama}))
 
     async def get_simulation(self, sim_id: str) -> Simulation:
         """Read a simulation
@@ -2780,7 +2869,7 @@ class AsyncOperations:
         return await self._call(OPERATIONS['cancel_simulation'], path={'sim_id': sim_id}, query=None,
             headers=None, body=None)
 
-    async def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None) -> Experiment:
+    async def create_experiment(self, ruleset: str, *, players: int | None = None, bots: list[str] | None = None, options: dict[str, Any] | None = None, variants: list[Variant] | None = None, sweep: dict[str, list[Any]] | None = None, games: int | None = None, stop: Stop | None = None, seed: int | None = None, chunk_size: int | None = None, drama: bool | None = None) -> Experiment:
         """Start an experiment
 
         Plays the base and every variant on the same seeds (game i of each uses the seed of
@@ -2799,11 +2888,12 @@ class AsyncOperations:
         stop: Stop each variant by precision instead of a fixed `games`.
         seed: Game i of every variant depends only on (seed, i): the variants play the same seeds. Default: a random seed, reported back.
         chunk_size: Seeds per worker job (each job plays every variant of its seeds, so the pairs stay together); default: about 1/32 of the games, 250 to 5000 games a job.
+        drama: Also read every game's drama from its win chances at every version: decided at, comebacks, lead changes on the chances, kingmaking, and a skill index (docs/experiments.md). Costs several times a plain game: its work is counted 10 times against `simulation_work_per_day`.
 
         POST /v1/experiments
         """
         return await self._call(OPERATIONS['create_experiment'], path=None, query=None,
-            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size}))
+            headers=None, body=given({'ruleset': ruleset, 'players': players, 'bots': bots, 'options': options, 'variants': variants, 'sweep': sweep, 'games': games, 'stop': stop, 'seed': seed, 'chunk_size': chunk_size, 'drama': drama}))
 
     async def get_experiment(self, exp_id: str) -> Experiment:
         """Read an experiment

@@ -84,6 +84,40 @@ def test_the_whole_budget_is_admitted_against_the_quotas(client, keys):
     assert body["reason"] == "quota_queued_chunks" and body["used"] == 60
 
 
+def test_drama_is_off_by_default_and_its_work_is_counted_ten_times(client, keys):
+    # 2 variants x 100 games of two random seats: 400 of work; with drama, its model calls make it 4000.
+    body = {**BASE, "games": 100, "variants": [{"name": "rich", "options": {"starting_money": 24}}]}
+    _, key = keys.create_app("Drama", scopes=["simulations"], quotas={"simulation_work_per_day": 3999})
+    assert client.post("/v1/experiments", json=body, headers=api_key(key)).get_json()["drama"] is False
+    refused = assert_problem(client.post("/v1/experiments", json={**body, "drama": True}, headers=api_key(key)), 403,
+                             "quota-exceeded")
+    assert refused["reason"] == "quota_simulation_work_per_day"
+    _, enough = keys.create_app("Enough drama", scopes=["simulations"], quotas={"simulation_work_per_day": 4000})
+    reply = client.post("/v1/experiments", json={**body, "drama": True}, headers=api_key(enough))
+    assert reply.status_code == 202 and reply.get_json()["drama"] is True
+    assert_problem(client.post("/v1/experiments", json={**body, "drama": "yes please"}, headers=api_key(enough)), 422,
+                   "validation-error")
+
+
+def test_a_simulation_with_drama_counts_its_work_ten_times(client, keys):
+    body = {"ruleset": "monopoly-cars2", "players": 2, "games": 100, "seed": 1}  # 200 of work; 2000 with drama
+    _, key = keys.create_app("Sim drama", scopes=["simulations"], quotas={"simulation_work_per_day": 1999})
+    assert client.post("/v1/simulations", json=body, headers=api_key(key)).get_json()["drama"] is False
+    refused = assert_problem(client.post("/v1/simulations", json={**body, "drama": True}, headers=api_key(key)), 403,
+                             "quota-exceeded")
+    assert refused["reason"] == "quota_simulation_work_per_day"
+
+
+def test_drama_of_a_ruleset_without_a_value_model_is_422(client, keys, toy_ruleset):
+    _, key = keys.create_app("Toy drama", scopes=["simulations"])
+    for path, body in (("/v1/simulations", {"ruleset": toy_ruleset.id, "games": 10, "drama": True}),
+                       ("/v1/experiments", {"ruleset": toy_ruleset.id, "games": 10, "drama": True,
+                                            "variants": [{"name": "long", "options": {"rounds": 3}}]})):
+        problem = assert_problem(client.post(path, json=body, headers=api_key(key)), 422, "validation-error")
+        assert "/drama" in [error["pointer"] for error in problem["errors"]], problem
+        assert client.post(path, json={**body, "drama": False}, headers=api_key(key)).status_code == 202
+
+
 def test_a_simulations_admission_counts_the_chunks_its_apps_experiments_hold_and_the_other_way_round(
         client, keys):
     _, key = keys.create_app("Mixed", scopes=["simulations"], quotas={"queued_chunks": 40})

@@ -44,3 +44,21 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
             assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 3
         assert not (gone := off_screen(driver)), gone
         assert not (small := small_texts(driver, ".chart text")), small
+
+
+def test_experiment_page_draws_the_drama_measures_along_the_sweep(service, browser, redis_db_url):
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(redis_db_url)
+    exp_id = jobs.submit(client, {"ruleset": "monopoly-cars2", "players": 3, "sweep": {"starting_money": [6, 24]},
+                                  "games": 60, "seed": 2, "drama": True})
+    wait_for(lambda: jobs.status(client, exp_id)["status"] == "finished", timeout=90)
+    driver = browser
+    driver.get(f"{service.url}/experiments/{exp_id}")
+    wait_data(driver, "chart", "drawn")
+    assert driver.find_element(By.ID, "exp-drama-panel").is_displayed()
+    assert "Drama: the base is decided at" in driver.find_element(By.ID, "exp-sentence").text
+    for chart in ("exp-decided", "exp-comebacks", "exp-kingmaker", "exp-skill"):
+        assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} polygon.band")) == 1, chart
+        assert len(driver.find_elements(By.CSS_SELECTOR, f"#{chart} circle.point")) == 2, chart
+    assert console_errors(driver) == []

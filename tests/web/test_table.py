@@ -23,8 +23,13 @@ def _version(driver) -> int:
     return int(body_data(driver, "version") or -1)
 
 
-def _play_by_clicking(driver, spectator_window: str, player_window: str) -> tuple[int, bool]:
-    """Clicks the first legal action until the game is over; checks the spectator page midway."""
+def _resumed_streams(service) -> list[str]:
+    return [path for path in service.recorder.paths if "/stream?after=" in path and not path.endswith("after=0")]
+
+
+def _play_by_clicking(service, driver, spectator_window: str, player_window: str) -> tuple[int, bool]:
+    """Clicks the first legal action until the game is over; checks the spectator page midway, and
+    that both pages' streams, ended at their time limit while Ann thinks, resumed after their cursors."""
     clicks, spectator_checked = 0, False
     while True:
         wait(driver, lambda d: body_data(d, "status") == "finished" or enabled_actions(d),
@@ -45,6 +50,8 @@ def _play_by_clicking(driver, spectator_window: str, player_window: str) -> tupl
             wait(driver, lambda d, reached=reached: _version(d) >= reached, message="the spectator did not follow")
             spectator_checked = True
             driver.switch_to.window(player_window)
+            # Waits on the service, not on the game's length: a fast game can end before any limit.
+            wait(driver, lambda d: len(_resumed_streams(service)) >= 2, message="no stream resumed after its limit")
 
 
 def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, browser, redis_db_url):
@@ -66,11 +73,10 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     spectator_window = driver.current_window_handle
     driver.switch_to.window(player_window)
 
-    clicks, spectator_checked = _play_by_clicking(driver, spectator_window, player_window)
+    clicks, spectator_checked = _play_by_clicking(service, driver, spectator_window, player_window)
     assert spectator_checked
     # The streams ended at their time limit during the game and the pages resumed after their last cursor.
-    resumed = [path for path in service.recorder.paths if "/stream?after=" in path and not path.endswith("after=0")]
-    assert len(resumed) >= 2
+    assert len(_resumed_streams(service)) >= 2
     store = GameStore.from_settings(settings({"REDIS_URL": redis_db_url}))
     ann_actions = [action for seat, action in store.action_log(game_id) if seat == 0]
     # Every action of Ann's came from a click (a click may meet a 412 when a bot moved first: it then reads again).

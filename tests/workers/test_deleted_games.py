@@ -101,13 +101,15 @@ def short_lived(redis_url):
 
 def test_expired_games_leave_their_players_lists_within_one_ttl(short_lived, keys, workers, scanned):
     """Nothing names their players once a worker's sweep has looked (the app's own listing of its games and its
-    count of live ones drop an expired game when they are next read)."""
+    count of live ones drop an expired game when they are next read); the rated ones' players, never rated,
+    leave the app's rated_players with their lists."""
     _, key = keys.create_app("Club")
     names: set[str] = set()
     for number in range(GAMES // 3):
         ann, bob = f"ann-{number}", f"bob-{number}"
         game = requests.post(f"{short_lived}/v1/games", headers=api_key(key), timeout=30, json={
-            "ruleset": "whipcash", "seed": number, "seats": [{"player": ann}, {"player": bob}]}).json()
+            "ruleset": "whipcash", "seed": number, "seats": [{"player": ann}, {"player": bob}],
+            "rated": number % 2 == 0}).json()
         names |= {ann, bob}
         for client in scanned:  # the game expires: every key of its own goes, and nothing tells anyone
             for game_key in client.scan_iter(match=f"game:{{{game['id']}}}*"):
@@ -115,3 +117,5 @@ def test_expired_games_leave_their_players_lists_within_one_ttl(short_lived, key
     workers.start(1, "--queues", "bots")
     wait_for(lambda: not [key for client in scanned for key in traces(client, names)], timeout=60, interval=0.5)
     assert requests.get(f"{short_lived}/v1/players/ann-0", headers=api_key(key), timeout=30).status_code == 404
+    me = requests.get(f"{short_lived}/v1/apps/me", headers=api_key(key), timeout=30).json()
+    assert me["usage"]["rated_players"] == 0

@@ -219,3 +219,62 @@ def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis):
     state = jobs.status(redis, exp_id)
     assert state["status"] == "finished"
     assert [v["games"] for v in state["result"]["variants"]] == [90, 90]
+
+
+def test_an_experiment_with_drama_reads_the_games_the_engine_reads(redis, workers):
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 3, "bots": ["heuristic"], "sweep": {"starting_money": [24]},
+            "games": 80, "seed": 9, "chunk_size": 20, "drama": True}
+    state = finished(redis, jobs.submit(redis, body))
+    assert state["status"] == "finished", state["error"]
+    assert state["drama"] is True and state["progress"]["chunks_done"] == 4
+    variants = [Variant.from_dict(v) for v in json.loads(redis.hget(jobs.meta_key(state["id"]), "spec"))["variants"]]
+    alone = play_experiment_chunk(RULESET, 3, variants, [0, 1], 9, 0, 80, drama=True)
+    for v, variant in enumerate(state["result"]["variants"]):
+        drama = variant["drama"]
+        assert drama["games"] == 80 and drama["skill_index"]["games"] == 20
+        assert drama["kingmaking"]["games"]["count"] == alone[v].drama.kingmaker_games
+        assert drama["comebacks"]["count"] == alone[v].drama.comebacks
+        assert drama["model_calls"] == alone[v].drama.model_calls > 80
+    assert state["result"]["variants"][1]["difference"]["drama"]["kingmaker"]["pairs"] == 80
+    assert "Drama: the base is decided at" in state["result"]["summary"]
+    # Without drama nothing of it is computed.
+    plain = finished(redis, jobs.submit(redis, {**body, "drama": False}))
+    assert plain["drama"] is False and "drama" not in plain["result"]["variants"][0]
+
+
+def test_the_cli_prints_the_drama_table(redis_db_url, workers):
+    from tests.processes import run_cli
+
+    workers.start(1)
+    done = run_cli("experiment", RULESET, "--players", "3", "--variant", 'rich={"starting_money": 24}', "--games",
+                   "40", "--seed", "4", "--drama", redis_url=redis_db_url, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("drama "))
+    assert "kingmaker games" in lines[header] and "skill index" in lines[header]
+    assert [line.split()[0] for line in lines[header + 1:header + 3]] == ["base", "rich"]
+    assert "Drama: the base is decided at" in lines[-1]
+
+
+def test_a_simulation_with_drama_reads_what_the_engine_reads_and_the_cli_prints_it(redis, redis_db_url, workers):
+    from engine.experiments.drama import play_drama_chunk
+    from tests.processes import run_cli
+
+    workers.start(2)
+    body = {"ruleset": RULESET, "players": 3, "bots": ["heuristic"], "games": 60, "seed": 4, "chunk_size": 20,
+            "drama": True}
+    sim_id = simulations.submit(redis, body)
+    state = wait_for(lambda: (s := simulations.status(redis, sim_id))["status"] in ("finished", "failed") and s,
+                     timeout=90)
+    assert state["status"] == "finished", state["error"]
+    assert state["drama"] is True
+    alone = play_drama_chunk(RULESET, 3, ["heuristic"], {}, 4, 0, 60).drama
+    drama = state["result"]["drama"]
+    assert drama["games"] == 60 and drama["skill_index"]["games"] == 15
+    assert drama["model_calls"] == alone.model_calls and drama["comebacks"]["count"] == alone.comebacks
+    assert drama["kingmaking"]["games"]["count"] == alone.kingmaker_games
+    done = run_cli("simulate", RULESET, "--players", "3", "--bots", "heuristic", "--games", "60", "--seed", "4",
+                   "--drama", redis_url=redis_db_url, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"comebacks {drama['comebacks']['rate']:.3f}" in done.stdout and "skill index" in done.stdout

@@ -125,3 +125,41 @@ def test_a_burst_of_webhooks_is_registered_up_to_the_most_an_app_may_have(server
     assert len(made) == MAX_WEBHOOKS_PER_APP
     listed = requests.get(f"{server}/v1/webhooks", headers=api_key(key), timeout=30).json()
     assert len(listed["webhooks"]) == MAX_WEBHOOKS_PER_APP
+
+
+def rated(*players: str) -> dict:
+    return {"ruleset": "monopoly-cars2", "rated": True, "seed": 3, "seats": [{"player": p} for p in players]}
+
+
+def test_bursts_of_rated_games_and_tournaments_never_pass_rated_players_and_deleted_games_free_their_players(
+        server, keys):
+    _, key = keys.create_app("Ladder", quotas={"rated_players": 5})
+    app = api_key(key)
+
+    def fresh(slot: int, prefix: str = "") -> requests.Response:  # two new players, by a rated game or tournament
+        if slot % 2:
+            return requests.post(f"{server}/v1/tournaments", headers=app, timeout=30,
+                                 json={**TOURNAMENT, "rated": True,
+                                       "entrants": [f"{prefix}t{slot}a", f"{prefix}t{slot}b"]})
+        return requests.post(f"{server}/v1/games", json=rated(f"{prefix}g{slot}a", f"{prefix}g{slot}b"), headers=app,
+                             timeout=30)
+
+    made = admitted(burst(fresh))
+    assert len(made) == 2 and usage(server, key)["rated_players"] == 4
+    refusals = [reply.json() for reply in burst(lambda slot: fresh(slot, "more-")) if reply.status_code == 403]
+    assert len(refusals) == BURST and all(body["reason"] == "quota_rated_players" for body in refusals)
+    held = ([seat["player"] for seat in made[0]["seats"]] if "seats" in made[0] else made[0]["entrants"])
+    # One place left: of a burst of games each with a held player and a new one, one is admitted.
+    one_new = admitted(burst(lambda slot: requests.post(f"{server}/v1/games", json=rated(held[0], f"new{slot}"),
+                                                        headers=app, timeout=30)))
+    assert len(one_new) == 1 and usage(server, key)["rated_players"] == 5
+    # Held players only: each costs nothing again, every game is admitted.
+    same = admitted(burst(lambda _: requests.post(f"{server}/v1/games", json=rated(*held), headers=app, timeout=30)))
+    assert len(same) == BURST and usage(server, key)["rated_players"] == 5
+    # Their games deleted (never rated): the players with no game left and no rating give their places back.
+    games = [body for body in made + one_new + same if "creator_token" in body]
+    for game in games:
+        assert requests.delete(f"{server}/v1/games/{game['id']}", timeout=30,
+                               headers={**app, **auth(game["creator_token"])}).status_code == 204
+    tournaments = [body for body in made if "played" in body]
+    assert usage(server, key)["rated_players"] == 2 * len(tournaments)

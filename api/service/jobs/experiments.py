@@ -160,7 +160,7 @@ class ExperimentChunkRun(ChunkRun):
             self.last_beat = time.perf_counter()
             try:
                 tallies = play_experiment_chunk(spec["ruleset"], spec["players"], variants, playing, spec["seed"],
-                                                first, count, check=self.check)
+                                                first, count, check=self.check, drama=spec.get("drama", False))
             except Cancelled:
                 return 0
             games = sum(t.tally.games for t in tallies.values())
@@ -384,6 +384,7 @@ def status(redis: Redis, exp_id: str) -> dict:
         "stop": spec["stop"],
         "seed": spec["seed"],
         "chunk_size": spec["chunk_size"],
+        "drama": spec.get("drama", False),  # absent from the specs of experiments queued before drama
         "progress": {
             "round": int(meta["round"]),
             "games_done": int(meta["games_done"]),

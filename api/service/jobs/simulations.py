@@ -34,6 +34,8 @@ from api.apps import notify
 from api.ground import config, metrics
 from api.service.jobs.chunks import OwnerKeys, iso_time, lost_chunks, record_once, set_if_status, text, unqueue_chunks
 from api.simulations.spec import chunk_bounds, normalize_spec
+from engine.core.registry import get_ruleset
+from engine.experiments.drama import drama_measures, merged_drama, play_drama_chunk
 from engine.simulate import Tally, play_chunk, summarize
 
 QUEUE = "simulations"
@@ -206,9 +208,11 @@ class ChunkRun:
         """The chunk's tally, or ``None`` if the simulation was cancelled meanwhile."""
         first, count = chunk_bounds(spec, self.index)
         self.last_beat = time.perf_counter()
+        # With drama, a Tally whose to_dict carries the chunk's DramaTally (engine.experiments.drama).
+        play = play_drama_chunk if spec.get("drama") else play_chunk
         try:
-            return play_chunk(spec["ruleset"], spec["players"], spec["bots"], spec["options"], spec["seed"],
-                              first, count, check=self.check)
+            return play(spec["ruleset"], spec["players"], spec["bots"], spec["options"], spec["seed"],
+                        first, count, check=self.check)
         except Cancelled:
             return None
 
@@ -250,9 +254,13 @@ def finalize(redis: Redis, sim_id: str, settings: Settings | None = None) -> Non
     created_at, started_at, finished_at = redis.hmget(key, ["created_at", "started_at", "finished_at"])
     wall_seconds = float(finished_at) - float(started_at or created_at)
     total = Tally(spec["players"], spec["bots"])
-    for index in sorted(tallies, key=int):
-        total.merge(Tally.from_dict(json.loads(tallies[index])))
+    chunks = [json.loads(tallies[index]) for index in sorted(tallies, key=int)]
+    for chunk in chunks:
+        total.merge(Tally.from_dict(chunk))
     result = summarize(spec["ruleset"], spec["seed"], total, wall_seconds=wall_seconds)
+    drama = merged_drama(chunks) if spec.get("drama") else None
+    if drama is not None:
+        result["drama"] = drama_measures(get_ruleset(spec["ruleset"]), drama, spec["players"])
     finished = _transition(redis, sim_id, ACTIVE, status="finished", result=json.dumps(result),
                            cpu_seconds=total.seconds)
     with redis.pipeline() as pipeline:
@@ -339,6 +347,7 @@ def status(redis: Redis, sim_id: str) -> dict:
         "seed": spec["seed"],
         "chunk_size": spec["chunk_size"],
         "chunks": spec["chunks"],
+        "drama": spec.get("drama", False),  # absent from the specs of simulations queued before drama
         "progress": {
             "games_done": int(meta["games_done"]),
             "games": spec["games"],

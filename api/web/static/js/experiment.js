@@ -15,6 +15,12 @@ const MEASURES = [
   ["exp-seat-edge", (v) => edgeOf(v.first_seat_edge), (x) => x.toFixed(3)],
   ["exp-turns", (v) => [v.turns.mean, ...v.turns.mean_ci95], (x) => x.toFixed(1)],
   ["exp-leads", (v) => [v.lead_changes.mean, ...v.lead_changes.ci95], (x) => x.toFixed(2)],
+  // With `drama` (null without: those charts stay empty and their panel hidden).
+  ["exp-decided", (v) => (v.drama ? [v.drama.decided_at.mean, ...v.drama.decided_at.ci95] : null), (x) => x.toFixed(2)],
+  ["exp-comebacks", (v) => (v.drama ? [v.drama.comebacks.rate, ...v.drama.comebacks.ci95] : null), (x) => x.toFixed(2)],
+  ["exp-kingmaker", (v) => (v.drama ? [v.drama.kingmaking.games.rate, ...v.drama.kingmaking.games.ci95] : null),
+    (x) => x.toFixed(2)],
+  ["exp-skill", (v) => (v.drama ? [v.drama.skill_index.value, ...v.drama.skill_index.ci95] : null), (x) => x.toFixed(2)],
 ];
 
 /** The lines to draw: one per value of a sweep's second option, else one; x is the first option's
@@ -41,6 +47,7 @@ function drawCharts(state) {
   const { lines, x, xLabel, ticks } = series(state);
   const base = state.result.variants[0];
   show($("exp-charts-panel"));  // shown first: a chart is drawn at its box's width
+  if (base.drama) show($("exp-drama-panel"));
   for (const [id, read, format] of MEASURES) {
     if (read(base) === null) {
       clear($(id));
