@@ -63,8 +63,9 @@ def start_workers(root: Path, redis_url: str, count: int) -> list[subprocess.Pop
 
     env = {**os.environ, "PYTHONPATH": str(root)}
     env.pop("RULEHOUSE_TEST_PAUSE", None)
-    # The command line's module, wherever the measured checkout keeps it (issue 27 moved it).
-    cli = "api.cli" if (root / "api" / "cli.py").exists() else "api.service.cli"
+    # The command line's module, wherever the measured checkout keeps it (issue 27 moved it to api.service.cli,
+    # issue 40 back to api.cli, a package).
+    cli = "api.service.cli" if (root / "api" / "service" / "cli.py").exists() else "api.cli"
     processes = [subprocess.Popen([sys.executable, "-m", cli, "worker", "--redis-url", redis_url],
                                   cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                  for _ in range(count)]

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from tests.processes import wait_for  # noqa: E402
 
 GAME = {"ruleset": "hitchiker", "seed": 4, "seats": [{"bot": "mcts-5"}, {"bot": "mcts-5"}]}
-WORKER = "from api.service.cli import main; main()"
+WORKER = "from api.cli import main; main()"
 #: the same worker with its heartbeat switched off
 SILENT_WORKER = "import api.ground.heartbeats as beats; beats.start_beating = lambda *args: None; " + WORKER
 

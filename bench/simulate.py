@@ -39,7 +39,7 @@ from engine.simulate import play_chunk  # noqa: E402
 def start_workers(redis_url: str, count: int, fork: bool) -> list[subprocess.Popen]:
     client = Redis.from_url(redis_url)
     expected = Worker.count(connection=client) + count
-    command = [sys.executable, "-m", "api.service.cli", "worker", "--redis-url", redis_url,
+    command = [sys.executable, "-m", "api.cli", "worker", "--redis-url", redis_url,
                *(["--fork"] if fork else [])]
     env = {**os.environ, "PYTHONPATH": ROOT}
     processes = [

@@ -159,7 +159,7 @@ class Service:
             self.cluster = LocalCluster(self.home / "cluster").start()
             env["RULEHOUSE_GAME_REDIS_URL"] = self.cluster.url
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.service.cli", "serve", "--port", str(self.port), "--workers", str(args.workers),
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--workers", str(args.workers),
              "--bot-workers", str(args.bot_workers), "--web-workers", str(args.web_workers),
              "--threads", str(args.threads)],
             cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=self._log_file())

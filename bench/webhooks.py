@@ -48,7 +48,7 @@ def start_serve(root: Path, home: Path) -> tuple[subprocess.Popen, str, str]:
     env = {**os.environ, "PYTHONPATH": str(root), "RULEHOUSE_HOME": str(home), "RULEHOUSE_REQUIRE_API_KEYS": "1",
            "RULEHOUSE_WEBHOOK_ALLOW_PRIVATE": "1", "RULEHOUSE_LOG_LEVEL": "WARNING"}
     env.pop("REDIS_URL", None)
-    process = subprocess.Popen([sys.executable, "-m", "api.service.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
                                 "--web-workers", "1"],
                                cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)

@@ -265,7 +265,7 @@ def test_the_readme_has_a_simulation_with_output():
 
 @pytest.mark.parametrize(("document", "code", "output"), COMMANDS, ids=[document_id(p) for p, _, _ in COMMANDS])
 def test_every_documented_simulation_prints_what_the_docs_say(document, code, output, capsys):
-    from api.service.cli import main
+    from api.cli import main
 
     command = next(line for line in code.splitlines() if "rulehouse simulate" in line)
     assert main(shlex.split(command, comments=True)[1:]) == 0

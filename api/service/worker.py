@@ -273,7 +273,7 @@ def run_worker(
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
-    # one-off run over what is queued) does not wait: it fails at once, in one line (api/service/cli.py).
+    # one-off run over what is queued) does not wait: it fails at once, in one line (api/cli/processes.py).
     if not burst:
         try:
             RedisWait(redis_url, log.warning, what="; this worker starts once it answers").wait()

@@ -9,7 +9,7 @@ import redis as redis_lib
 from rq import Queue
 
 from api.analysis.routes import reservation
-from api.service.cli import main as cli_main
+from api.cli import main as cli_main
 from api.service.jobs.analysis import analysis_job_id, compute_analysis
 from engine.analysis.game import analyse
 from tests.api.helpers import assert_problem, auth

@@ -15,8 +15,8 @@ import requests
 import yaml
 
 from api.apps import webhooks
+from api.cli import build_parser
 from api.ground.config import WEBHOOK_QUEUE
-from api.service.cli import build_parser
 from api.service.embedded_redis import redis_server_binary
 from tests.processes import ROOT, free_port, wait_for
 
@@ -65,7 +65,7 @@ def test_worker_pools_split_the_queues():
 def _rulehouse_argv(argv: list[str]) -> list[str]:
     """The image's `rulehouse` console script, run from this checkout's interpreter."""
     assert argv[0] == "rulehouse"
-    return [sys.executable, "-m", "api.service.cli", *argv[1:]]
+    return [sys.executable, "-m", "api.cli", *argv[1:]]
 
 
 @pytest.mark.timeout(120)

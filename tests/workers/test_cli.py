@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from api.service.cli import build_parser, main
+from api.cli import build_parser, main
 from tests.processes import run_cli
 
 

@@ -108,7 +108,7 @@ def test_the_plot_of_a_game_of_fixed_length_shows_the_scores():
 def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys, tmp_path):
     import importlib.util
 
-    from api.service.cli import main
+    from api.cli import main
 
     find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
@@ -119,7 +119,7 @@ def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys, tmp_path):
 
 
 def test_plot_reports_its_file_on_a_line_of_its_own(capsys, tmp_path):
-    from api.service.cli import main
+    from api.cli import main
 
     plot = tmp_path / "scores.png"
     assert main(["simulate", "cash-n-guns", "--games", "20", "--players", "4", "--json", "--plot", str(plot)]) == 0

@@ -18,7 +18,7 @@ import requests
 from rq import Queue, Worker
 
 from api.apps import webhooks
-from api.service.cli import Supervisor
+from api.cli.processes import Supervisor
 from api.service.embedded_redis import EmbeddedRedis
 from api.service.worker import InProcessWorker
 from tests.processes import ROOT, free_port, wait_for
@@ -76,7 +76,7 @@ def spawn(*args: str, **env_vars: str) -> Output:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("REDIS_URL", None)
     env.update(env_vars)
-    return Output(subprocess.Popen([sys.executable, "-m", "api.service.cli", *args], cwd=ROOT, env=env,
+    return Output(subprocess.Popen([sys.executable, "-m", "api.cli", *args], cwd=ROOT, env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    start_new_session=True))
 

@@ -121,6 +121,6 @@ def registered() -> Iterator[Ruleset]:
 def cli_main() -> None:
     """``python -c 'from tests.workers.toy_race import worker_main; worker_main()' worker ...``"""
     register()
-    from api.service.cli import main
+    from api.cli import main
 
     sys.exit(main(sys.argv[1:]))

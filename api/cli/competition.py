@@ -9,8 +9,8 @@ import sys
 from collections.abc import Callable
 from urllib.parse import quote
 
+from api.cli.support import RequestRefused, http_json
 from api.ground.config import setting
-from api.service.cli_support import RequestRefused, http_json
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 

@@ -12,6 +12,7 @@ from api.apps.accounting import QUOTAS
 from api.apps.keys import DEFAULT_SCOPES, PUBLISHABLE, SECRET, AppKeys, UnknownApp
 from api.apps.limits import CLASSES
 from api.apps.ownership import RETENTION_BOUNDS
+from api.cli.support import resolve_redis_url
 
 
 def _pairs(items: list[str] | None, what: str, integer: bool) -> dict:
@@ -101,3 +102,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     revoke = commands.add_parser("revoke", help="revoke a key by its id (see `apps list`)")
     revoke.add_argument("key_id")
     return apps
+
+
+def cmd_apps(args: argparse.Namespace) -> int:
+    return run(args, resolve_redis_url(args.redis_url))

@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from api.service.cli_support import (
+from api.cli.support import (
     HttpSimulations,
     RequestRefused,
     parse_options,
