@@ -1,6 +1,7 @@
 """Is the game analysis right? An outside check of the luck-skill split and the move costs (issue 38).
 
     .venv/bin/python bench/analysis_check.py [--games N] [--playouts K] [--moves M] [--rulesets a,b] [--jobs 2]
+    ANALYSIS_CHECK_TREE=/path/to/other/checkout .venv/bin/python bench/analysis_check.py ...  (its engine)
 
 Written from the issue's definitions, not from the estimator's code: it plays N seeded games per
 ruleset and lineup (4 seats, all ``random``; ``heuristic`` in seat 0 against three ``random``), analyses
@@ -36,7 +37,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: ``ANALYSIS_CHECK_TREE=<another checkout>`` checks that tree's engine (its estimator) with this harness.
+sys.path.insert(0, os.environ.get("ANALYSIS_CHECK_TREE") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine.analysis.game import analyse
 from engine.core.errors import IllegalAction
@@ -286,12 +288,14 @@ def pearson(xs: list[float], ys: list[float]) -> float | None:
 @dataclass
 class Comparison:
     """One test of the run: ``null`` ones pass when chance explains them (|z| <= 2, Holm p >= alpha),
-    the others when it does not (z > 2, Holm p < alpha)."""
+    the others when it does not (z > 2, Holm p < alpha). ``below_only``: a null refused only by a mean
+    below zero (a played-out move reversed), its p-value one-sided."""
 
     name: str
     mean: float
     se: float
     null: bool
+    below_only: bool = False
     p: float = 1.0
     holm_p: float = 1.0
 
@@ -301,6 +305,8 @@ class Comparison:
 
     @property
     def within_2se(self) -> bool:
+        if self.below_only:
+            return self.z >= -BOUND_SE
         return abs(self.z) <= BOUND_SE if self.null else self.z > BOUND_SE
 
     @property
@@ -327,8 +333,8 @@ def split_comparisons(checks: list[GameCheck]) -> list[Comparison]:
                     comparisons.append(Comparison(f"{ruleset_id} all-random skill seat {a} == seat {b}", mean, se,
                                                   True))
         else:
-            wins, _ = mean_se([check.shares[0] - sum(check.shares[1:seats]) / (seats - 1) for check in group])
-            if wins > 0:
+            wins, wins_se = mean_se([check.shares[0] - sum(check.shares[1:seats]) / (seats - 1) for check in group])
+            if z_of(wins, wins_se) > BOUND_SE:  # the heuristic wins more: its choices must show as skill
                 mean, se = mean_se([check.skill[0] - sum(check.skill[1:seats]) / (seats - 1) for check in group])
                 comparisons.append(Comparison(f"{ruleset_id} heuristic skill > random seats'", mean, se, False))
     return comparisons
@@ -337,7 +343,14 @@ def split_comparisons(checks: list[GameCheck]) -> list[Comparison]:
 def reversal_comparisons(effects: list[dict]) -> list[Comparison]:
     """Each played-out costly move: is its measured effect reversed (below zero beyond chance)?"""
     return [Comparison(f"{effect['ruleset']} move {effect['index']} of game {effect.get('seed', '')} not reversed",
-                       effect["effect"], effect["effect_se"], True) for effect in effects]
+                       effect["effect"], effect["effect_se"], True, below_only=True) for effect in effects]
+
+
+def upper_p(z: float) -> float:
+    """One-sided p-value of a standard normal statistic ``z`` against "above zero"."""
+    if not math.isfinite(z):
+        return 0.0 if z > 0 else 1.0
+    return normal_p_value(z) / 2 if z > 0 else 1 - normal_p_value(z) / 2
 
 
 def settle(comparisons: list[Comparison]) -> None:
@@ -345,13 +358,47 @@ def settle(comparisons: list[Comparison]) -> None:
     its Holm-adjusted one across all of them."""
     for comparison in comparisons:
         z = comparison.z
-        if comparison.null:
+        if comparison.below_only:
+            comparison.p = upper_p(-z)
+        elif comparison.null:
             comparison.p = normal_p_value(abs(z)) if math.isfinite(z) else 0.0
         else:
-            comparison.p = (normal_p_value(z) / 2 if z > 0 else 1 - normal_p_value(abs(z)) / 2) if math.isfinite(z) \
-                else (0.0 if z > 0 else 1.0)
+            comparison.p = upper_p(z)
     for comparison, adjusted in zip(comparisons, holm([c.p for c in comparisons]), strict=True):
         comparison.holm_p = adjusted
+
+
+def failures(checks: list[GameCheck], comparisons: list[Comparison], effects: dict[str, list[dict]],
+             least_correlation: float = 0.5) -> list[str]:
+    """What the issue's "Done when" refuses, in words (empty: the analysis passes). Luck and equal skill are
+    null hypotheses, refused only when Holm's correction over the run rejects them; the heuristic's skill
+    must be above the random seats' by more than two standard errors; costly moves' play-outs must agree
+    in sign on average, none reversed beyond chance (Holm), with a correlation of at least
+    ``least_correlation`` between claimed cost and measured effect."""
+    found = []
+    for check in checks:
+        if check.unsummed:
+            found.append(f"{check.ruleset} game {check.seed}: seats {check.unsummed} do not add up exactly")
+        if check.forced_with_skill:
+            found.append(f"{check.ruleset} game {check.seed}: forced entries {check.forced_with_skill[:5]} "
+                         f"carry a decision part")
+    for comparison in comparisons:
+        if comparison.null and not comparison.holm_ok:
+            found.append(f"{comparison.name}: {comparison.mean:+.4f} ± {comparison.se:.4f} (Holm p "
+                         f"{comparison.holm_p:.4f})")
+        elif not comparison.null and not comparison.within_2se:
+            found.append(f"{comparison.name}: {comparison.mean:+.4f} ± {comparison.se:.4f}, not above by 2 SE")
+    for ruleset_id, played in sorted(effects.items()):
+        summary = cost_summary(played)
+        if summary["moves"] < 3:
+            continue
+        if summary["effect"] <= 0:
+            found.append(f"{ruleset_id}: costly moves' measured effect {summary['effect']:+.3f} ± "
+                         f"{summary['effect_se']:.3f} does not agree in sign")
+        if summary["correlation"] is None or summary["correlation"] < least_correlation:
+            found.append(f"{ruleset_id}: correlation of claimed cost and measured effect {summary['correlation']} "
+                         f"< {least_correlation}")
+    return found
 
 
 def cost_summary(effects: list[dict]) -> dict:
@@ -437,8 +484,31 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(sorted(all_rulesets())))
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2], help="2: one extra process")
     parser.add_argument("--json", help="write every game's and move's figures into this file")
+    parser.add_argument("--report", help="report again from a file --json wrote (no games played)")
     args = parser.parse_args()
     began = time.perf_counter()
+    if args.report:
+        with open(args.report) as saved:
+            data = json.load(saved)
+        checks = [GameCheck(**game) for game in data["games"]]
+        effects, controls = data["effects"], data["controls"]
+    else:
+        checks, effects, controls = run(args, began)
+    comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
+    settle(comparisons)
+    shown = [c for c in comparisons if not c.below_only or not c.holm_ok]  # a reversed move is shown
+    for line in [*integrity_lines(checks), "", *seat_table(checks), "", *comparison_lines(shown), "",
+                 *cost_lines(effects, controls), "", "what the issue's 'Done when' refuses:",
+                 *(failures(checks, comparisons, effects) or ["nothing"])]:
+        print(line)
+    print(f"\n{time.perf_counter() - began:.0f} s in all")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"games": [vars(check) for check in checks], "effects": effects, "controls": controls},
+                      out, default=str)
+
+
+def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.games} games per ruleset and "
           f"lineup, {args.playouts} play-outs per option", flush=True)
     checks, effects, controls = [], {}, {}
@@ -449,18 +519,7 @@ def main() -> None:
         controls[ruleset_id] = measure_costs(costly_sample(mine, args.controls, costly=False), args.playouts,
                                              args.jobs)
         print(f"{ruleset_id}: done after {time.perf_counter() - began:.0f} s", flush=True)
-    comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
-    settle(comparisons)
-    for line in [*integrity_lines(checks), "", *seat_table(checks), "", *comparison_lines(
-            [c for c in comparisons if not c.name.endswith("not reversed") or not c.holm_ok]), "",
-                 *cost_lines(effects, controls)]:
-        print(line)
-    print(f"\n{time.perf_counter() - began:.0f} s in all")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"games": [vars(check) for check in checks], "effects": effects, "controls": controls},
-                      out, default=str)
-
+    return checks, effects, controls
 
 if __name__ == "__main__":
     main()
