@@ -478,6 +478,7 @@ def cost_lines(effects: dict[str, list[dict]], controls: dict[str, list[dict]]) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=300, help="games per ruleset and lineup")
+    parser.add_argument("--games-for", default="", help="fewer (or more) for some rulesets: hitchiker=6,whipcash=30")
     parser.add_argument("--playouts", type=int, default=100, help="play-outs per option of a played-out move")
     parser.add_argument("--moves", type=int, default=25, help="costly moves played out per ruleset")
     parser.add_argument("--controls", type=int, default=10, help="moves not called costly played out per ruleset")
@@ -512,8 +513,10 @@ def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.games} games per ruleset and "
           f"lineup, {args.playouts} play-outs per option", flush=True)
     checks, effects, controls = [], {}, {}
+    games_for = dict(item.split("=") for item in args.games_for.split(",") if item)
     for ruleset_id in args.rulesets.split(","):
-        mine = [check for lineup in LINEUPS for check in check_games(ruleset_id, lineup, args.games, args.jobs)]
+        games = int(games_for.get(ruleset_id, args.games))
+        mine = [check for lineup in LINEUPS for check in check_games(ruleset_id, lineup, games, args.jobs)]
         checks += mine
         effects[ruleset_id] = measure_costs(costly_sample(mine, args.moves), args.playouts, args.jobs)
         controls[ruleset_id] = measure_costs(costly_sample(mine, args.controls, costly=False), args.playouts,
