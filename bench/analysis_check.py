@@ -412,7 +412,11 @@ def cost_summary(effects: list[dict]) -> dict:
             "agree": sum(value > 0 for value in measured) / len(measured),
             "reversed": sum(effect["effect"] < 0 and effect["p_value"] < ALPHA for effect in effects),
             "correlation": pearson(claimed, measured),
-            "big": sum(abs(value) > 0.10 for value in measured)}
+            "big": sum(abs(value) > 0.10 for value in measured),
+            # the claimed cost within two standard errors (its own and the play-outs') of the measured effect
+            "consistent": None if any(effect.get("cost_se") is None for effect in effects) else sum(
+                abs(effect["cost"] - effect["effect"]) <= BOUND_SE * math.hypot(effect["cost_se"], effect["effect_se"])
+                for effect in effects) / len(effects)}
 
 
 # -- the report ------------------------------------------------------------------------------------------
@@ -457,7 +461,7 @@ def comparison_lines(comparisons: list[Comparison]) -> list[str]:
 
 def cost_lines(effects: dict[str, list[dict]], controls: dict[str, list[dict]]) -> list[str]:
     lines = [f"{'ruleset':15} {'kind':9} {'moves':>5} {'claimed':>8} {'effect mean±SE':>17} {'sign':>5} "
-             f"{'reversed':>8} {'|eff|>.1':>8} {'r(cost,eff)':>11}"]
+             f"{'reversed':>8} {'|eff|>.1':>8} {'r(cost,eff)':>11} {'cost~eff':>8}"]
     for ruleset_id in sorted(set(effects) | set(controls)):
         for kind, table in (("costly", effects), ("control", controls)):
             summary = cost_summary(table.get(ruleset_id, []))
@@ -467,7 +471,8 @@ def cost_lines(effects: dict[str, list[dict]], controls: dict[str, list[dict]]) 
             r = summary["correlation"]
             lines.append(f"{ruleset_id:15} {kind:9} {summary['moves']:>5} {summary['claimed']:>8.3f} "
                          f"{summary['effect']:>+8.3f}±{summary['effect_se']:<8.3f} {summary['agree']:>5.2f} "
-                         f"{summary['reversed']:>8} {summary['big']:>8} {'-' if r is None else f'{r:+.2f}':>11}")
+                         f"{summary['reversed']:>8} {summary['big']:>8} {'-' if r is None else f'{r:+.2f}':>11} "
+                         f"{'-' if (c := summary['consistent']) is None else f'{c:.2f}':>8}")
         both = effects.get(ruleset_id, []) + controls.get(ruleset_id, [])
         r = pearson([e["cost"] for e in both], [e["effect"] for e in both])
         lines.append(f"{ruleset_id:15} {'all':9} {len(both):>5} {'':>8} {'':>17} {'':>5} {'':>8} {'':>8} "
@@ -485,19 +490,24 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(sorted(all_rulesets())))
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2], help="2: one extra process")
     parser.add_argument("--json", help="write every game's and move's figures into this file")
-    parser.add_argument("--report", help="report again from a file --json wrote (no games played)")
+    parser.add_argument("--report", help="report again from files --json wrote, comma-separated (no games played)")
     args = parser.parse_args()
     began = time.perf_counter()
     if args.report:
-        with open(args.report) as saved:
-            data = json.load(saved)
-        checks = [GameCheck(**game) for game in data["games"]]
-        effects, controls = data["effects"], data["controls"]
+        checks, effects, controls = [], {}, {}
+        for path in args.report.split(","):
+            with open(path) as saved:
+                data = json.load(saved)
+            checks += [GameCheck(**game) for game in data["games"]]
+            effects.update(data["effects"])
+            controls.update(data["controls"])
     else:
         checks, effects, controls = run(args, began)
     comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
     settle(comparisons)
-    shown = [c for c in comparisons if not c.below_only or not c.holm_ok]  # a reversed move is shown
+    # The table shows the claims (heuristic above random) and every comparison one of the criteria refuses.
+    shown = [c for c in comparisons if not c.null or not c.within_2se or not c.holm_ok]
+    print(f"{len(comparisons)} comparisons, Holm-corrected together; shown: the claims and the refused ones")
     for line in [*integrity_lines(checks), "", *seat_table(checks), "", *comparison_lines(shown), "",
                  *cost_lines(effects, controls), "", "what the issue's 'Done when' refuses:",
                  *(failures(checks, comparisons, effects) or ["nothing"])]:
