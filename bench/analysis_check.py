@@ -396,8 +396,8 @@ def failures(checks: list[GameCheck], comparisons: list[Comparison], effects: di
             found.append(f"{ruleset_id}: costly moves' measured effect {summary['effect']:+.3f} ± "
                          f"{summary['effect_se']:.3f} does not agree in sign")
         if summary["correlation"] is None or summary["correlation"] < least_correlation:
-            found.append(f"{ruleset_id}: correlation of claimed cost and measured effect {summary['correlation']} "
-                         f"< {least_correlation}")
+            found.append(f"{ruleset_id}: correlation of claimed cost and measured effect "
+                         f"{summary['correlation'] or 0:+.2f} < {least_correlation}")
     return found
 
 
