@@ -156,6 +156,9 @@ def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
     moves = [{"index": move["index"], "seat": move["seat"], "cost": move["cost"], "costly": is_costly(move),
               "cost_se": move.get("cost_se"), "action": move["action"], "best_action": move["best_action"]}
              for move in analysis["moves"]]
+    if os.environ.get("ANALYSIS_CHECK_PROGRESS"):  # a long run's progress, one line a game
+        print(f"{ruleset_id} {lineup} game {game}: {len(record['log'])} entries analysed in {seconds:.1f} s",
+              file=sys.stderr, flush=True)
     return GameCheck(ruleset_id, lineup, seed, analysis["format"], list(shares), [p["skill"] for p in split],
                      [p["luck"] for p in split], drift, [p["others"] for p in split], unsummed, forced_with_skill,
                      len(forced), moves, seconds)
