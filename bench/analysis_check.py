@@ -11,7 +11,8 @@ each with ``engine.analysis.game.analyse`` and measures
 - **skill**: the heuristic seat's mean above the random seats' (paired per game), and in all-random
   games every pair of seats equal;
 - **forced moves**: a decision with one legal option (one option, no range) is in no move list and
-  carries no skill (checked in ``moves`` and, in format 2, in the per-entry ``steps``);
+  carries no skill (checked in ``moves``, in the key moments' decision parts, and: a seat with no move
+  in the list has no skill);
 - **sums**: change == skill + luck + drift + others, exactly, for every seat of every game;
 - **costs**: for a sample of the moves called costly (and a few priced but not costly, as a control),
   ``playouts`` independent play-outs from the recorded state of the chosen option and of the best one,
@@ -135,6 +136,8 @@ class GameCheck:
     forced: int
     moves: list[dict] = field(default_factory=list)
     seconds: float = 0.0
+    #: seats with no move in the list (every one of their moves forced) and yet some skill
+    idle_skill: list[int] = field(default_factory=list)
 
 
 def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
@@ -150,7 +153,7 @@ def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
                 or part["change"] != part["result"] - part["start"]]
     forced = forced_entries(record)
     forced_with_skill = sorted({move["index"] for move in analysis["moves"] if move["index"] in forced}
-                               | {step["index"] for step in analysis.get("steps", [])
+                               | {step["index"] for step in analysis.get("key_moments", [])
                                   if step["index"] in forced and step.get("decision", 0.0) != 0.0})
     shares = result_shares(type("Result", (), {"winners": record["result"]["winners"]})(), record["players"])
     moves = [{"index": move["index"], "seat": move["seat"], "cost": move["cost"], "costly": is_costly(move),
@@ -159,9 +162,11 @@ def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
     if os.environ.get("ANALYSIS_CHECK_PROGRESS"):  # a long run's progress, one line a game
         print(f"{ruleset_id} {lineup} game {game}: {len(record['log'])} entries analysed in {seconds:.1f} s",
               file=sys.stderr, flush=True)
+    movers = {move["seat"] for move in analysis["moves"]}
+    idle_skill = [part["seat"] for part in split if part["seat"] not in movers and part["skill"] != 0]
     return GameCheck(ruleset_id, lineup, seed, analysis["format"], list(shares), [p["skill"] for p in split],
                      [p["luck"] for p in split], drift, [p["others"] for p in split], unsummed, forced_with_skill,
-                     len(forced), moves, seconds)
+                     len(forced), moves, seconds, idle_skill)
 
 
 # -- play-outs -------------------------------------------------------------------------------------------
@@ -385,6 +390,8 @@ def failures(checks: list[GameCheck], comparisons: list[Comparison], effects: di
         if check.forced_with_skill:
             found.append(f"{check.ruleset} game {check.seed}: forced entries {check.forced_with_skill[:5]} "
                          f"carry a decision part")
+        if check.idle_skill:
+            found.append(f"{check.ruleset} game {check.seed}: seats {check.idle_skill} with no choice have skill")
     for comparison in comparisons:
         if comparison.null and not comparison.holm_ok:
             found.append(f"{comparison.name}: {comparison.mean:+.4f} ± {comparison.se:.4f} (Holm p "
@@ -449,9 +456,10 @@ def integrity_lines(checks: list[GameCheck]) -> list[str]:
     unsummed = sum(len(check.unsummed) for check in checks)
     forced = sum(check.forced for check in checks)
     forced_bad = sum(len(check.forced_with_skill) for check in checks)
+    idle = sum(len(check.idle_skill) for check in checks)
     return [f"analysis format {formats}; seats whose parts do not add up exactly: {unsummed} of "
             f"{sum(len(check.luck) for check in checks)}; forced moves {forced}, of them in the move list or "
-            f"with a decision part: {forced_bad}"]
+            f"with a decision part: {forced_bad}; seats with no choice and some skill: {idle}"]
 
 
 def comparison_lines(comparisons: list[Comparison]) -> list[str]:
