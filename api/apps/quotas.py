@@ -41,7 +41,7 @@ from api.competition.keys import tournament_key
 from api.competition.rated_players import RATED_PLAYERS
 from api.competition.tournaments import RUNNING
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.play.store import OVER
+from api.play.game_record import OVER
 from api.service.jobs import experiments, simulations
 from engine.core.registry import get_ruleset
 from engine.experiments.drama import DRAMA_WORK_FACTOR

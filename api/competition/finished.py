@@ -8,7 +8,8 @@ import logging
 
 from api.competition import tournaments
 from api.competition.games import game_created, game_forgotten, rate_game
-from api.play.store import GameRecord, GameStore
+from api.play.game_record import GameRecord
+from api.play.store import GameStore
 
 log = logging.getLogger("rulehouse.competition")
 

@@ -58,7 +58,7 @@ def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None,
     itself (a long game's is megabytes), and starts none: one not asked, running or failed counts
     for nothing."""
     members = store.control.zrevrange(player_games_key(app_id, player), 0, MOVE_COST_GAMES - 1)
-    stored = store.analysis_costs([member.rpartition(":")[0] for member in members])
+    stored = store.analyses.costs([member.rpartition(":")[0] for member in members])
     cost, decisions, games = 0.0, 0, 0
     for member, seat_costs in zip(members, stored, strict=True):
         if seat_costs is None:

@@ -43,9 +43,10 @@ from api.http.problems import ApiProblem, problem_response, validation_problem
 from api.play import creation, deadlines
 from api.play.after import delete_game
 from api.play.bots import ensure_job
+from api.play.game_keys import token_digest
+from api.play.game_record import ACTIVE, FINISHED, WAITING, GameRecord, NewGameRecord, StoredEvent
 from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
-from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, NewGameRecord, StoredEvent, token_digest
 from api.play.table import Table, game_invites, public_seats
 from api.records.creation import NewGame, fork_game, sealed
 from api.streams import live

@@ -21,8 +21,9 @@ import logging
 
 from api.play import deadlines
 from api.play.bots import schedule_bots
+from api.play.game_record import ACTIVE, FINISHED, GameRecord
 from api.play.listeners import Emitter, Listener
-from api.play.store import ACTIVE, FINISHED, GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 
 log = logging.getLogger("rulehouse.play")

@@ -25,7 +25,8 @@ from __future__ import annotations
 import secrets
 import time
 
-from api.play.store import ACTIVE, GameRecord, GameStore
+from api.play.game_record import ACTIVE, GameRecord
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset

@@ -16,9 +16,10 @@ from api.ground.metrics import track_cache
 from api.play import deadlines
 from api.play.after import after_version
 from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, PlayError, StaleVersion
+from api.play.game_record import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, StoredEvent
 from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
-from api.play.store import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.play.store import GameStore
 from engine.core.bounded import BoundedCache
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction

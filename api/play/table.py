@@ -28,9 +28,11 @@ import redis
 
 from api.play.after import after_version
 from api.play.errors import GameNotFound, KeptChanging, NotAllowed, SeatConflict, SeatNotFound, UnknownBot, UnknownToken
+from api.play.game_keys import token_digest
+from api.play.game_record import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord
 from api.play.moves import load_state
 from api.play.preconditions import next_marks
-from api.play.store import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord, GameStore, token_digest
+from api.play.store import GameStore
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.registry import get_ruleset
 

@@ -14,9 +14,10 @@ from enum import StrEnum
 from api.ground import metrics
 from api.play.deadlines import DEADLINES_KEY, deadline_of, humans_pending, member, timeout_action
 from api.play.errors import StaleVersion
+from api.play.game_record import ACTIVE, GameRecord
 from api.play.moves import load_state, submit_action
 from api.play.rules_version import is_current
-from api.play.store import ACTIVE, GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.registry import get_ruleset
 
 log = logging.getLogger("rulehouse.deadlines")

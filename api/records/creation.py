@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from api.play.errors import Invalid, NotAllowed
+from api.play.game_record import OVER
 from api.play.moves import load_state
-from api.play.store import OVER, GameStore
+from api.play.store import GameStore
 from api.records.build import full_record
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset

@@ -12,7 +12,7 @@ from api.competition.games import player_joined
 from api.ground.times import iso_time
 from api.http.helpers import json_response, required_token, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.store import GameRecord
+from api.play.game_record import GameRecord
 from api.play.table import Table, is_open, public_seats
 from api.seats.schemas import (
     BotSeatSchema,

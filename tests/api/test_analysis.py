@@ -86,10 +86,10 @@ def test_a_finished_games_analysis_is_queued_once_charged_by_its_work_and_equals
     assert search_work(client) == analysed["work"] > 0  # settled: the work done, not the bound
     assert client.get(url, headers={"If-None-Match": ready.headers["ETag"]}).status_code == 304
     # Deleting the game deletes its analysis.
-    assert json.loads(store.analysis_costs([game["id"]])[0]) == [
+    assert json.loads(store.analyses.costs([game["id"]])[0]) == [
         [seat["decisions"], seat["cost"]] for seat in analysed["split"]]  # what a player's move_cost reads
     store.delete(game["id"])
-    assert store.analysis(game["id"]) is None and store.analysis_costs([game["id"]]) == [None]
+    assert store.analyses.get(game["id"]) is None and store.analyses.costs([game["id"]]) == [None]
 
 
 def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app, toy_ruleset, analysis_queue):

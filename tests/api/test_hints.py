@@ -9,7 +9,7 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
-from api.play.store import game_key
+from api.play.game_keys import game_key
 from api.service.jobs.hints import hint_job_id
 from tests.api.helpers import act, assert_problem, auth
 

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from api.play.store import bot_current_key
+from api.play.game_keys import bot_current_key
 from api.service.jobs import experiments
 from api.service.jobs import simulations as jobs
 from api.service.jobs.hints import hint_job_id

@@ -19,7 +19,8 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError
 
 from api.apps import accounting
-from api.play.store import FINISHED, GameStore
+from api.play.game_record import FINISHED
+from api.play.store import GameStore
 from api.records.build import full_record
 from api.service.jobs.bots import job_store
 from engine.analysis.game import analyse
@@ -44,9 +45,9 @@ def analysis_charge_id(game_id: str) -> str:
 def queue_analysis(store: GameStore, game_id: str, job_id: str) -> None:
     """Queue the job ``job_id`` that analyses the game (nothing when it exists already)."""
     with contextlib.suppress(DuplicateJobError):
-        store.analysis_queue.enqueue("api.service.jobs.analysis.compute_analysis", game_id, job_id,
-                                     job_id=job_id, unique=True, job_timeout=store.analysis_timeout,
-                                     result_ttl=60, failure_ttl=FAILURE_TTL, retry=Retry(max=1))
+        store.queues.analysis.enqueue("api.service.jobs.analysis.compute_analysis", game_id, job_id,
+                                      job_id=job_id, unique=True, job_timeout=store.queues.analysis_timeout,
+                                      result_ttl=60, failure_ttl=FAILURE_TTL, retry=Retry(max=1))
 
 
 def compute_analysis(game_id: str, job_id: str, app_id: str | None = None, reserved: int = 0,
@@ -79,7 +80,7 @@ def _compute(store: GameStore, game_id: str, job_id: str) -> tuple[str, int]:
                 "detail": error.message}
         seat_costs = ""
         work = 0
-    if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id,
-                               seat_costs=seat_costs):
+    if not store.analyses.save(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id,
+                                seat_costs=seat_costs):
         return "replaced", work  # another job answers for it (the first to settle is charged), or the game expired
     return f"{body['status']}: {work} engine actions", work

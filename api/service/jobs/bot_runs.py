@@ -39,9 +39,10 @@ from api.apps import accounting
 from api.ground import metrics
 from api.ground.faults import pause_point
 from api.play.errors import StaleVersion
+from api.play.game_record import GameRecord
 from api.play.moves import Outcome, states, submit_action
 from api.play.rules_version import is_current
-from api.play.store import GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -87,7 +88,7 @@ class _Run:
             return False
         if time.monotonic() - self.looked_at >= FAIR_SECONDS:
             self.looked_at = time.monotonic()
-            queue = self.store.bot_queue
+            queue = self.store.queues.bot
             if queue is not None and queue.count > 0:
                 return False
         return True

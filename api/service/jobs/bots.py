@@ -41,9 +41,11 @@ from rq.utils import utcparse
 
 from api.apps.webhooks import worker_webhooks
 from api.ground import config, heartbeats
-from api.play.bots import schedule_bots
+from api.play.bots import BOT_CHECK_AFTER_SECONDS, bot_job_version, schedule_bots
+from api.play.game_keys import BOT_GAMES_KEY
+from api.play.game_record import ACTIVE
 from api.play.moves import load_state
-from api.play.store import ACTIVE, BOT_CHECK_AFTER_SECONDS, BOT_GAMES_KEY, GameStore, bot_job_version
+from api.play.store import GameStore
 from api.service.jobs.bot_runs import play_run
 from api.service.wiring import wire
 from engine.core.registry import get_ruleset
@@ -87,7 +89,7 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
     that follow it (a run: api/service/jobs/bot_runs.py); say what happened."""
     store = store or job_store()
-    return play_run(store, game_id, version, lease=store.bot_job_lease)
+    return play_run(store, game_id, version, lease=store.queues.bot_job_lease)
 
 
 def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
@@ -109,8 +111,8 @@ def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
         return status != "queued" or queued or heartbeats.seconds_since(enqueued_at) < grace
     if status == "started":
         # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
-        searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
-        lease = store.bot_job_lease + (float(timeout or store.search_timeout) if searching else 0.0)
+        searching = store.queues.searching(origin)
+        lease = store.queues.bot_job_lease + (float(timeout or store.queues.search_timeout) if searching else 0.0)
         if heartbeats.seconds_since(started_at) >= lease:
             return False
         started = utcparse(started_at).timestamp() if started_at else time.time()
@@ -122,7 +124,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
     version, status, bot_run = store.fields_of([game_id], ["version", "status", "bot_run"])[0]
     current = store.bot_job(game_id)
-    later = now + max(BOT_CHECK_AFTER_SECONDS, store.bot_job_lease / 2)
+    later = now + max(BOT_CHECK_AFTER_SECONDS, store.queues.bot_job_lease / 2)
     if version is None or status != ACTIVE:
         store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
         return False
@@ -146,7 +148,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
 
 def sweep(store: GameStore, now: float | None = None, limit: int = 500) -> int:
     """Queue again the bot moves whose jobs died (one sweeper at a time); how many."""
-    if store.bot_queue is None or not store.control.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
+    if store.queues.bot is None or not store.control.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
         return 0
     now = time.time() if now is None else now
     requeued = 0

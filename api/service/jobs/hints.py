@@ -21,10 +21,11 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError
 
 from api.apps import accounting
+from api.play.game_record import GameRecord
 from api.play.moves import load_state
 from api.play.preconditions import decision_id, since_of
 from api.play.rules_version import is_current
-from api.play.store import GameRecord, GameStore
+from api.play.store import GameStore
 from api.service.jobs.bots import job_store
 from engine.bots.search import MAX_CANDIDATES, candidate_actions
 from engine.core.bot import Bot
@@ -93,9 +94,9 @@ def hint_options(analysis: dict) -> list[dict]:
 def queue_hint(store: GameStore, game_id: str, seat: int, version: int, job_id: str) -> None:
     """Queue the job ``job_id`` that computes the hint (nothing when it exists already)."""
     with contextlib.suppress(DuplicateJobError):
-        store.search_queue.enqueue("api.service.jobs.hints.compute_hint", game_id, seat, version, job_id=job_id,
-                                   unique=True, job_timeout=store.search_timeout, result_ttl=60,
-                                   failure_ttl=FAILURE_TTL, retry=Retry(max=1))
+        store.queues.search.enqueue("api.service.jobs.hints.compute_hint", game_id, seat, version, job_id=job_id,
+                                    unique=True, job_timeout=store.queues.search_timeout, result_ttl=60,
+                                    failure_ttl=FAILURE_TTL, retry=Retry(max=1))
 
 
 def compute_hint(game_id: str, seat: int, version: int, store: GameStore | None = None) -> str:
@@ -131,6 +132,6 @@ def _compute_hint(store: GameStore, game_id: str, seat: int, version: int) -> tu
     hint = {**describe(record, ruleset, seat, pending), "status": "ready",
             "iterations": sum(option["visits"] for option in options), "action": analysis["action"],
             "options": options}
-    if not store.save_hint(game_id, seat, version, json.dumps(hint, separators=(",", ":"))):
+    if not store.hints.save(game_id, seat, version, json.dumps(hint, separators=(",", ":"))):
         return "expired", analysis["actions"]
     return f"seat {seat} at version {version}: {analysis['action'].get('type')}", analysis["actions"]
