@@ -1,5 +1,6 @@
-"""The store's Lua scripts (api/play/store.py runs them): each is one atomic step on one game's keys,
-which share the game's hash tag, so a script may touch them all on a Redis Cluster too."""
+"""The stores' Lua scripts (api/play/store.py and the small stores beside it run them): each is one
+atomic step on one game's keys, which share the game's hash tag, so a script may touch them all on a
+Redis Cluster too."""
 
 #: Check the version, write the state and the decision marks, append the action and its events,
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A

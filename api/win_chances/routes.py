@@ -3,7 +3,7 @@
 Cheap enough to answer in the request (a few milliseconds): the value model (``engine.values``)
 averaged over worlds drawn with ``resample_hidden`` from the caller's view, so the answer tells
 nothing that view does not. A seat asks only where the game has hints on, and its ask counts in
-``hint_counts`` like a hint (once per seat and version, ``GameStore.ask_win_chances``); a spectator
+``hint_counts`` like a hint (once per seat and version, ``WinChancesStore.ask``); a spectator
 (or the creator) of a live game only when the creator allowed it (``win_chances: spectators``); a
 finished game's chances are its result, open to all. Each view's chances are computed once per
 version and kept with it, charged once to the game's app; a spectator's asks count against the

@@ -2,7 +2,7 @@
 
 A finished game's analysis is computed once, by one job under one charge (``api.apps.accounting``,
 "a computation"): the ask that claims it reserves its work bound against the caller's app
-(``analysis_charge_id``), marks it asked with the id of its job (``GameStore.ask_analysis``) and queues
+(``analysis_charge_id``), marks it asked with the id of its job (``AnalysisStore.ask``) and queues
 ``compute_analysis``; the job builds the game's full record (``api.records.build.full_record``),
 analyses it (``engine.analysis.game.analyse``), stores the answer under ``game:{<id>}:analysis``,
 where every later ask finds it, and settles the charge at the work done (whichever job does it).

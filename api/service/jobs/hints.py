@@ -1,7 +1,7 @@
 """Hints as RQ jobs on the search queue; no Flask here.
 
 A hint of seat ``s`` at version ``v`` is computed once. The first ask counts it and marks it
-asked with the id of its job (``GameStore.ask_hint``), then queues ``compute_hint`` on the search
+asked with the id of its job (``HintStore.ask``), then queues ``compute_hint`` on the search
 queue; the job stores its answer under ``game:{<id>}:hint:<s>:<v>``, where every later ask of that
 seat and version finds it. The ask reserves the most the search can cost for that decision
 (``hint_bound``: nothing for a decision with one move) through ``api.apps.accounting``, and the
