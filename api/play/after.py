@@ -67,6 +67,14 @@ def _tell(webhooks: Emitter, record: GameRecord, pending: list[Decision], result
         log.exception("webhook for game %s failed", record.id)
 
 
+def after_join(store: GameStore, record: GameRecord, seat: int, player: str) -> None:
+    """What a seat taken by a named player owes once its version is written (and ``after_version`` ran):
+    the rooms that index players hear of it (``Listeners.joined``). Their errors reach the caller, which
+    answers them, as the join's own would."""
+    for listener in store.listeners.joined:
+        listener(store, record, seat, player)
+
+
 def delete_game(store: GameStore, record: GameRecord) -> None:
     """Delete the game ``record`` (as last read): its keys, its pending deadline, and what the rooms outside
     the game's keep of it (``Listeners.deleted``: its players' indexes, its charges of the day), so that a

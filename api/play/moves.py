@@ -25,9 +25,6 @@ from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
-from engine.games.hitchiker import tables as hitchiker_tables
-from engine.games.monopoly_cars2 import tables as monopoly_tables
-from engine.games.whipcash import board as whipcash_board
 
 
 @dataclass(slots=True)
@@ -91,10 +88,6 @@ class StateCache:
 #: One per process; ``rulehouse worker`` takes its bound from the environment, ``create_app`` from its config.
 states = StateCache(setting("STATE_CACHE_SIZE"))
 track_cache("state", states.sizes)
-# The engine's own per-process caches, which grow with the custom boards that games bring.
-track_cache("monopoly-cars2.custom_tables", monopoly_tables.custom_tables.sizes)
-track_cache("hitchiker.custom_tables", hitchiker_tables.custom_tables.sizes)
-track_cache("whipcash.custom_boards", whipcash_board.custom_boards.sizes)
 
 
 #: How often a move against an unchanged decision re-runs its compare-and-set after other seats

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import redis
 
-from api.play.after import after_version
+from api.play.after import after_join, after_version
 from api.play.errors import GameNotFound, KeptChanging, NotAllowed, SeatConflict, SeatNotFound, UnknownBot, UnknownToken
 from api.play.game_keys import token_digest
 from api.play.game_record import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord
@@ -113,7 +113,10 @@ class Table:
                                record.version)
             return self._join_running(record, name, token, invited == GAME_INVITE, player)
 
-        return self._change(game_id, change, extra_field=field_name)
+        answer, written = self._change(game_id, change, extra_field=field_name)
+        if player is not None:
+            after_join(self.store, written, answer["seat"], player)
+        return answer, written
 
     def leave(self, game_id: str, seat: int, token: str) -> GameRecord:
         """Reopen ``seat`` of a waiting game (its own token)."""
