@@ -23,6 +23,9 @@ from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
 from engine.records import RecordError, fork_position, replay, seed_commitment, state_digest
 
+#: the largest seed a game takes (a signed 64-bit integer, as every SDK reads it)
+MAX_SEED = 2**63 - 1
+
 
 @dataclass(slots=True)
 class NewGame:
