@@ -18,7 +18,7 @@ from api.analysis.schemas import AnalysisQuerySchema, AnalysisSchema
 from api.apps import ownership
 from api.http.helpers import bearer_token, json_response, load_current, not_modified, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.bots import BOT_CHECK_AFTER_SECONDS
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS
 from api.play.game_record import FINISHED, WAITING, GameRecord
 from api.play.rules_version import ensure_current
 from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, queue_analysis

@@ -1,5 +1,5 @@
 """What the competition room does with a game's versions (wired in as listeners of api/play/after.py by
-api/service/wiring.py): index a new game, or a seat a player joined, under its players; rate a finished
+api/service/game_listeners.py): index a new game, or a seat a player joined, under its players; rate a finished
 rated game and let its tournament go on; forget a deleted game. It sits apart from ``games`` and
 ``tournaments`` because it reaches both."""
 

@@ -12,7 +12,7 @@ import redis
 
 from api.apps.notify import hooks
 from api.competition import due, player_lists, rated_players
-from api.competition.keys import (
+from api.competition.competition_keys import (
     PENDING_KEY,
     board_key,
     closed_key,

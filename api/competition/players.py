@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api.competition.keys import board_key, player_games_key, player_results_key, ratings_key
+from api.competition.competition_keys import board_key, player_games_key, player_results_key, ratings_key
 from api.play.store import GameStore
 from engine.competition import Rating
 from engine.core.registry import all_rulesets

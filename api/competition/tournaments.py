@@ -28,11 +28,11 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from api.apps.notify import hooks
 from api.competition import due, round_room
+from api.competition.competition_keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
 from api.competition.games import final_ranks, rate_game
-from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
 from api.http.problems import ApiProblem
 from api.play import creation
 from api.play.game_keys import token_digest

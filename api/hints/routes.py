@@ -18,7 +18,7 @@ from api.apps import ownership
 from api.hints.schemas import HintQuerySchema, HintSchema
 from api.http.helpers import answer_current, caller_role, json_response, not_modified, required_token, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.bots import BOT_CHECK_AFTER_SECONDS
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS
 from api.play.game_record import ABORTED, WAITING, GameRecord
 from api.play.moves import load_state
 from api.service.jobs.bots import job_alive

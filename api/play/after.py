@@ -4,7 +4,7 @@ Moves (a seat's, a bot's, a default played at a deadline), seat changes (joins, 
 a seat handed to a bot), creations and forks all store a version and then call it, so none of them
 can forget a duty:
 
-- a pending bot seat gets its job queued (api/play/bots.py), unless the bot job that wrote the version
+- a pending bot seat gets its job queued (api/play/bot_queueing.py), unless the bot job that wrote the version
   plays on (``bots_queued``: a run, api/service/jobs/bot_runs.py);
 - a pending human seat gets its deadline, and the previous version's ends (api/play/deadlines.py);
 - the game's app hears of it: ``decision.waiting`` for the human seats to move, or ``game.finished``;
@@ -12,7 +12,7 @@ can forget a duty:
   that act on results (``Listeners.finished``: ratings, the tournament's next round).
 
 The rooms outside the game's (webhooks, competition) are not imported here: each process wires
-them in once (api/service/wiring.py), so this package needs nothing above it.
+them in once (api/service/game_listeners.py), so this package needs nothing above it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 
 from api.play import deadlines
-from api.play.bots import schedule_bots
+from api.play.bot_queueing import schedule_bots
 from api.play.game_record import ACTIVE, FINISHED, GameRecord
 from api.play.listeners import Emitter, Listener
 from api.play.store import GameStore

@@ -1,5 +1,5 @@
 """Who outside the game's room hears of its versions and of its deletion (api/play/after.py): set once per
-process on the store (``GameStore.listeners``, by api/service/wiring.py), so that this package imports none
+process on the store (``GameStore.listeners``, by api/service/game_listeners.py), so that this package imports none
 of them."""
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ class GameStore:
 
     def note_bot_job(self, game_id: str, job_id: str, check_at: float) -> None:
         """Make ``job_id`` the job responsible for the game's pending bot move, and note the game in
-        ``BOT_GAMES_KEY`` to be looked at ``check_at`` (api/play/bots.py queues the job itself)."""
+        ``BOT_GAMES_KEY`` to be looked at ``check_at`` (api/play/bot_queueing.py queues the job itself)."""
         # The game's own key on the games' Redis; the sweep's set is global: on the control Redis.
         self.redis.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
         self.control.zadd(BOT_GAMES_KEY, {game_id: check_at})

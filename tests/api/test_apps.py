@@ -7,7 +7,7 @@ import json
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE
+from api.apps.app_store import PUBLISHABLE
 from api.chat.schemas import MESSAGES_PER_WINDOW, WINDOW_SECONDS
 from tests.api.helpers import api_key, assert_problem, auth
 from tests.processes import run_cli

@@ -10,7 +10,7 @@ import threading
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.app_store import PUBLISHABLE, AppKeys
 from api.chat.schemas import KEPT_MESSAGES, MAX_TEXT_LENGTH, MESSAGES_PER_WINDOW, WINDOW_SECONDS
 from api.play.game_keys import chat_key, game_key
 from tests.api.helpers import SHOWABLE_TEXTS, UNSHOWABLE_TEXTS, act, assert_problem, auth

@@ -9,7 +9,7 @@ import json
 import pytest
 from openskill.models import PlackettLuce
 
-from api.apps.keys import PUBLISHABLE, app_key
+from api.apps.app_store import PUBLISHABLE, app_key
 from api.play.moves import load_state, submit_action
 from engine.core.registry import get_ruleset
 from tests.api.helpers import api_key, assert_problem, auth

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rq import Queue
 
-from api.play.bots import bot_job_version
+from api.play.bot_queueing import bot_job_version
 from api.play.game_keys import bot_current_key, wake_channel
 from tests.api.helpers import act, auth
 from tests.bench import load_bench

@@ -11,8 +11,8 @@ import pytest
 import redis as redis_lib
 
 from api.apps import accounting
-from api.apps.keys import PUBLISHABLE, AppKeys
-from api.competition.keys import RUNNING_TOURNAMENTS_KEY
+from api.apps.app_store import PUBLISHABLE, AppKeys
+from api.competition.competition_keys import RUNNING_TOURNAMENTS_KEY
 from api.ground.config import settings
 from api.play.game_keys import game_key
 from api.play.moves import submit_action

@@ -10,7 +10,7 @@ in memory between moves rather than read again.
 The commit of a move after which the job plays on says so in the game's hash (``bot_run``, in the
 compare-and-set script's own HSET): at that version the job named by ``game:{<id>}:bot`` answers
 for the pending bot move although its id names an earlier version. The read path then queues
-nothing (``api.play.bots.ensure_job``), and the sweep (``api.service.jobs.bots.heal``) treats the job like any
+nothing (``api.play.bot_queueing.ensure_job``), and the sweep (``api.service.jobs.bots.heal``) treats the job like any
 other: alive while waiting or started less than ``BOT_JOB_LEASE`` ago. A run therefore stops
 (committing its last move without ``bot_run``, so the usual job is queued for the next version)
 when:

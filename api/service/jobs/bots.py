@@ -41,13 +41,13 @@ from rq.utils import utcparse
 
 from api.apps.webhooks import worker_webhooks
 from api.ground import config, heartbeats
-from api.play.bots import BOT_CHECK_AFTER_SECONDS, bot_job_version, schedule_bots
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS, bot_job_version, schedule_bots
 from api.play.game_keys import BOT_GAMES_KEY
 from api.play.game_record import ACTIVE
 from api.play.moves import load_state
 from api.play.store import GameStore
+from api.service.game_listeners import wire
 from api.service.jobs.bot_runs import play_run
-from api.service.wiring import wire
 from engine.core.registry import get_ruleset
 
 SWEEP_LOCK_KEY = "bots:sweeping"
