@@ -23,6 +23,7 @@ from redis.cluster import RedisCluster
 
 from api.play.analysis_store import AnalysisStore
 from api.play.chat_store import ChatStore
+from api.play.deadline_store import DeadlineStore
 from api.play.game_keys import (
     BOT_GAMES_KEY,
     analysis_costs_key,
@@ -53,6 +54,7 @@ from api.play.game_record import (
 from api.play.hint_store import HintStore, WinChancesStore
 from api.play.job_queues import JobQueues
 from api.play.listeners import Listeners
+from api.play.lobby_store import LobbyStore
 from api.play.scripts import COMMIT_SCRIPT, TTL_REFRESH_SECONDS
 from api.play.stream_reads import entries_after
 
@@ -81,6 +83,12 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
     return redis.Redis.from_url(url, decode_responses=True)
 
 
+#: what ``watching``'s transaction raises when the game changed before it ran (a seat change tries again)
+ChangedMeanwhile = redis.WatchError
+#: the key ``bench_read`` reads (never written: the read itself is what is measured)
+BENCH_KEY = "rulehouse:bench:ping"
+
+
 class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
                  idempotency_ttl: int, control: redis.Redis | None = None, queues: JobQueues | None = None) -> None:
@@ -100,6 +108,9 @@ class GameStore:
         self.win_chances = WinChancesStore(client, game_ttl)
         self.analyses = AnalysisStore(client)
         self.chat = ChatStore(client)
+        #: the global books on the control Redis: decision deadlines and the lobby
+        self.deadline_book = DeadlineStore(self.control)
+        self.lobby = LobbyStore(self.control)
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
@@ -338,6 +349,18 @@ class GameStore:
         if values[0] is None:
             return None, None
         return record_of(game_id, values[: len(GAME_FIELDS)], False), (values[-1] if extra_field else None)
+
+    def reachable(self) -> bool:
+        """Whether both Redis answer a PING (``ping`` raises when one does not)."""
+        try:
+            self.ping()
+        except redis.RedisError:
+            return False
+        return True
+
+    def bench_read(self) -> str | None:
+        """One GET on the games' Redis: the bench's baseline (``/bench/ping``), through the stack of a game read."""
+        return self.redis.get(BENCH_KEY)
 
     def ping(self) -> bool:
         """Both Redis answer (a cluster client pings every primary)."""
