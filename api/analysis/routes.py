@@ -1,7 +1,7 @@
 """``GET /v1/games/{id}/analysis``: a finished game's analysis, computed once on the analysis workers.
 
 The request never analyses: the first ask reserves the work bound against the caller's app, marks
-the analysis asked and queues its job (``api.service.jobs.analysis``) on the ``analysis`` queue, then waits
+the analysis asked and queues its job (``api.analysis.computing``) on the ``analysis`` queue, then waits
 for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After``.
 """
 
@@ -14,6 +14,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.analysis.computing import analysis_charge_id, analysis_job_id, queue_analysis
 from api.analysis.schemas import AnalysisQuerySchema, AnalysisSchema
 from api.apps import ownership
 from api.http.helpers import bearer_token, json_response, load_current, not_modified, store
@@ -21,8 +22,6 @@ from api.http.problems import ApiProblem, problem_response
 from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS
 from api.play.game_record import FINISHED, WAITING, GameRecord
 from api.play.rules_version import ensure_current
-from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, queue_analysis
-from api.service.jobs.bots import job_alive
 from engine.analysis.game import work_bound
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT
@@ -126,7 +125,7 @@ def _wait(record: GameRecord, job_id: str, seconds: float) -> str:
     """The analysis' stored value once ready, or as it is after ``seconds``; a lost job is queued again, by the
     one ask that claims it (under the charge reserved for it)."""
     games = store()
-    if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
+    if job_id and not games.job_alive(job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
             ownership.claim_computation(analysis_charge_id(record.id)):
         again = analysis_job_id(record.id, again=True)
         if games.analyses.save(record.id, again, replacing=job_id):

@@ -6,12 +6,8 @@ never imports the worker's code.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import time
-
-from rq import Retry
-from rq.exceptions import DuplicateJobError
 
 from api.play.game_record import GameRecord
 from api.play.store import GameStore
@@ -62,11 +58,10 @@ def schedule_bots(store: GameStore, game_id: str, version: int, seats: list[dict
     store.note_bot_job(game_id, job_id, time.time() + BOT_CHECK_AFTER_SECONDS)
     searching = bot_searches(ruleset, bot)
     queue = store.queues.search if searching else store.queues.bot
-    with contextlib.suppress(DuplicateJobError):
-        # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
-        queue.enqueue(PLAY_BOT_TURN, game_id, version, job_id=job_id, unique=True,
-                      result_ttl=60, failure_ttl=24 * 3600, retry=Retry(max=3),
-                      job_timeout=store.queues.search_timeout if searching else None)
+    # A failed job blocks its id for failure_ttl, so a transient error gets immediate retries.
+    store.queues.enqueue_once(queue, PLAY_BOT_TURN, game_id, version, job_id=job_id, result_ttl=60,
+                              failure_ttl=24 * 3600, retries=3,
+                              job_timeout=store.queues.search_timeout if searching else None)
     return job_id
 
 

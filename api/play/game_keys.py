@@ -72,6 +72,8 @@ def bot_current_key(game_id: str) -> str:
 
 #: Sorted set of games with bot seats; score: when api.service.jobs.bots.sweep should next look at the game.
 BOT_GAMES_KEY = "bots:games"
+#: Held (2 s) by the one worker whose bot sweep runs now.
+BOT_SWEEP_LOCK_KEY = "bots:sweeping"
 
 
 def hint_key(game_id: str, seat: int, version: int) -> str:

@@ -192,3 +192,13 @@ redis.call('HSET', KEYS[1], 'chat', ARGV[1])
 redis.call('PUBLISH', ARGV[2], 'chat')
 return 1
 """
+
+#: Takes a game out of the index of games with bot seats (``BOT_GAMES_KEY``), or puts its next look at
+#: ARGV[3], only if nobody pushed it past ARGV[2] (api/service/jobs/bots.py's sweep). Sent by EVAL.
+#: KEYS: 1 the index. ARGV: 1 the game, 2 the look that is due, 3 the next look ('': none).
+RESCHEDULE_BOT_CHECK_SCRIPT = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""

@@ -26,6 +26,7 @@ from api.play.chat_store import ChatStore
 from api.play.deadline_store import DeadlineStore
 from api.play.game_keys import (
     BOT_GAMES_KEY,
+    BOT_SWEEP_LOCK_KEY,
     analysis_costs_key,
     analysis_key,
     asked_key,
@@ -55,7 +56,7 @@ from api.play.hint_store import HintStore, WinChancesStore
 from api.play.job_queues import JobQueues
 from api.play.listeners import Listeners
 from api.play.lobby_store import LobbyStore
-from api.play.scripts import COMMIT_SCRIPT, TTL_REFRESH_SECONDS
+from api.play.scripts import COMMIT_SCRIPT, RESCHEDULE_BOT_CHECK_SCRIPT, TTL_REFRESH_SECONDS
 from api.play.stream_reads import entries_after
 
 
@@ -208,6 +209,19 @@ class GameStore:
         self.redis.set(bot_current_key(game_id), job_id, ex=self.game_ttl)
         self.control.zadd(BOT_GAMES_KEY, {game_id: check_at})
 
+    def bot_games_due(self, now: float, limit: int) -> list[tuple[str, float]]:
+        """Up to ``limit`` games of ``BOT_GAMES_KEY`` (id, when) whose look is due by ``now``."""
+        return self.control.zrangebyscore(BOT_GAMES_KEY, "-inf", now, start=0, num=limit, withscores=True)
+
+    def recheck_bot_game(self, game_id: str, due: float, later: float | str) -> None:
+        """Look at the game again at ``later`` ("": take it out of ``BOT_GAMES_KEY``), unless its look was
+        pushed past ``due`` meanwhile (``RESCHEDULE_BOT_CHECK_SCRIPT``)."""
+        self.control.eval(RESCHEDULE_BOT_CHECK_SCRIPT, 1, BOT_GAMES_KEY, game_id, due, later)
+
+    def take_bot_sweep(self, holder: object) -> bool:
+        """Hold the bot sweep for 2 s (one sweeper at a time); False when another holds it."""
+        return bool(self.control.set(BOT_SWEEP_LOCK_KEY, holder, nx=True, px=2000))
+
     def delete(self, game_id: str) -> None:
         """Delete the game's keys, and its entry in the index of games with bot seats."""
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
@@ -349,6 +363,11 @@ class GameStore:
         if values[0] is None:
             return None, None
         return record_of(game_id, values[: len(GAME_FIELDS)], False), (values[-1] if extra_field else None)
+
+    def job_alive(self, job_id: str, grace: float = 0.0) -> bool:
+        """Whether the bot, hint or analysis job ``job_id`` will still run without help (``JobQueues.job_alive``:
+        RQ keeps its jobs on the control Redis, beside its queues)."""
+        return self.queues.job_alive(self.control, job_id, grace)
 
     def reachable(self) -> bool:
         """Whether both Redis answer a PING (``ping`` raises when one does not)."""

@@ -153,7 +153,7 @@ class SweepingMixin(FewerBeatsMixin):
         The work itself does not wait for this: such a job is in no queue, and so is one that a
         worker on several queues (the default) took with LPOP, with no intermediate list, which
         nothing here sees. The bot sweep and a hint's next ask queue such a bot move or hint
-        again under a new id (``bot_jobs.job_alive``), the simulation and experiment reapers
+        again under a new id (``GameStore.job_alive``), the simulation and experiment reapers
         such a chunk (``api.service.jobs.chunks.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
@@ -210,7 +210,7 @@ class LeanBotJobsMixin:
     dependents: about 40 commands a job, which a run of a few bot moves beside a person does not
     amortize (bench/bot_cost.py). Nothing reads those for a bot job: the game's version check says
     what was played, and a job that dies is found by the bot sweep from the job hash alone
-    (``bot_jobs.job_alive``: status, started_at, worker_name, origin). So such a job is marked
+    (``JobQueues.job_alive``: status, started_at, worker_name, origin). So such a job is marked
     started and then finished on its hash only (kept ``result_ttl`` seconds, for its unique id),
     under RQ's own timeout. A job that raises goes through RQ's failure handling as any job (its
     retries, the failed registry). What one gives up: ``rq info`` and the dashboard do not list a

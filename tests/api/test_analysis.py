@@ -8,9 +8,10 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
+from api.analysis.computing import analysis_job_id
 from api.analysis.routes import reservation
 from api.cli import main as cli_main
-from api.service.jobs.analysis import analysis_job_id, compute_analysis
+from api.service.jobs.analysis import compute_analysis
 from engine.analysis.game import analyse
 from tests.api.helpers import assert_problem, auth
 from tests.api.test_records import create, drive, record_of

@@ -356,8 +356,9 @@ def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_
 
 def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_made(client, keyed_app, keys,
                                                                                      monkeypatch):
+    from api.analysis.computing import analysis_job_id
     from api.competition import players
-    from api.service.jobs.analysis import analysis_job_id, compute_analysis
+    from api.service.jobs.analysis import compute_analysis
 
     _, secret = keys.create_app("League")
     store = keyed_app.extensions["rulehouse.store"]

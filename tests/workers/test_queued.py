@@ -7,10 +7,10 @@ import signal
 
 import pytest
 
+from api.hints.computing import hint_job_id
 from api.play.game_keys import bot_current_key
 from api.service.jobs import experiments
 from api.service.jobs import simulations as jobs
-from api.service.jobs.hints import hint_job_id
 from engine.simulate import simulate
 from tests.api.helpers import auth
 from tests.processes import wait_for

@@ -14,8 +14,8 @@ from rq.timeouts import JobTimeoutException, UnixSignalDeathPenalty
 from rq.utils import now, utcformat
 
 from api.app import create_app
-from api.service.jobs.bots import job_alive, play_bot_turn
-from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
+from api.hints.computing import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
+from api.service.jobs.bots import play_bot_turn
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -148,9 +148,9 @@ def test_a_started_search_job_is_alive_for_its_timeout_a_quick_one_for_the_lease
         return job.id
 
     later = store.queues.bot_job_lease + 5
-    assert job_alive(store, started(searching["id"], later))
-    assert not job_alive(store, started(quick["id"], later))
-    assert not job_alive(store, started(searching["id"], store.queues.search_timeout + store.queues.bot_job_lease + 1))
+    assert store.job_alive(started(searching["id"], later))
+    assert not store.job_alive(started(quick["id"], later))
+    assert not store.job_alive(started(searching["id"], store.queues.search_timeout + store.queues.bot_job_lease + 1))
 
 
 #: Searches long enough to kill their worker in the middle (Hitchiker's deepest search, its first pick).
