@@ -8,17 +8,8 @@ import argparse
 import json
 import sys
 
-from api.cli.support import (
-    HttpSimulations,
-    RedisRuns,
-    RequestRefused,
-    parse_options,
-    plot_unavailable,
-    refusal_message,
-    resolve_redis_url,
-    show_result,
-    wait_until_ended,
-)
+from api.cli import support
+from api.cli.support import HttpSimulations, RequestRefused, parse_options, refusal_message
 from api.simulations.table import positions_of
 from engine.core.errors import InvalidOptions
 
@@ -118,7 +109,7 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
+    return support.wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
                             poll_seconds=0.3)
 
 
@@ -189,16 +180,18 @@ def drama_rows(variants: list[dict]) -> list[str]:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
-    if plot_unavailable(args):
+    if support.plot_unavailable(args):
         return 1
     body = build_body(args)
-    experiments = HttpExperiments(args.url) if args.url else RedisRuns(resolve_redis_url(args.redis_url),
-                                                                             "api.experiments.lifecycle")
+    if args.url:
+        experiments = HttpExperiments(args.url)
+    else:
+        experiments = support.RedisRuns(support.resolve_redis_url(args.redis_url), "api.experiments.lifecycle")
     try:
         exp_id = experiments.submit(body)
     except (InvalidOptions, RequestRefused) as error:
         print(refusal_message(error), file=sys.stderr)
         return 2
     state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
-    show_result(args, state, format_table, "api.experiments.plot.plot_experiment")
+    support.show_result(args, state, format_table, "api.experiments.plot.plot_experiment")
     return 0 if state["status"] == "finished" else 1

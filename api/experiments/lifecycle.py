@@ -32,6 +32,9 @@ from engine.experiments.report import variant_measures as measure_variant
 __all__ = ["ACTIVE", "KIND", "QUEUE", "ExperimentChunkRun", "ExperimentNotFound", "Settings", "advance", "cancel",
            "finalize", "owner", "reap", "reap_all", "results", "run_chunk", "status", "submit"]
 
+#: The fields of an experiment's spec its status shows, in order.
+SPEC_FIELDS = ("ruleset", "players", "bots", "options", "sweep", "games", "stop", "seed", "chunk_size", "drama")
+
 
 def owner(redis: Connection, exp_id: str) -> str | None:
     return ExperimentStore(redis).owner(exp_id)
@@ -41,11 +44,8 @@ def submit(redis: Connection, body: dict, settings: Settings | None = None, *, o
            admit: Callable[[dict, str], None] | None = None) -> str:
     """Check the request, queue its first round, and return the experiment id. ``admit(spec, experiment
     id)`` may refuse it (quotas, experiments in flight) by raising; it sees the whole budget."""
+    spec, exp_id = runs.admitted(body, normalize_spec, admit)
     settings = settings or Settings.current()
-    spec = normalize_spec(body)
-    exp_id = runs.new_run_id()
-    if admit is not None:
-        admit(spec, exp_id)
     now = time.time()
     first = spec["games"] or next_round_games(0, spec["stop"], spec["chunk_size"])
     indexes = list(range(-(-first // spec["chunk_size"])))
@@ -244,18 +244,7 @@ def status(redis: Connection, exp_id: str) -> dict:
     stopped = json.loads(meta["stopped"])
     result = json.loads(meta["result"]) if "result" in meta else _results_so_far(redis, exp_id, spec, meta, stopped)
     return {
-        "id": exp_id,
-        "status": meta["status"],
-        "ruleset": spec["ruleset"],
-        "players": spec["players"],
-        "bots": spec["bots"],
-        "options": spec["options"],
-        "sweep": spec["sweep"],
-        "games": spec["games"],
-        "stop": spec["stop"],
-        "seed": spec["seed"],
-        "chunk_size": spec["chunk_size"],
-        "drama": spec.get("drama", False),  # absent from the specs of experiments queued before drama
+        **runs.head(exp_id, meta, spec, SPEC_FIELDS),
         "progress": {
             "round": int(meta["round"]),
             "games_done": int(meta["games_done"]),
@@ -266,7 +255,5 @@ def status(redis: Connection, exp_id: str) -> dict:
                          for i, (v, r) in enumerate(zip(spec["variants"], result["variants"], strict=True))],
             "workers": store.workers(exp_id),
         },
-        **runs.timings(meta),
-        "result": result,
-        "error": meta.get("error"),
+        **runs.outcome(meta, result),
     }

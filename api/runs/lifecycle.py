@@ -69,8 +69,15 @@ def iso_time(timestamp: float | None) -> str | None:
     return None if timestamp is None else times.iso_time(timestamp, "milliseconds")
 
 
-def new_run_id() -> str:
-    return secrets.token_hex(12)
+def admitted(body: dict, normalize: Callable[[dict], dict], admit: Callable[[dict, str], None] | None
+             ) -> tuple[dict, str]:
+    """A request's spec (``normalize``: ``InvalidOptions`` when it is not acceptable) and the new run's id,
+    once ``admit(spec, run id)`` let it through (it refuses by raising: quotas)."""
+    spec = normalize(body)
+    run_id = secrets.token_hex(12)
+    if admit is not None:
+        admit(spec, run_id)
+    return spec, run_id
 
 
 def new_run_fields(spec_json: str, now: float, ttl: int, owner: str | None, **more: object) -> dict:
@@ -79,8 +86,16 @@ def new_run_fields(spec_json: str, now: float, ttl: int, owner: str | None, **mo
             "ttl": ttl, **({"app": owner} if owner else {})}
 
 
-def timings(meta: dict[str, str]) -> dict[str, Any]:
-    """The times of a run's status (``meta``: its status hash): created, started, finished, elapsed, CPU."""
+def head(run_id: str, meta: dict[str, str], spec: dict, names: tuple[str, ...]) -> dict[str, Any]:
+    """The start of a run's status: its id and state, then the spec's fields ``names`` in that order
+    (``drama`` is False where absent: the specs of runs queued before drama have none)."""
+    return {"id": run_id, "status": meta["status"],
+            **{name: spec.get(name, False) if name == "drama" else spec[name] for name in names}}
+
+
+def outcome(meta: dict[str, str], result: dict | None) -> dict[str, Any]:
+    """The end of a run's status (``meta``: its status hash): its times (created, started, finished,
+    elapsed), CPU seconds, ``result`` and error."""
     created_at = float(meta["created_at"])
     finished_at = float(meta["finished_at"]) if "finished_at" in meta else None
     return {
@@ -89,6 +104,8 @@ def timings(meta: dict[str, str]) -> dict[str, Any]:
         "finished_at": iso_time(finished_at),
         "elapsed": round((finished_at or time.time()) - created_at, 3),
         "cpu_seconds": round(float(meta["cpu_seconds"]), 3) if "cpu_seconds" in meta else None,
+        "result": result,
+        "error": meta.get("error"),
     }
 
 

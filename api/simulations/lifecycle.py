@@ -27,6 +27,9 @@ from engine.simulate import Tally, play_chunk, summarize
 __all__ = ["ACTIVE", "KIND", "QUEUE", "ChunkRun", "Settings", "SimulationNotFound", "cancel", "finalize", "owner",
            "reap", "reap_all", "run_chunk", "status", "submit"]
 
+#: The fields of a simulation's spec its status shows, in order.
+SPEC_FIELDS = ("ruleset", "players", "bots", "options", "games", "seed", "chunk_size", "chunks", "drama")
+
 
 def owner(redis: Connection, sim_id: str) -> str | None:
     """The id of the app that asked for the simulation; ``SimulationNotFound`` if there is none."""
@@ -40,11 +43,8 @@ def submit(redis: Connection, body: dict, settings: Settings | None = None, *, o
     ``InvalidOptions`` (with per-field messages) when the request is not acceptable;
     ``admit(spec, simulation id)`` may refuse it too (quotas), by raising. ``owner`` is the app that asked.
     """
+    spec, sim_id = runs.admitted(body, normalize_spec, admit)
     settings = settings or Settings.current()
-    spec = normalize_spec(body)
-    sim_id = runs.new_run_id()
-    if admit is not None:
-        admit(spec, sim_id)
     now = time.time()
     SimulationStore(redis).create(sim_id, runs.new_run_fields(json.dumps(spec), now, settings.ttl, owner),
                                   list(range(spec["chunks"])), settings.job_timeout, settings.ttl, now)
@@ -159,24 +159,12 @@ def status(redis: Connection, sim_id: str) -> dict:
             reap(redis, sim_id)
         meta = store.meta(sim_id)
     return {
-        "id": sim_id,
-        "status": meta["status"],
-        "ruleset": spec["ruleset"],
-        "players": spec["players"],
-        "bots": spec["bots"],
-        "options": spec["options"],
-        "games": spec["games"],
-        "seed": spec["seed"],
-        "chunk_size": spec["chunk_size"],
-        "chunks": spec["chunks"],
-        "drama": spec.get("drama", False),  # absent from the specs of simulations queued before drama
+        **runs.head(sim_id, meta, spec, SPEC_FIELDS),
         "progress": {
             "games_done": int(meta["games_done"]),
             "games": spec["games"],
             "chunks_done": int(meta["chunks_done"]),
             "chunks": spec["chunks"],
         },
-        **runs.timings(meta),
-        "result": json.loads(meta["result"]) if "result" in meta else None,
-        "error": meta.get("error"),
+        **runs.outcome(meta, json.loads(meta["result"]) if "result" in meta else None),
     }
