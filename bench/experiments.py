@@ -38,6 +38,7 @@ from redis import Redis  # noqa: E402
 from simulate import cpu_seconds, start_workers, stop_workers  # noqa: E402
 
 from api.experiments import lifecycle as experiments  # noqa: E402
+from api.experiments.spec import normalize_spec  # noqa: E402
 from api.runs.keys import run_key, tallies_key  # noqa: E402
 from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
 from api.simulations import lifecycle as simulations  # noqa: E402
@@ -80,7 +81,7 @@ def run_and_time(client: Redis, processes, submit, done) -> tuple[float, float]:
 
 def fixed_study(client: Redis, processes, games: int) -> dict:
     body = {**FIXED, "games": games}
-    spec_variants = experiments.normalize_spec(body)["variants"]
+    spec_variants = normalize_spec(body)["variants"]
 
     def submit_experiment():
         return experiments.submit(client, body)
