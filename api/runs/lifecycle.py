@@ -21,7 +21,8 @@ from typing import Any
 from api.ground import config, times
 from api.runs.store import ACTIVE, QUEUE, RunStore, StoreError
 
-__all__ = ["ACTIVE", "QUEUE", "TERMINAL", "Cancelled", "ChunkRun", "GameOverran", "Settings"]
+#: What a run's room re-exports of the store (its lifecycle's users need not know the store).
+__all__ = ["ACTIVE", "QUEUE"]
 
 TERMINAL = ("finished", "failed", "cancelled")
 
