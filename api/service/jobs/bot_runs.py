@@ -60,7 +60,7 @@ log = logging.getLogger("rulehouse.bots")
 
 
 def run_seconds(lease: float) -> float:
-    """How long one job may play on: well inside its ``lease`` (``GameStore.bot_job_lease``), so that the
+    """How long one job may play on: well inside its ``lease`` (``JobQueues.bot_job_lease``), so that the
     sweep never takes it for dead."""
     return min(2.0, 0.4 * lease)
 
