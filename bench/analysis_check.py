@@ -499,6 +499,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=25, help="costly moves played out per ruleset")
     parser.add_argument("--controls", type=int, default=10, help="moves not called costly played out per ruleset")
     parser.add_argument("--rulesets", default=",".join(sorted(all_rulesets())))
+    parser.add_argument("--lineups", default=",".join(LINEUPS))
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (more games of a run)")
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2], help="2: one extra process")
     parser.add_argument("--json", help="write every game's and move's figures into this file")
     parser.add_argument("--report", help="report again from files --json wrote, comma-separated (no games played)")
@@ -537,7 +539,8 @@ def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
     games_for = dict(item.split("=") for item in args.games_for.split(",") if item)
     for ruleset_id in args.rulesets.split(","):
         games = int(games_for.get(ruleset_id, args.games))
-        mine = [check for lineup in LINEUPS for check in check_games(ruleset_id, lineup, games, args.jobs)]
+        mine = [check for lineup in args.lineups.split(",")
+                for check in check_games(ruleset_id, lineup, games, args.jobs, args.first)]
         checks += mine
         effects[ruleset_id] = measure_costs(costly_sample(mine, args.moves), args.playouts, args.jobs)
         controls[ruleset_id] = measure_costs(costly_sample(mine, args.controls, costly=False), args.playouts,
