@@ -512,8 +512,9 @@ def main() -> None:
             with open(path) as saved:
                 data = json.load(saved)
             checks += [GameCheck(**game) for game in data["games"]]
-            effects.update(data["effects"])
-            controls.update(data["controls"])
+            for mine, theirs in ((effects, data["effects"]), (controls, data["controls"])):
+                for ruleset_id, played in theirs.items():
+                    mine.setdefault(ruleset_id, []).extend(played)
     else:
         checks, effects, controls = run(args, began)
     comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
