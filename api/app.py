@@ -185,7 +185,7 @@ def create_app(config: dict | None = None) -> Flask:
     moves.states.resize(app.config["STATE_CACHE_SIZE"])
     timelines.resize(app.config["TIMELINE_GAMES"])
     app.extensions["rulehouse.store"] = store
-    app.extensions[access.EXTENSION] = AppKeys(store.control)
+    app.extensions[access.EXTENSION] = store.beside(AppKeys)
     app.extensions[WEBHOOKS_EXTENSION] = webhooks
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "

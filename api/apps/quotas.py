@@ -98,7 +98,7 @@ def admit(app: App, *asks: Ask, work: tuple[str, int] | None = None) -> None:
         raise over_quota(QUOTA_OF_SET.get(ask.hold_set, ask.hold_set), refused.held, refused.asked, ask.allowed)
     if work is not None:
         try:
-            accounting.admit(app, *work)
+            accounting.current().admit(app, *work)
         except Exception:
             _give_back(held, asks)
             raise
