@@ -44,6 +44,13 @@ class TournamentStore:
         """The tournament's hash (empty: gone)."""
         return self.redis.hgetall(tournament_key(tournament_id))
 
+    def statuses(self, tournament_ids: list[str]) -> list[str | None]:
+        """Each tournament's status (None: gone), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for tournament_id in tournament_ids:
+            pipe.hget(tournament_key(tournament_id), "status")
+        return pipe.execute()
+
     def update(self, tournament_id: str, fields: dict) -> None:
         self.redis.hset(tournament_key(tournament_id), mapping=fields)
 

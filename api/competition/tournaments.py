@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from api.apps.app_store import AppKeys
 from api.apps.notify import hooks
+from api.apps.quotas import Life, Lives
 from api.competition import round_room
 from api.competition.games import final_ranks, rate_game
 from api.competition.tournament_store import TOURNAMENT_TTL, tournament_store
@@ -130,6 +131,13 @@ def load(store: GameStore, tournament_id: str) -> dict | None:
     return {"id": tournament_id, "app": data["app"], "spec": spec, "status": data["status"],
             "reason": data["reason"] or None, "round": int(data["round"]), "created": float(data["created"]),
             "updated": float(data["updated"]), "rounds": rounds}
+
+
+def quota_lives(store: GameStore) -> Lives:
+    """The tournaments an app's ``live_games`` quota holds (``api.apps.quotas.Census``): ended once no longer
+    running."""
+    return lambda ids: [None if status is None else Life(status != RUNNING)
+                        for status in tournament_store(store).statuses(ids)]
 
 
 def results_of(rounds: list[dict]) -> list[TableResult]:
