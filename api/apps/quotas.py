@@ -122,7 +122,7 @@ PENDING_SECONDS = 60.0
 
 
 def holds(app_id: str) -> Holds:
-    return Holds(keys().redis, app_id)
+    return keys().holds(app_id)
 
 
 def asks_for(app: App, kind: str, resource_id: str, weight: int = 1, rated: list[str] | tuple[str, ...] = ()
