@@ -31,13 +31,16 @@ export function statusWords(status) {
   return STATUS_WORDS[status] ?? words(status);
 }
 
-/** The seats list: name, bot, whose decision it is, the deadline. */
-export function drawSeats(list, game, { viewerSeat = null, deadline = null } = {}) {
+/**
+ * The seats list: name, bot, whose decision it is, the deadline. `past`: a replay's position, where nobody
+ * is thinking now (a bot's pending decision reads "to decide" like a person's).
+ */
+export function drawSeats(list, game, { viewerSeat = null, deadline = null, past = false } = {}) {
   clear(list);
   const waiting = new Set(game.waiting_for || []);
   for (const seat of game.seats) {
     const status = [];
-    if (waiting.has(seat.seat)) status.push(seat.bot ? "bot thinking…" : "to decide");
+    if (waiting.has(seat.seat)) status.push(seat.bot && !past ? "bot thinking…" : "to decide");
     if (waiting.has(seat.seat) && !seat.bot && deadline) status.push(`deadline ${deadline}`);
     list.append(el("li", {
       className: `seat seat-${seat.seat % 8} ${waiting.has(seat.seat) ? "waiting" : ""} ${seat.seat === viewerSeat ? "me" : ""}`,
