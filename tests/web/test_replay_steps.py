@@ -9,31 +9,9 @@ import random
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.processes import wait_for
-from tests.web.pages import body_data, console_errors, wait
+from tests.web.pages import BOT_GAMES, body_data, console_errors, finished_bot_game, wait
 
-#: ruleset: (players, options) of an all-bot game short enough to finish quickly
-GAMES = {
-    "monopoly-cars2": (3, {"turn_cap": 12}),
-    "cash-n-guns": (4, {"turn_cap": 2}),
-    "whipcash": (3, {"turn_cap": 12}),
-    "hitchiker": (3, {"turn_cap": 20}),
-}
 STEPS = 10
-
-
-def finished_game(base: str, ruleset: str, seed: int) -> dict:
-    """An all-bot game played to its end by the worker: {game, events, versions (the replay's steps)}."""
-    players, options = GAMES[ruleset]
-    seats = [{"name": f"Bot {seat + 1}", "bot": "heuristic"} for seat in range(players)]
-    created = requests.post(f"{base}/v1/games", json={"ruleset": ruleset, "seed": seed, "seats": seats,
-                                                       "options": options}, timeout=10).json()
-    url = f"{base}/v1/games/{created['id']}"
-    game = wait_for(lambda: (g := requests.get(url, timeout=10).json())["status"] == "finished" and g, timeout=120)
-    events = requests.get(f"{url}/events?after=0&limit=1000", timeout=10).json()["events"]
-    assert len(events) < 1000, "one page of events"
-    versions = [0, *sorted({entry["version"] for entry in events} - {0})]
-    return {"base": base, "game": game, "events": events, "versions": versions}
 
 
 def drawn_from_api(driver, game: dict, version: int) -> str:
@@ -90,7 +68,7 @@ def assert_step_agrees(driver, case: dict, step: int) -> None:
 def test_replay_board_and_events_agree_with_the_views_at_random_steps(service, browser):
     driver = browser
     rng = random.Random(43)
-    cases = [finished_game(service.url, ruleset, seed) for seed, ruleset in enumerate(sorted(GAMES), start=7)]
+    cases = [finished_bot_game(service.url, ruleset, seed) for seed, ruleset in enumerate(sorted(BOT_GAMES), start=7)]
     chosen = [case for case in cases for _ in range(2)] + [rng.choice(cases) for _ in range(STEPS - 2 * len(cases))]
     picks = [(case, rng.randrange(len(case["versions"]))) for case in chosen]
     assert len(picks) == STEPS
