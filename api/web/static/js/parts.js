@@ -56,7 +56,7 @@ export function logLine(entry, ctx, seats) {
   }, describe(event, ctx), event.visible_to ? el("span", { className: "badge" }, "only you") : null);
 }
 
-/** Who won and why, in one sentence: "Ann wins: the most money after 12 turns." */
+/** Who won and why, in one sentence: "Ann wins: the turn limit was reached." */
 export function winnerSentence(result, ctx) {
   const who = result.winners.length
     ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
