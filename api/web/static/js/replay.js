@@ -3,7 +3,7 @@
 // action caused are shown together, highlighted, beside the board as it stood after them (docs/web-table.md).
 import { allEvents, get, tokens } from "./api.js";
 import { drawBoard } from "./boards/index.js";
-import { $, clear, el, showProblem } from "./dom.js";
+import { $, clear, el, phone, showProblem } from "./dom.js";
 import { contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle } from "./parts.js";
 import { describe } from "./words.js";
 
@@ -153,6 +153,7 @@ async function start() {
       if (key.key === "ArrowRight") show(replay.step + 1);
       if (key.key === "ArrowLeft") show(replay.step - 1);
     });
+    phone.addEventListener("change", () => show(replay.step)); // some boards are drawn differently on a phone
     const asked = Number(query.get("step"));
     document.body.dataset.ready = "true";
     await show(Number.isInteger(asked) && asked > 0 ? asked : 0);

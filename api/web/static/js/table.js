@@ -3,7 +3,7 @@ import { follow, get, post, Problem, tokens } from "./api.js";
 import { boardFor, drawBoard } from "./boards/index.js";
 import { mountChat } from "./chat.js";
 import { controlsBusy, drawDecisions } from "./controls.js";
-import { $, clear, show, showProblem } from "./dom.js";
+import { $, clear, phone, show, showProblem } from "./dom.js";
 import {
   contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle, statusWords, winnerSentence,
 } from "./parts.js";
@@ -194,6 +194,9 @@ follow(gameId, me.token, {
   },
   onError: (error) => showProblem(error),
 });
+
+// A phone's layout draws some boards differently: crossing its width (a turned phone, a resized window) redraws.
+phone.addEventListener("change", () => { if (page.game) render(); });
 
 mountChat($("chat"), { gameId, seat: me.seat, token: me.token, creatorToken: creatorToken() });
 

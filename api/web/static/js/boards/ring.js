@@ -1,5 +1,5 @@
 // A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
-import { el, words } from "../dom.js";
+import { el, phone, words } from "../dom.js";
 
 /** Grid cell (row, column; 1-based) of ring position i on a rows x columns grid, clockwise from the top left. */
 export function ringCell(i, rows, columns) {
@@ -54,7 +54,7 @@ export function ring(spaces, middle, ctx) {
     }, el("span", { className: "space-index" }, String(index)), el("strong", {}, space.title),
     (space.lines || []).map((line) => el("small", {}, line)), pawns(space.seats || [], ctx)));
   });
-  if (phoneWidth()) {
+  if (phone.matches) {
     // The ring scrolls sideways on a phone; its middle (the money tables) would scroll out of sight with it,
     // cut off ("$21,987 pa…"): it goes under the ring instead, as wide as the screen.
     return el("div", { className: "ring-board" }, el("div", { className: "ring-scroll" }, grid),
@@ -65,9 +65,6 @@ export function ring(spaces, middle, ctx) {
   } }, middle));
   return grid;
 }
-
-/** A phone's width, as the stylesheet's `max-width: 40rem` (read when a board is drawn: every move redraws it). */
-const phoneWidth = () => matchMedia("(max-width: 40rem)").matches;
 
 /** Seats standing on each position. */
 export function seatsAt(players, positionOf = (player) => player.position) {
