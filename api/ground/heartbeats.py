@@ -33,7 +33,7 @@ log = logging.getLogger("rulehouse.worker")
 
 #: RQ job states in which a job will still run without help (given that it sits in its queue or
 #: registry). Both liveness checks start here: a bot, hint or analysis job's (``api.service.jobs.bots.job_alive``:
-#: a lease from its start, and this heartbeat) and a simulation chunk's (``api.service.jobs.chunks.chunk_is_lost``:
+#: a lease from its start, and this heartbeat) and a simulation chunk's (``api.runs.store.chunk_is_lost``:
 #: the chunk's own lease key); past it their rules differ.
 WAITING_JOB_STATES = frozenset({"queued", "deferred", "scheduled"})
 

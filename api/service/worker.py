@@ -23,16 +23,16 @@ from rq.utils import now, utcformat
 
 from api.apps import deadline_warnings, webhooks
 from api.competition import sweep as competition_sweep
+from api.experiments import lifecycle as experiments
 from api.ground import config, faults, heartbeats, metrics
 from api.ground.config import ALL_QUEUES, WORKER_QUEUES
 from api.observability.requests import configure_json_logging
 from api.play import timeouts
 from api.play.bots import PLAY_BOT_TURN
 from api.service.jobs import bots as bot_seats
-from api.service.jobs import experiments
-from api.service.jobs import simulations as jobs
 from api.service.jobs.bots import job_store
 from api.service.redis_wait import RedisWait
+from api.simulations import lifecycle as simulations
 from engine.core.registry import all_rulesets
 
 QUEUES = WORKER_QUEUES
@@ -134,7 +134,7 @@ class SweepingMixin(FewerBeatsMixin):
         except Exception:  # a sweep must never stop the worker
             log.exception("intermediate-queue sweep failed")
         try:
-            requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
+            requeued = simulations.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
             requeued += experiments.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
@@ -154,7 +154,7 @@ class SweepingMixin(FewerBeatsMixin):
         worker on several queues (the default) took with LPOP, with no intermediate list, which
         nothing here sees. The bot sweep and a hint's next ask queue such a bot move or hint
         again under a new id (``bot_seats.job_alive``), the simulation and experiment reapers
-        such a chunk (``api.service.jobs.chunks.taken_but_never_started``)."""
+        such a chunk (``api.runs.store.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:
