@@ -2,6 +2,7 @@
 import { apiKey, get, post, Problem, setApiKey, tokens } from "./api.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
+import { statusWords } from "./words.js";
 
 const lobby = { rulesets: [], details: new Map() };
 
@@ -129,11 +130,55 @@ async function create(submitted) {
   }
 }
 
+/** How many games of this browser the lobby lists (and reads, one request each, to say which wait for you). */
+const MINE_SHOWN = 20;
+/** Reads in flight at once while marking them: a few, so a long list never bursts the key's rate limit. */
+const MINE_READS_AT_ONCE = 4;
+
+/**
+ * Marks each listed game with its status and, where a seat this browser holds is to decide, "your turn"
+ * (one `GET /v1/games/{id}` per listed game, at most MINE_SHOWN, MINE_READS_AT_ONCE at a time).
+ */
+async function markTurns(listed) {
+  const queue = [...listed];
+  let waitingForYou = 0;
+  const mark = async ([gameId, stored]) => {
+    const item = $("mine").querySelector(`li[data-game="${CSS.escape(gameId)}"]`);
+    if (!item) return;
+    try {
+      const game = await get(`/v1/games/${encodeURIComponent(gameId)}`);
+      const mine = Object.keys(stored.seats || {}).map(Number);
+      const yours = game.status === "active" && (game.waiting_for || []).some((seat) => mine.includes(seat));
+      item.dataset.status = game.status;
+      item.dataset.yourTurn = String(yours);
+      const note = item.querySelector(".game-status");
+      note.textContent = statusWords(game.status);
+      if (yours) {
+        waitingForYou += 1;
+        note.replaceChildren(el("strong", { className: "your-turn" }, "▶ your turn"));
+      }
+    } catch {
+      item.dataset.status = "unknown"; // gone (expired or forgotten by the service): the links stay
+    }
+  };
+  const worker = async () => {
+    while (queue.length) await mark(queue.shift());
+  };
+  await Promise.all(Array.from({ length: MINE_READS_AT_ONCE }, worker));
+  $("mine-turns").textContent = waitingForYou ? ` · ${waitingForYou} wait${waitingForYou === 1 ? "s" : ""} for you` : "";
+  document.title = waitingForYou ? `▶ Your turn (${waitingForYou}) · ${LOBBY_TITLE}` : LOBBY_TITLE;
+  document.body.dataset.turnsMarked = "true";
+}
+
+const LOBBY_TITLE = document.title;
+
 function drawMine() {
   const list = clear($("mine"));
+  delete document.body.dataset.turnsMarked;
   const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
-  for (const [gameId, game] of games.slice(0, 20)) {
+  for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
     list.append(el("li", { dataset: { game: gameId } }, el("code", {}, gameId), ` ${game.ruleset || ""} `,
+      el("span", { className: "game-status muted" }), " ",
       Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
         `play as ${entry.name || `seat ${seat}`}`), " "]),
       el("a", { href: tableLink(gameId, null) }, "watch"), " ",
@@ -143,6 +188,7 @@ function drawMine() {
       el("button", { type: "button", className: "link", on: { click: () => { tokens.forget(gameId); drawMine(); } } }, "forget")));
   }
   if (!games.length) list.append(el("li", { className: "muted" }, "None yet."));
+  markTurns(games.slice(0, MINE_SHOWN));
 }
 
 async function drawWaiting() {

@@ -1,6 +1,14 @@
 // Events, actions and loot in words. Names come from the API and are only ever set as text.
 import { money, words } from "./dom.js";
 
+const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished",
+  aborted: "stopped before its end" };
+
+/** A game's status in words. */
+export function statusWords(status) {
+  return STATUS_WORDS[status] ?? words(status);
+}
+
 const LOOT = {
   painting: "a painting", first_aid: "a first-aid kit", clip: "a clip", godfather_token: "the Godfather token",
 };

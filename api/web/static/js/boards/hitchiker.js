@@ -1,6 +1,6 @@
 // Hitchiker: the cities from the ruleset's board data, hometowns, the casino and the deal on the table.
 import { el, money, words } from "../dom.js";
-import { facts, ring, scoreTable, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt, turnFacts } from "./ring.js";
 
 /** The cities: a custom board's (the view's `custom_data.board`), else the ruleset's (`data.board`); both are {cities}. */
 function board(view, data) {
@@ -42,8 +42,7 @@ export function draw(view, ctx, data) {
     el("h3", {}, "Hitchiker"),
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
-      ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
-      ["Phase", words(view.phase)],
+      ...turnFacts(view, "To decide", view.decider, ctx),
       // The bank is a signed ledger (docs/rules/hitchiker.md): below zero, it has paid out more than it took in.
       ["Bank", view.bank < 0 ? `${money(-view.bank)} paid out` : money(view.bank)],
       ["Bad Ride cards left", String(view.bad_ride_cards_left)],
