@@ -23,13 +23,16 @@ def labels_path(ruleset: Ruleset) -> Path:
 
 
 def load_labels(ruleset: Ruleset) -> dict:
-    """The ruleset's labels, every section present, with ``terms.bots`` naming every bot it offers: a bot
-    class's own ``label``, unless the labels file names it (a game's own bots)."""
+    """The ruleset's labels, every section present, with ``terms.bots`` naming every bot it offers and
+    ``terms.bot_about`` saying how it plays: a bot class's own ``label`` and ``about``, unless the labels
+    file says (a game's own bots)."""
     written = json.loads(labels_path(ruleset).read_text(encoding="utf-8"))
     unknown = set(written) - set(SECTIONS)
     if unknown:
         raise ValueError(f"{labels_path(ruleset)}: unknown sections {sorted(unknown)}")
     labels = {section: written.get(section, {}) for section in SECTIONS}
-    bots = {name: bot.label for name, bot in ruleset.bot_classes().items()}
-    labels["terms"] = {**labels["terms"], "bots": {**bots, **labels["terms"].get("bots", {})}}
+    classes = ruleset.bot_classes()
+    terms = labels["terms"]
+    terms["bots"] = {**{name: bot.label for name, bot in classes.items()}, **terms.get("bots", {})}
+    terms["bot_about"] = {**{name: bot.about for name, bot in classes.items()}, **terms.get("bot_about", {})}
     return labels
