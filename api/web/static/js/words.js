@@ -82,7 +82,9 @@ const FORMATS = {
   space: each((value, args, values, ctx) => ctx.space(value)),
   count: (value, [one, many]) => `${number(value)} ${value === 1 ? one : many}`,
   dice: (value) => value.join(" + "),
-  term: each((value, [table], values, ctx) => termOf(ctx, table, value, values)),
+  // `term:<table>:as_is` shows a value the table lacks as it is: it is words already (a board's city name)
+  term: each((value, [table, missing], values, ctx) => (missing === "as_is" && !Object.hasOwn(ctx.labels.terms[table] || {}, String(value))
+    ? String(value) : termOf(ctx, table, value, values))),
   card: (value, args, values, ctx) => (Array.isArray(value) ? value : [value]).map((code) => cardName(code, ctx)).join(", "),
   each: (value, [part], values, ctx) => value.map((item) => render(ctx.labels.parts[part], item, ctx)).join("; "),
   won: (value, args, values, ctx) => (value.length
@@ -106,7 +108,9 @@ export function makeContext(seats, space = (i) => `space ${i}`, others = {}, cur
     if (values.bot && seatTemplates.bot_seat) return safely(() => render(seatTemplates.bot_seat, values, ctx), `Seat ${index + 1}`);
     return seatTemplates.seat ? render(seatTemplates.seat, values, ctx) : `Seat ${index + 1}`;
   };
-  const named = (seat) => seat && seat.name && !String(seat.name).startsWith("bot:");
+  // The service names a bot seat created without a name "<bot> bot" (api/games/routes.py) and a rated
+  // one by its player id ("bot:heuristic#a"): both read as the seat's number and the bot's label.
+  const named = (seat) => seat && seat.name && !String(seat.name).startsWith("bot:") && seat.name !== `${seat.bot} bot`;
   const names = seats.map((seat, index) => (named(seat) ? seat.name : unnamed(seat, index)));
   const parties = ctx.labels.terms.parties || {};
   ctx.nobody = seatTemplates.nobody || "nobody";
