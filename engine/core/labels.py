@@ -26,10 +26,13 @@ def load_labels(ruleset: Ruleset) -> dict:
     """The ruleset's labels, every section present, with ``terms.bots`` naming every bot it offers and
     ``terms.bot_about`` saying how it plays: a bot class's own ``label`` and ``about``, unless the labels
     file says (a game's own bots)."""
-    written = json.loads(labels_path(ruleset).read_text(encoding="utf-8"))
+    path = labels_path(ruleset)
+    # A ruleset without a labels file (a test's, a plug-in's first draft) has none: clients then show its
+    # codes in plain terms. Every ruleset of the engine has one (tests/engine/test_labels.py).
+    written = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     unknown = set(written) - set(SECTIONS)
     if unknown:
-        raise ValueError(f"{labels_path(ruleset)}: unknown sections {sorted(unknown)}")
+        raise ValueError(f"{path}: unknown sections {sorted(unknown)}")
     labels = {section: written.get(section, {}) for section in SECTIONS}
     classes = ruleset.bot_classes()
     terms = labels["terms"]
