@@ -9,7 +9,7 @@ import sys
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 DATE_FORMAT = "%H:%M:%S"
-#: set by ``rulehouse serve`` for its children: say what a person needs, in ``FORMAT``
+#: set by ``rulehouse serve`` for its children (the setting ``SERVE_QUIET``): say what a person needs, in ``FORMAT``
 QUIET_ENV = "RULEHOUSE_SERVE_QUIET"
 
 
