@@ -34,15 +34,15 @@ from flask import current_app
 from api.apps import accounting
 from api.apps.access import keys
 from api.apps.accounting import over_quota, quota_of
+from api.apps.app_store import App
 from api.apps.holds import Ask, Holds
-from api.apps.keys import App
 from api.competition import rated_players
-from api.competition.keys import tournament_key
+from api.competition.competition_keys import tournament_key
 from api.competition.rated_players import RATED_PLAYERS
 from api.competition.tournaments import RUNNING
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
 from api.experiments.store import ExperimentStore
-from api.play.store import OVER
+from api.play.game_record import OVER
 from api.runs.store import ACTIVE, RunStore
 from api.simulations.store import SimulationStore
 from engine.core.registry import get_ruleset

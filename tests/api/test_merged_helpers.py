@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from rq.utils import utcformat
 
-from api.games.routes import STREAM_STATE_FIELDS
+from api.games.bodies import STREAM_STATE_FIELDS
 from api.ground import heartbeats, times
 from api.play.deadlines import human_seats_pending
 from api.runs import lifecycle, store

@@ -60,7 +60,7 @@ def _why(client, game: dict) -> dict:
     from redis import Redis
     from rq.job import Job
 
-    from api.play.store import bot_job_id
+    from api.play.bot_queueing import bot_job_id
 
     store = client.application.extensions["rulehouse.store"]
     status, version = store.status(game["id"])

@@ -8,9 +8,9 @@ import signal
 import pytest
 
 from api.experiments import lifecycle as experiments
-from api.play.store import bot_current_key
+from api.hints.computing import hint_job_id
+from api.play.game_keys import bot_current_key
 from api.runs.keys import jobs_key, lease_key, run_key
-from api.service.jobs.hints import hint_job_id
 from api.simulations import lifecycle as jobs
 from engine.simulate import simulate
 from tests.api.helpers import auth
