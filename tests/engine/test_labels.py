@@ -80,3 +80,16 @@ def test_templates_name_known_formatters_and_tables_and_no_code(ruleset_id):
     words += [text for form in labels["ranged"].values() for text in form.values()]
     # A template's holes are codes by design ({seat|seat}); the words around them are not.
     assert [text for text in words if CODE.search(HOLE.sub("", text))] == []
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_phase_met_in_play_has_words(ruleset_id):
+    """A board names the phase a game is in ("Phase: banking", not "deposit")."""
+    ruleset = all_rulesets()[ruleset_id]
+    phases: set[str] = set()
+    for seed in range(3):
+        state, _, _ = play_random(ruleset, ruleset.max_players, seed, joins=0.02,
+                                  on_step=lambda state, decisions: phases.add(state.phase))
+        phases.add(state.phase)
+    assert "over" in phases and len(phases) > 2
+    assert phases - set(ruleset.labels()["terms"]["phases"]) == set()

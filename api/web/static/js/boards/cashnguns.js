@@ -1,5 +1,5 @@
 // Cash 'n Guns: the gangsters around the table, as the viewer may see them, and the loot in the middle.
-import { el, money, svg, words } from "../dom.js";
+import { el, money, svg } from "../dom.js";
 import { loot } from "../words.js";
 import { facts } from "./ring.js";
 
@@ -58,7 +58,7 @@ export function draw(view, ctx) {
       ? el("small", { className: "target" }, `aims at ${ctx.who(player.target)}`) : null);
   });
   const middle = el("div", { className: "loot-table" },
-    el("h3", {}, `Round ${view.round} of ${view.rounds} · ${words(view.phase)}`),
+    el("h3", {}, `Round ${view.round} of ${view.rounds} · ${ctx.term("phases", view.phase)}`),
     el("ul", { className: "lineup" }, view.lineup.map((card) => el("li", { className: `loot loot-${card.split("_")[0]}` }, loot(card, ctx)))),
     facts([
       ["Godfather token", view.token_available ? "on the table" : view.token_taker === null ? "–" : `taken by ${ctx.who(view.token_taker)}`],

@@ -43,7 +43,7 @@ export function draw(view, ctx, data) {
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
       ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
-      ["Phase", words(view.phase)],
+      ["Phase", ctx.term("phases", view.phase)],
       // The bank is a signed ledger (docs/rules/hitchiker.md): below zero, it has paid out more than it took in.
       ["Bank", view.bank < 0 ? `${money(-view.bank)} paid out` : money(view.bank)],
       ["Bad Ride cards left", String(view.bad_ride_cards_left)],

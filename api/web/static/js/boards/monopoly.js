@@ -1,5 +1,5 @@
 // Monopoly: Cars 2: the board from the view's own board data, owners, pawns, the spinner.
-import { el, words } from "../dom.js";
+import { el } from "../dom.js";
 import { facts, ring, scoreTable, seatsAt } from "./ring.js";
 
 /** Monopoly money: M1, M5... */
@@ -26,7 +26,7 @@ export function draw(view, ctx) {
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
       ["To play", view.current === null || view.current === undefined ? "–" : ctx.who(view.current)],
-      ["Phase", words(view.phase)],
+      ["Phase", ctx.term("phases", view.phase)],
       ["Last spin", view.last_spin ?? "–"],
     ]),
     el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money"),

@@ -1,5 +1,5 @@
 // Whipca$h: the loop and the Blind Justice Freeway from the view's board, the Pros and the bank.
-import { el, money, words } from "../dom.js";
+import { el, money } from "../dom.js";
 import { facts, pawns, ring, scoreTable, seatsAt } from "./ring.js";
 
 export function spaceName(view) {
@@ -35,7 +35,7 @@ export function draw(view, ctx) {
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
       ["To play", ctx.who(view.current)],
-      ["Phase", words(view.phase)],
+      ["Phase", ctx.term("phases", view.phase)],
       ["Bank", money(view.bank)],
     ]),
     el("h4", {}, `Blind Justice Freeway (rejoins at ${view.board.freeway.rejoin})`),
