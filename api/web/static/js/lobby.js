@@ -20,12 +20,10 @@ async function readLabels(rulesetId) {
   return lobby.labels.get(rulesetId);
 }
 
-/** A bot as the seat form offers it: "Search bot, level 3 — weighs each move over …". */
+/** A bot as the seat form offers it: its name ("Search bot, level 3"), and how it plays as the option's title. */
 function botChoice(rulesetId, bot) {
   const terms = (lobby.labels.get(rulesetId) || {}).terms || {};
-  const name = (terms.bots || {})[bot];
-  const about = (terms.bot_about || {})[bot];
-  return name ? `${name}${about ? ` — ${about}` : ""}` : `bot: ${bot}`;
+  return { text: (terms.bots || {})[bot] ?? `bot: ${bot}`, title: (terms.bot_about || {})[bot] ?? "" };
 }
 
 function drawRulesets() {
@@ -49,7 +47,8 @@ function current() {
 function seatRow(index, ruleset) {
   const kind = el("select", { className: "seat-kind", name: `seat-${index}-kind` },
     el("option", { value: "person" }, "a person"),
-    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, botChoice(ruleset.id, bot))),
+    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}`, title: botChoice(ruleset.id, bot).title },
+      botChoice(ruleset.id, bot).text)),
     el("option", { value: "open" }, "an open seat (joins by invite)"));
   const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
     value: `Player ${index + 1}` }); // never "You": the other players read every name
@@ -77,7 +76,8 @@ async function chooseRuleset() {
   await readLabels(ruleset.id);
   // The rows are drawn at once (a choice made meanwhile stays); their bots are named once the labels are read.
   for (const option of $("create-seats").querySelectorAll('.seat-kind option[value^="bot:"]')) {
-    option.textContent = botChoice(ruleset.id, option.value.slice(4));
+    Object.assign(option, { textContent: botChoice(ruleset.id, option.value.slice(4)).text,
+      title: botChoice(ruleset.id, option.value.slice(4)).title });
   }
   drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
 }
