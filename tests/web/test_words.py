@@ -53,7 +53,12 @@ def _samples() -> list[dict]:
         events: dict[str, list[dict]] = {}
         offered: dict[str, dict] = {}
 
-        def seen(state, decisions, offered=offered):
+        parts: list = []
+
+        def seen(state, decisions, offered=offered, parts=parts, ruleset=ruleset):
+            deal = ruleset.view(state, None).get("deal") if ruleset.id == "hitchiker" else None
+            if deal and len(parts) < 5:  # the black market's deal, as the board shows it
+                parts.append(["deal", deal])
             for decision in decisions:
                 for option in decision.options:
                     offered.setdefault(json.dumps([decision.kind, option], sort_keys=True), option)
@@ -72,7 +77,7 @@ def _samples() -> list[dict]:
                    {"type": "game_aborted", "reason": "tournament_cancelled"}]
         samples.append({"ruleset": ruleset_id, "events": [e for kept in events.values() for e in kept] + service,
                         "decisions": sorted({json.loads(key)[0] for key in offered}),
-                        "actions": list(offered.values()), "bots": ruleset.bot_names()})
+                        "actions": list(offered.values()), "bots": ruleset.bot_names(), "parts": parts})
     return samples
 
 
@@ -93,6 +98,7 @@ READ_ALL = """
           actions: sample.actions.map((action) => (Object.hasOwn(labels[index].actions, action.type)
             ? words.actionLabel(action, ctx) : `FAILED no label for ${action.type}`)),
           seats: [5, 6, 9].map(ctx.who),
+          parts: sample.parts.map(([name, values]) => ctx.part(name, values) ?? `FAILED no part ${name}`),
           bots: sample.bots.map((bot) => ctx.term('bots', bot)),
           ranged: Object.keys(labels[index].ranged).map((type) => {
             const form = words.rangedLabels(type, { amount: [1, 21000] }, ctx);
@@ -124,6 +130,7 @@ def test_events_actions_and_seats_of_every_ruleset_read_as_words(service, browse
     assert "Casino" in casino and re.search(r"(Queen|King|Jack|Ace) of (spades|hearts|diamonds|clubs) \(", casino)
     assert "Amount to risk (1\N{EN DASH}21,000)" in " ".join(hitchiker["ranged"])
     assert "Move forward 1 space" in results[RULESETS.index("monopoly-cars2")]["actions"]
+    assert any(" on a deal; " in part for part in hitchiker["parts"]), hitchiker["parts"]
 
 
 #: ruleset: (seed, players) of a short table played by clicking

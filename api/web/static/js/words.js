@@ -125,6 +125,8 @@ export function makeContext(seats, space = (i) => `space ${i}`, others = {}, cur
     ? `${value < 0 ? "-" : ""}${currency}${Math.abs(value).toLocaleString("en-US")}` : money(value));
   ctx.term = (table, code) => safely(() => termOf(ctx, table, code), words(code));
   ctx.card = (code) => safely(() => cardName(code, ctx), String(code));
+  /** A part of the labels (`parts.<name>`) filled from `values`; null without one. */
+  ctx.part = (name, values) => safely(() => render(ctx.labels.parts[name], values, ctx), null);
   ctx.names = names;
   ctx.pawn = pawnLabels(names);
   return ctx;

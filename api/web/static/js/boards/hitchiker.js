@@ -37,7 +37,7 @@ export function draw(view, ctx, data) {
     el("ul", {}, view.casino.hands.map((hand) => el("li", {},
       `${ctx.who(hand.seat)}: ${hand.cards.map(ctx.card).join(", ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${ctx.term("hand_states", hand.outcome)}` : ""}`)))) : null;
   const deal = view.deal ? el("div", { className: "deal" }, el("h4", {}, "Black market deal"),
-    el("p", {}, Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
+    el("p", {}, ctx.part("deal", view.deal) ?? Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
   const middle = el("div", { className: "middle-facts" },
     el("h3", {}, "Hitchiker"),
     facts([
