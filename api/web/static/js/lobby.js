@@ -4,13 +4,27 @@ import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
 import { statusWords } from "./words.js";
 
-const lobby = { rulesets: [], details: new Map() };
+const lobby = { rulesets: [], details: new Map(), labels: new Map() };
 
 const tableLink = (gameId, seat) => `/table/${encodeURIComponent(gameId)}${seat === null ? "" : `?seat=${seat}`}`;
 
 async function details(rulesetId) {
   if (!lobby.details.has(rulesetId)) lobby.details.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
   return lobby.details.get(rulesetId);
+}
+
+/** The ruleset's labels (GET /v1/rulesets/{id}/labels): the bots' names and how each plays; null unread. */
+async function readLabels(rulesetId) {
+  if (!lobby.labels.has(rulesetId)) {
+    lobby.labels.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}/labels`).catch(() => null));
+  }
+  return lobby.labels.get(rulesetId);
+}
+
+/** A bot as the seat form offers it: its name ("Search bot, level 3"), and how it plays as the option's title. */
+function botChoice(rulesetId, bot) {
+  const terms = (lobby.labels.get(rulesetId) || {}).terms || {};
+  return { text: (terms.bots || {})[bot] ?? `bot: ${bot}`, title: (terms.bot_about || {})[bot] ?? "" };
 }
 
 function drawRulesets() {
@@ -34,7 +48,8 @@ function current() {
 function seatRow(index, ruleset) {
   const kind = el("select", { className: "seat-kind", name: `seat-${index}-kind` },
     el("option", { value: "person" }, "a person"),
-    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
+    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}`, title: botChoice(ruleset.id, bot).title },
+      botChoice(ruleset.id, bot).text)),
     el("option", { value: "open" }, "an open seat (joins by invite)"));
   const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
     value: `Player ${index + 1}` }); // never "You": the other players read every name
@@ -46,7 +61,7 @@ function seatRow(index, ruleset) {
     kind.value = `bot:${ruleset.bots[0]}`;
     name.value = `Bot ${index + 1}`;
   }
-  return el("div", { className: "seat-row", dataset: { seat: index } }, el("span", {}, `Seat ${index}`), kind, name);
+  return el("div", { className: "seat-row", dataset: { seat: index } }, el("span", {}, `Seat ${index + 1}`), kind, name);
 }
 
 function drawSeatRows(count) {
@@ -59,6 +74,12 @@ function drawSeatRows(count) {
 async function chooseRuleset() {
   const ruleset = current();
   drawSeatRows(ruleset.min_players);
+  await readLabels(ruleset.id);
+  // The rows are drawn at once (a choice made meanwhile stays); their bots are named once the labels are read.
+  for (const option of $("create-seats").querySelectorAll('.seat-kind option[value^="bot:"]')) {
+    Object.assign(option, { textContent: botChoice(ruleset.id, option.value.slice(4)).text,
+      title: botChoice(ruleset.id, option.value.slice(4)).title });
+  }
   drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
 }
 

@@ -5,10 +5,18 @@ import { $, clear, el } from "./dom.js";
 import { describe, endReason, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
+/** ruleset id -> its labels once read: what the seats list names seats and bots with */
+const labelsRead = new Map();
 
-/** GET /v1/rulesets/{id}, once per page. */
+/** GET /v1/rulesets/{id} with its labels (GET /v1/rulesets/{id}/labels) as `labels`, once per page. */
 export async function rulesetInfo(rulesetId) {
-  if (!rulesetCache.has(rulesetId)) rulesetCache.set(rulesetId, get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
+  if (!rulesetCache.has(rulesetId)) {
+    const path = `/v1/rulesets/${encodeURIComponent(rulesetId)}`;
+    rulesetCache.set(rulesetId, Promise.all([get(path), get(`${path}/labels`)]).then(([info, labels]) => {
+      labelsRead.set(rulesetId, labels);
+      return { ...info, labels };
+    }));
+  }
   return rulesetCache.get(rulesetId);
 }
 
@@ -20,7 +28,7 @@ export function gameIdFromPath() {
 export function contextFor(game, info) {
   const board = boardFor(game.ruleset);
   return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
-    board.currency || "$");
+    board.currency || "$", (info && info.labels) || labelsRead.get(game.ruleset));
 }
 
 export { statusWords } from "./words.js";
@@ -32,6 +40,7 @@ export { statusWords } from "./words.js";
 export function drawSeats(list, game, { viewerSeat = null, deadline = null, past = false } = {}) {
   clear(list);
   const waiting = new Set(game.waiting_for || []);
+  const ctx = contextFor(game, null);
   for (const seat of game.seats) {
     const status = [];
     if (waiting.has(seat.seat)) status.push(seat.bot && !past ? "bot thinking…" : "to decide");
@@ -39,8 +48,8 @@ export function drawSeats(list, game, { viewerSeat = null, deadline = null, past
     list.append(el("li", {
       className: `seat seat-${seat.seat % 8} ${waiting.has(seat.seat) ? "waiting" : ""} ${seat.seat === viewerSeat ? "me" : ""}`,
       dataset: { seat: seat.seat },
-    }, el("span", { className: "seat-name" }, seat.open ? "(open seat)" : seat.name ?? `seat ${seat.seat}`),
-    seat.bot ? el("span", { className: "badge bot" }, `bot: ${seat.bot}`) : null,
+    }, el("span", { className: "seat-name" }, seat.open ? ctx.labels.seats.open_seat ?? "(open seat)" : ctx.who(seat.seat)),
+    seat.bot ? el("span", { className: "badge bot", title: ctx.term("bot_about", seat.bot) }, ctx.term("bots", seat.bot)) : null,
     seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
     el("span", { className: "seat-status" }, status.join(" · "))));
   }

@@ -29,15 +29,15 @@ export function draw(view, ctx, data) {
   const spaces = cities.map((city, index) => ({
     title: city.name, seats: at.get(index) || [],
     className: `kind-${city.kind} ${owner.has(index) ? `owned seat-${owner.get(index) % 8}` : ""}`,
-    lines: [words(city.kind), city.amount ? money(city.amount) : "", owner.has(index) ? `home of ${ctx.who(owner.get(index))}` : ""]
+    lines: [ctx.term("space_kinds", city.kind), city.amount ? money(city.amount) : "", owner.has(index) ? `home of ${ctx.who(owner.get(index))}` : ""]
       .filter(Boolean),
   }));
   const casino = view.casino ? el("div", { className: "casino" }, el("h4", {}, "Casino"),
-    el("p", {}, `House: ${view.casino.house.join(" ")} (${view.casino.house_total})`),
+    el("p", {}, `House: ${view.casino.house.map(ctx.card).join(", ")} (${view.casino.house_total})`),
     el("ul", {}, view.casino.hands.map((hand) => el("li", {},
-      `${ctx.who(hand.seat)}: ${hand.cards.join(" ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${words(hand.outcome)}` : ""}`)))) : null;
+      `${ctx.who(hand.seat)}: ${hand.cards.map(ctx.card).join(", ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${ctx.term("hand_states", hand.outcome)}` : ""}`)))) : null;
   const deal = view.deal ? el("div", { className: "deal" }, el("h4", {}, "Black market deal"),
-    el("p", {}, Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
+    el("p", {}, ctx.part("deal", view.deal) ?? Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
   const middle = el("div", { className: "middle-facts" },
     el("h3", {}, "Hitchiker"),
     facts([

@@ -84,7 +84,7 @@ export function seatsAt(players, positionOf = (player) => player.position) {
  */
 export function turnFacts(view, label, seat, ctx) {
   if (view.phase === "over") return [["Game", "over"]];
-  return [[label, seat === null || seat === undefined ? "–" : ctx.who(seat)], ["Phase", words(view.phase)]];
+  return [[label, seat === null || seat === undefined ? "–" : ctx.who(seat)], ["Phase", ctx.term("phases", view.phase)]];
 }
 
 /** A small table: rows of [label, value]. */
