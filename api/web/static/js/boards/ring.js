@@ -1,5 +1,5 @@
 // A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
-import { el, phone, words } from "../dom.js";
+import { el, phone } from "../dom.js";
 
 /** Grid cell (row, column; 1-based) of ring position i on a rows x columns grid, clockwise from the top left. */
 export function ringCell(i, rows, columns) {
