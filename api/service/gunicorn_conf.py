@@ -24,6 +24,7 @@ _own_metrics_dir = None
 if not metrics_dir():
     _own_metrics_dir = os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
+from api.observability.text_logs import gunicorn_logconfig  # noqa: E402
 from api.service.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
 
 #: The master's settings, read once; the workers it forks build their own in the app factory.
@@ -49,6 +50,9 @@ graceful_timeout = 10
 control_socket_disable = True
 pre_request = prepare_request
 post_request = body_answered
+if _settings["SERVE_QUIET"] and _settings["LOG_FORMAT"] != "json":
+    # Under `rulehouse serve`: its one text line format, warnings and errors only (serve prints the address).
+    logconfig_dict = gunicorn_logconfig("WARNING")
 
 
 def on_starting(server) -> None:
