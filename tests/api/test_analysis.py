@@ -8,9 +8,10 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
+from api.analysis.computing import analysis_job_id
 from api.analysis.routes import reservation
 from api.cli import main as cli_main
-from api.service.jobs.analysis import analysis_job_id, compute_analysis
+from api.service.jobs.analysis import compute_analysis
 from engine.analysis.game import analyse
 from tests.api.helpers import assert_problem, auth
 from tests.api.test_records import create, drive, record_of
@@ -86,10 +87,10 @@ def test_a_finished_games_analysis_is_queued_once_charged_by_its_work_and_equals
     assert search_work(client) == analysed["work"] > 0  # settled: the work done, not the bound
     assert client.get(url, headers={"If-None-Match": ready.headers["ETag"]}).status_code == 304
     # Deleting the game deletes its analysis.
-    assert json.loads(store.analysis_costs([game["id"]])[0]) == [
+    assert json.loads(store.analyses.costs([game["id"]])[0]) == [
         [seat["decisions"], seat["cost"]] for seat in analysed["split"]]  # what a player's move_cost reads
     store.delete(game["id"])
-    assert store.analysis(game["id"]) is None and store.analysis_costs([game["id"]]) == [None]
+    assert store.analyses.get(game["id"]) is None and store.analyses.costs([game["id"]]) == [None]
 
 
 def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app, toy_ruleset, analysis_queue):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import requests
 
-from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM
+from api.hints.computing import HINT_BOT, HINT_SEED_STREAM
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from tests.api.helpers import api_key, auth

@@ -1,85 +1,14 @@
-"""Game analyses as RQ jobs on their own queue (``ANALYSIS_QUEUE``, ``analysis``); no Flask here.
-
-A finished game's analysis is computed once, by one job under one charge (``api.apps.accounting``,
-"a computation"): the ask that claims it reserves its work bound against the caller's app
-(``analysis_charge_id``), marks it asked with the id of its job (``GameStore.ask_analysis``) and queues
-``compute_analysis``; the job builds the game's full record (``api.records.build.full_record``),
-analyses it (``engine.analysis.game.analyse``), stores the answer under ``game:{<id>}:analysis``,
-where every later ask finds it, and settles the charge at the work done (whichever job does it).
-The analysis of a stored game is the analysis of its record, on any machine.
-"""
+"""The analysis job RQ runs, under the dotted name ``api.analysis.computing`` queues it by
+(``COMPUTE_ANALYSIS``)."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import secrets
-
-from rq import Retry
-from rq.exceptions import DuplicateJobError
-
-from api.apps import accounting
-from api.play.store import FINISHED, GameStore
-from api.records.build import full_record
+from api.analysis import computing
+from api.play.store import GameStore
 from api.service.jobs.bots import job_store
-from engine.analysis.game import analyse
-from engine.records import RecordError
-
-#: A failed analysis job is kept this long (seconds); an ask after a lost or failed job queues another.
-FAILURE_TTL = 3600
-#: The quota an analysis counts against: the search work of hints and searching bots (one accounting).
-QUOTA = "search_work_per_day"
-
-
-def analysis_job_id(game_id: str, *, again: bool = False) -> str:
-    """``analysis-<game>``, with a random tail for a job queued again after one was lost."""
-    return f"analysis-{game_id}" + (f"-{secrets.token_hex(3)}" if again else "")
-
-
-def analysis_charge_id(game_id: str) -> str:
-    """The analysis' charge (and claim) in ``api.apps.accounting``, whichever job computes it."""
-    return f"analysis-{game_id}"
-
-
-def queue_analysis(store: GameStore, game_id: str, job_id: str) -> None:
-    """Queue the job ``job_id`` that analyses the game (nothing when it exists already)."""
-    with contextlib.suppress(DuplicateJobError):
-        store.analysis_queue.enqueue("api.service.jobs.analysis.compute_analysis", game_id, job_id,
-                                     job_id=job_id, unique=True, job_timeout=store.analysis_timeout,
-                                     result_ttl=60, failure_ttl=FAILURE_TTL, retry=Retry(max=1))
 
 
 def compute_analysis(game_id: str, job_id: str, app_id: str | None = None, reserved: int = 0,
                      store: GameStore | None = None) -> str:
-    """The RQ job: analyse the finished game, store the answer and settle the analysis' charge at the work
-    done (``app_id`` and ``reserved``: a job queued before the charge was the analysis', which adjusts the
-    app's day itself). Say what happened."""
-    store = store or job_store()
-    work = 0
-    try:
-        outcome, work = _compute(store, game_id, job_id)
-    finally:  # an error charges what was reserved for nothing: give it back
-        if accounting.settle(store.control, analysis_charge_id(game_id), work) is None and app_id and reserved:
-            accounting.add_work(store.control, app_id, QUOTA, work - reserved)
-    return outcome
-
-
-def _compute(store: GameStore, game_id: str, job_id: str) -> tuple[str, int]:
-    """What happened, and the engine actions the analysis played."""
-    record = store.load(game_id)
-    if record is None or record.status != FINISHED:
-        return "gone", 0
-    try:
-        analysis = analyse(full_record(store, record))
-        body = {"game_id": game_id, "version": record.version, "status": "ready", **analysis}
-        seat_costs = json.dumps([[seat["decisions"], seat["cost"]] for seat in analysis["split"]])
-        work = analysis["work"]
-    except RecordError as error:  # e.g. a ruleset without a value model: told to every later ask
-        body = {"game_id": game_id, "version": record.version, "status": "failed", "reason": error.reason,
-                "detail": error.message}
-        seat_costs = ""
-        work = 0
-    if not store.save_analysis(game_id, json.dumps(body, separators=(",", ":")), replacing=job_id,
-                               seat_costs=seat_costs):
-        return "replaced", work  # another job answers for it (the first to settle is charged), or the game expired
-    return f"{body['status']}: {work} engine actions", work
+    """Analyse the finished game and store the answer (``api.analysis.computing.compute_analysis``)."""
+    return computing.compute_analysis(store or job_store(), game_id, job_id, app_id, reserved)
