@@ -21,6 +21,7 @@ from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
+from engine.core.labels import load_labels
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.serial import from_jsonable, to_jsonable
@@ -364,6 +365,15 @@ class Ruleset(ABC):
         """The published data a game starts from (board, decks, charts...), keyed by the option that
         overrides it and in that option's format: passing it back as options changes nothing."""
         return {}
+
+    def labels(self) -> dict:
+        """The words a person reads for this ruleset's codes (events, end reasons, decisions, actions,
+        cards, bots): sentence templates from ``data/labels.json`` beside the ruleset (engine/core/labels.py)."""
+        return copy.deepcopy(self._labels)
+
+    @functools.cached_property
+    def _labels(self) -> dict:
+        return load_labels(self)
 
     def metadata(self) -> dict:
         return {

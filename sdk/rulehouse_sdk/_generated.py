@@ -201,6 +201,25 @@ class Ruleset(TypedDict):
     """Every `result.reason` a game of this ruleset can end with."""
 
 
+class RulesetLabels(TypedDict):
+    events: "dict[str, Any]"
+    """event `type` -> the template of its sentence, e.g. `"{seat|seat} spun {value}."`: every type of `event_types`."""
+    end_reasons: "dict[str, Any]"
+    """`result.reason` -> a template of why the game ended, filled from the result's `details` (or the end event)."""
+    decisions: "dict[str, str]"
+    """decision `kind` -> its heading ("Stand or lie down?")."""
+    actions: "dict[str, Any]"
+    """action `type` -> the template of a button that sends it, filled from the action body."""
+    ranged: "dict[str, dict[str, Any]]"
+    """action `type` with a ranged parameter -> `button`: the label of its button, and per parameter the label of its input (the range follows it)."""
+    parts: "dict[str, Any]"
+    """name -> a template the `each:<name>` formatter fills once per item of a list."""
+    terms: "dict[str, dict[str, Any]]"
+    """table -> code -> words, read by the `term:<table>` formatter: e.g. `bots` (a bot's name and level), `reasons` (what a payment is for), `parties` (who a non-seat payee is), card names (`card_ranks`, `card_suits`, `card_values`)."""
+    seats: "dict[str, str]"
+    """how a seat without a name reads: `seat` ("Seat {number}", counted from 1), `bot_seat` ("Seat {number} · {bot|term:bots}"), `open_seat`, and `nobody`."""
+
+
 class SeatRequest(TypedDict):
     name: NotRequired["str | None"]
     """The player's display name (a named human seat gets its token now; a bot seat may have one)."""
@@ -1549,6 +1568,7 @@ __all__ = [
     'RulesetSummary',
     'RulesetList',
     'Ruleset',
+    'RulesetLabels',
     'SeatRequest',
     'ForkRequest',
     'CreateGame',
@@ -1655,6 +1675,7 @@ __all__ = [
 OPERATIONS: dict[str, Operation] = {
     'list_rulesets': Operation('list_rulesets', 'GET', '/v1/rulesets', (200,), False, False),
     'get_ruleset': Operation('get_ruleset', 'GET', '/v1/rulesets/{ruleset_id}', (200,), False, False),
+    'get_labels': Operation('get_labels', 'GET', '/v1/rulesets/{ruleset_id}/labels', (200,), False, False),
     'get_rules_doc': Operation('get_rules_doc', 'GET', '/v1/rulesets/{ruleset_id}/rules', (200,), False, False),
     'list_games': Operation('list_games', 'GET', '/v1/games', (200,), False, False),
     'create_game': Operation('create_game', 'POST', '/v1/games', (201,), False, False),
@@ -1740,6 +1761,21 @@ class Operations:
         GET /v1/rulesets/{ruleset_id}
         """
         return self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body=None)
+
+    def get_labels(self, ruleset_id: str) -> RulesetLabels:
+        """The words for a ruleset's codes
+
+        Sentence templates for every event type (the service's own too), end reason, decision kind
+        and action of the ruleset, and the names of its cards, payment reasons, parties and bots, so
+        that a client shows words, not codes: the web pages read them, and the SDK's `get_labels`.
+        A template is text with `{field}` or `{field|formatter:argument}` holes filled from the event or
+        action body, `[...]` parts shown only when their fields are there, and `{"case": field, ...}`
+        choices (docs/http-api.md, "Labels", gives the grammar and every formatter).
+
+        GET /v1/rulesets/{ruleset_id}/labels
+        """
+        return self._call(OPERATIONS['get_labels'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
     def get_rules_doc(self, ruleset_id: str) -> str:
@@ -2453,6 +2489,21 @@ class AsyncOperations:
         GET /v1/rulesets/{ruleset_id}
         """
         return await self._call(OPERATIONS['get_ruleset'], path={'ruleset_id': ruleset_id}, query=None,
+            headers=None, body=None)
+
+    async def get_labels(self, ruleset_id: str) -> RulesetLabels:
+        """The words for a ruleset's codes
+
+        Sentence templates for every event type (the service's own too), end reason, decision kind
+        and action of the ruleset, and the names of its cards, payment reasons, parties and bots, so
+        that a client shows words, not codes: the web pages read them, and the SDK's `get_labels`.
+        A template is text with `{field}` or `{field|formatter:argument}` holes filled from the event or
+        action body, `[...]` parts shown only when their fields are there, and `{"case": field, ...}`
+        choices (docs/http-api.md, "Labels", gives the grammar and every formatter).
+
+        GET /v1/rulesets/{ruleset_id}/labels
+        """
+        return await self._call(OPERATIONS['get_labels'], path={'ruleset_id': ruleset_id}, query=None,
             headers=None, body=None)
 
     async def get_rules_doc(self, ruleset_id: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -87,6 +88,9 @@ def answers(url: str) -> int | None:
     except requests.RequestException:
         return None
 
+
+#: a line of ``rulehouse serve`` and its processes (api/observability/text_logs.py)
+TEXT_LINE = re.compile(r"^\d\d:\d\d:\d\d (INFO|WARNING|ERROR|CRITICAL) [\w.]+: \S")
 
 #: how long a service without Redis is watched for log lines (it used to write about 330 in 20 s)
 WATCH_SECONDS = 6.0
@@ -212,6 +216,13 @@ def test_ctrl_c_stops_serve_and_its_embedded_redis_in_order_without_errors(tmp_p
     finally:
         serve.stop()
     assert serve.process.returncode == 0, serve.lines
-    troubles = [line for line in serve.lines if '"level": "error"' in line or "cannot reach Redis" in line
-                or "Traceback" in line]
+    troubles = [line for line in serve.lines if '"level": "error"' in line or " ERROR " in line
+                or "cannot reach Redis" in line or "Traceback" in line]
     assert troubles == [], troubles
+    # What a person needs, in one format: the address, the workers started, one line per worker.
+    assert [line for line in serve.lines if not TEXT_LINE.match(line)] == [], serve.lines
+    assert len(serve.saying(f"Rulehouse on http://127.0.0.1:{port}/")) == 1, serve.lines
+    assert len(serve.saying("and 3 worker(s): 1 on every queue, 1 bots, 1 webhooks")) == 1, serve.lines
+    assert sorted(line.split(" ready on ")[1].strip() for line in serve.saying(" ready on ")) == [
+        "bots", "bots, search, simulations, analysis", "webhooks"], serve.lines
+    assert len(serve.lines) <= 8, serve.lines
