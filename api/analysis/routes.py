@@ -2,7 +2,8 @@
 
 The request never analyses: the first ask reserves the work bound against the caller's app, marks
 the analysis asked and queues its job (``api.service.jobs.analysis``) on the ``analysis`` queue, then waits
-for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After``.
+for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After`` and how
+far the job is (``progress``: the log entries it analysed, written by the job as it goes).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from api.http.helpers import bearer_token, json_response, load_current, not_modi
 from api.http.problems import ApiProblem, problem_response
 from api.play.rules_version import ensure_current
 from api.play.store import BOT_CHECK_AFTER_SECONDS, FINISHED, WAITING, GameRecord
-from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, queue_analysis
+from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, analysis_progress, queue_analysis
 from api.service.jobs.bots import job_alive
 from engine.analysis.game import work_bound
 from engine.core.registry import get_ruleset
@@ -52,7 +53,8 @@ class Analysis(MethodView):
     @blp.response(200, AnalysisSchema, headers={"ETag": {"description": "`\"<version>\"`: the finished game's.",
                                                          "schema": {"type": "string"}}})
     @blp.alt_response(202, schema=AnalysisSchema, headers=PENDING_HEADERS, description=(
-        "The analysis is queued or running (`status: pending`): ask the same URL again after `Retry-After`."))
+        "The analysis is queued or running (`status: pending`, with its `progress`): ask the same URL again "
+        "after `Retry-After`."))
     @blp.alt_response(304, description="`If-None-Match` names the analysis you have: it is still the one.")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(403, "Over the calling app's search work quota (`quota-exceeded`): "
@@ -89,7 +91,8 @@ class Analysis(MethodView):
         if not _ready(stored):
             stored = _wait(record, stored, query["wait"])
         if not _ready(stored):
-            return json_response({"game_id": record.id, "version": record.version, "status": "pending"}, 202,
+            return json_response({"game_id": record.id, "version": record.version, "status": "pending",
+                                  "progress": analysis_progress(games, record.id, stored)}, 202,
                                  headers={"Retry-After": "2", "Location": request.full_path.rstrip("?")})
         body = json.loads(stored)
         if body["status"] == "failed":

@@ -88,11 +88,19 @@ class SeatSplitSchema(Schema):
         "description": "Its move of the largest positive cost (null: none cost anything)."})
 
 
+class AnalysisProgressSchema(Schema):
+    entries_done = fields.Integer(required=True, metadata={"description": "Log entries analysed so far."})
+    entries = fields.Integer(required=True, metadata={"description": "Log entries to analyse in all."})
+
+
 class AnalysisSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "The finished game's last version."})
     status = fields.String(required=True, validate=validate.OneOf(["ready", "pending"]), metadata={
         "description": "`ready` (200, with the analysis) or `pending` (202: the analysis workers are on it)."})
+    progress = fields.Nested(AnalysisProgressSchema, allow_none=True, metadata={
+        "description": "Only while `pending` (202): how far the analysis job is, written by the job at most once a "
+                       "second or every twentieth of the log; null while it is queued (not started yet)."})
     format = fields.Integer(metadata={"description": "The analysis format's version (1)."})
     ruleset = fields.String()
     rules_version = fields.Integer()
