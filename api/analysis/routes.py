@@ -42,8 +42,8 @@ PENDING_HEADERS = {
 
 
 def reservation(record: GameRecord) -> int:
-    """The work (engine actions) the first ask reserves: the bound for a log of the game's length."""
-    return work_bound(min(MAX_LOG_ENTRIES, record.version + MAX_SEAT_CHANGES))
+    """The work (engine actions) the first ask reserves: the ruleset's bound for a log of the game's length."""
+    return work_bound(min(MAX_LOG_ENTRIES, record.version + MAX_SEAT_CHANGES), get_ruleset(record.ruleset))
 
 
 @blp.route("/<game_id>/analysis")
