@@ -32,11 +32,13 @@ from engine.core.rng import Rng, derive_seed
 from engine.records import action_entry, make_record
 
 
-def record_of(ruleset_id: str, players: int, seed: int, choose=None, options: dict | None = None) -> dict:
-    """A complete record of one game: heuristic bots, or ``choose(decision)`` for every seat."""
+def record_of(ruleset_id: str, players: int, seed: int, choose=None, options: dict | None = None,
+              lineup: list[str] | None = None) -> dict:
+    """A complete record of one game: heuristic bots (or ``lineup``'s, seat by seat), or ``choose(decision)``
+    for every seat."""
     ruleset = get_ruleset(ruleset_id)
     state = ruleset.new_game(players, options, seed)
-    bots = [ruleset.bot("heuristic") for _ in range(players)]
+    bots = [ruleset.bot(lineup[seat] if lineup else "heuristic") for seat in range(players)]
     rngs = [Rng(derive_seed(seed, 1, seat)) for seat in range(players)]
     log = []
     while pending := ruleset.pending(state):

@@ -176,7 +176,9 @@ def _luck(ruleset, playouts: PlayOuts, state, index: int, seat: int, action: dic
 
     def score(world) -> list[float]:
         if horizon:
-            world.rng = Rng(derive_seed(continuation, 1))
+            # Chance after the event is dealt anew with one seed for all (a resample keeps no trace of the order
+            # it replaces): the play-out shows this event's outcome, not the piles' later draws again.
+            world = ruleset.resample_chance(world, Rng(derive_seed(continuation, 1)))
         return playouts.score(world, horizon, continuation, players)
 
     total = [0.0] * players

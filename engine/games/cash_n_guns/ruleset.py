@@ -10,6 +10,8 @@ See docs/rules/cash-n-guns.md for every reading and the default of each decision
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import functools
 
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -187,6 +189,9 @@ class CashNGunsRuleset(Ruleset):
     #: a whole game is under 200 actions: the search plays it out
     rollout_bot = "heuristic"
     search_horizon = 400
+    #: the game analysis (docs/analysis.md): the value model reads the loot gangsters hold, not the loot on
+    #: the table, so a deal's luck is scored after the round it is shared in has been played
+    analysis_method = MappingProxyType({"chance_horizon": 30})
     min_players = 4
     max_players = MAX_SEATS
     options_schema = CashNGunsOptions
