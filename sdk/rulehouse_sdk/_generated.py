@@ -1337,7 +1337,7 @@ class Player(TypedDict):
     recent: "list[RecentResult]"
     """The latest rated results, newest first (at most 20)."""
     move_cost: "float | None"
-    """The average cost of the player's moves with a choice, in win-chance points (0.05 = five points), over the analyses already made (`GET /v1/games/{id}/analysis`) of its 20 most recent games; null when none of them is analysed (or has a choice of the player's)."""
+    """The average cost of the player's moves with a choice, in win-chance points (0.05 = five points), over the analyses already made (`GET /v1/games/{id}/analysis`, of the current analysis format only) of its 20 most recent games; null when none of them is analysed (or has a choice of the player's)."""
     analysed_games: "int"
     """How many analysed games `move_cost` is based on (at most 20)."""
 
