@@ -4,7 +4,7 @@ A finished game's analysis is computed once, by one job under one charge (``api.
 "a computation"): the ask that claims it reserves its work bound against the caller's app
 (``analysis_charge_id``), marks it asked with the id of its job (``GameStore.ask_analysis``) and queues
 ``compute_analysis``; the job builds the game's full record (``api.records.build.full_record``),
-analyses it (``engine.analysis.game.analyse``, writing how far it is for the 202 answers: ``write_progress``),
+analyses it (``engine.analysis.game.analyse``, writing how far it is for the 202 answers: ``ProgressWriter``),
 stores the answer under the analysis key of the current format (``game:{<id>}:analysis:v<format>``: an
 analysis made by an older method is never read, the game is analysed anew), where every later ask finds
 it, and settles the charge at the work done (whichever job does it). The analysis of a stored game is the
