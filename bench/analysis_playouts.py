@@ -17,12 +17,14 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 from statistics import correlation, fmean, stdev
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.analysis import record_of
 from engine.analysis.game import analyse
+from engine.analysis.method import method_for
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.records import initial_state, load_record
@@ -67,7 +69,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--playouts", type=int, default=48)
     parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--method", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a method parameter (engine/analysis/method.py), e.g. horizon=60")
     args = parser.parse_args()
+    overrides = {name: float(value) if "." in value else int(value)
+                 for name, value in (item.split("=", 1) for item in args.method)}
     for ruleset_id in args.rulesets or sorted(all_rulesets()):
         ruleset = get_ruleset(ruleset_id)
         players = max(ruleset.min_players, min(ruleset.max_players, args.players))
@@ -76,7 +82,8 @@ def main() -> None:
         for game in range(args.games):
             record = record_of(ruleset_id, players, 500 + game, lineup=lineup)
             began = time.perf_counter()
-            analyses.append(analyse(record))
+            method = replace(method_for(ruleset), **overrides)
+            analyses.append(analyse(record, method=method))
             seconds += time.perf_counter() - began
             records.append(record)
         moves = [(record, move) for record, analysis in zip(records, analyses, strict=True)
@@ -94,7 +101,7 @@ def main() -> None:
                                          args.playouts, derive_seed(77, move["index"]))
                 rows.append((kind, move["cost"], effect, error))
         checking = time.perf_counter() - began
-        print(f"{ruleset_id}: {args.games} games, {seconds / args.games:.1f} s a game, "
+        print(f"{ruleset_id} {overrides or ''}: {args.games} games, {seconds / args.games:.1f} s a game, "
               f"{len(moves)} moves, {len(called)} called costly; play-outs {checking:.0f} s")
         for kind in ("costly", "uncalled"):
             mine = [row for row in rows if row[0] == kind]

@@ -49,7 +49,7 @@ def priced_move(index: int, entry: dict, decision, seat: int, before: list[float
         "timed_out": bool(entry.get("timed_out")), "chance_before": before[seat],
         "chosen": values[0][seat], "chosen_chances": values[0], "average_chances": average,
         "best": values[best][seat], "average": average[seat], "best_action": options[best], "cost": cost,
-        "cost_se": round(error, 6), "cost_ci95": [round(cost - Z95 * error, 6), round(cost + Z95 * error, 6)],
+        "cost_se": quantized(error), "cost_ci95": [quantized(cost - Z95 * error), quantized(cost + Z95 * error)],
         "p_value": min(1.0, smallest * (len(rows) - 1)), "costly": False, "playouts": len(rows[0]),
         "options": [{"action": option, "chance": value[seat]} for option, value in zip(options, values, strict=True)],
         "_choice": [values[0][other] - average[other] for other in range(players)],

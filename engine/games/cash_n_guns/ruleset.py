@@ -10,9 +10,8 @@ See docs/rules/cash-n-guns.md for every reading and the default of each decision
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import functools
+from types import MappingProxyType
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
