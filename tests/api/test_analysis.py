@@ -21,6 +21,7 @@ from api.service.jobs.analysis import (
     compute_analysis,
 )
 from engine.analysis.game import ANALYSIS_FORMAT, analyse
+from engine.analysis.report import describe
 from tests.api.helpers import assert_problem, auth
 from tests.api.test_records import create, drive, record_of
 from tests.engine.test_analysis import finished_record
@@ -41,6 +42,23 @@ def test_rulehouse_analyse_tells_a_record_in_words_or_as_json_and_refuses_an_unf
     path.write_text("{not json")
     assert cli_main(["analyse", str(path)]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_text_report_tells_each_seats_drift_and_costly_moves_and_the_costliest_ones_interval():
+    analysis = analyse(finished_record("monopoly-cars2", 3))
+    lines = describe(analysis)
+    header = next(index for index, line in enumerate(lines) if line.split()[:2] == ["seat", "start"])
+    assert lines[header].split()[7] == "drift" and lines[header].split()[-1] == "costly"
+    rows = [line.split() for line in lines[header + 1:]]
+    assert [(row[7], int(row[-1])) for row in rows] == [
+        (f"{100 * part['drift']:+.1f}", part["costly_moves"]) for part in analysis["split"]]
+    costly = sum(move["costly"] for move in analysis["moves"])
+    assert f"Costly moves: {costly} of {len(analysis['moves'])} moves" in "\n".join(lines)
+    # The costliest costly move is told with its interval (the game's costliest move, marked costly to be told).
+    move = max(analysis["moves"], key=lambda move: move["cost"])
+    low, high = move["cost_ci95"]
+    told = "\n".join(describe(dict(analysis, costliest_move=dict(move, costly=True))))
+    assert f"{100 * move['cost']:.1f} points (95% interval {100 * low:.1f} to {100 * high:.1f})" in told
 
 
 # -- the service ----------------------------------------------------------------------------------
