@@ -71,12 +71,14 @@ class Analysis(MethodView):
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
         """
         record = load_current(game_id, bearer_token())
         ensure_current(get_ruleset(record.ruleset), record)

@@ -2023,12 +2023,14 @@ class Operations:
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
 
         wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
 
@@ -2736,12 +2738,14 @@ class AsyncOperations:
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
 
         wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
 
