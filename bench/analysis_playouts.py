@@ -4,8 +4,9 @@
 
 For each ruleset: N games (seeds 500..) of a heuristic seat 0 against random seats, analysed; up to M
 of the moves called costly (and as many uncalled moves with a positive cost, for contrast) are played
-out to the end of the game K times from the chosen and from the best candidate, in worlds the mover
-cannot tell apart (``resample_hidden``), every seat then playing the heuristic, common random numbers.
+out to the end of the game K times from the chosen and from the best candidate, on the whole state with
+its chance dealt anew (``resample_chance``, as i38-check's harness does: hidden cards known), every seat
+then playing the heuristic, common random numbers.
 Prints, per ruleset, the time per game, the costly moves' mean cost against their measured effect
 (± its standard error), the correlation, the share of agreeing signs, and every seat's mean luck,
 skill and drift. The independent, larger check of issue 38 is i38-check's; this one is for tuning.
@@ -47,7 +48,7 @@ def measured(ruleset, state, seat: int, chosen: dict, best: dict, playouts: int,
     differences = []
     for playout in range(playouts):
         world_rng = Rng(derive_seed(seed, playout))
-        world = ruleset.resample_hidden(state, seat, world_rng)
+        world = ruleset.resample_chance(state, world_rng)  # the whole state, as the outside check plays it
         continuation = world_rng.next64()
         shares = []
         for action in (best, chosen):

@@ -33,6 +33,10 @@ class Method:
     #: scored: 0 scores it by the model at once; more where the model does not read what chance dealt
     #: (Cash 'n Guns's loot on the table) until it is played.
     chance_horizon: int = 0
+    #: The worlds a decision's candidates are played out in: 1, worlds the mover cannot tell apart from the
+    #: real one (``Ruleset.resample_hidden`` from its seat: what it could not see is redrawn); 0, the whole
+    #: real state with its chance alone dealt anew (``Ruleset.resample_chance``: hindsight of hidden cards).
+    mover_worlds: int = 1
     #: Candidates a decision is weighed by, at most (the chosen one always among them).
     max_candidates: int = 12
     #: The family-wise error rate of a game's "costly" calls (Holm over its priced moves, one-sided).

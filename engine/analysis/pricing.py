@@ -58,7 +58,10 @@ class PlayOuts:
         rewards: list[list | None] = [[] for _ in options]
         for seed in seeds:
             world_rng = Rng(seed)
-            world = ruleset.resample_hidden(state, seat, world_rng)
+            if self.method.mover_worlds:
+                world = ruleset.resample_hidden(state, seat, world_rng)
+            else:
+                world = ruleset.resample_chance(state, world_rng)
             continuation = world_rng.next64()
             for index, action in enumerate(options):
                 if rewards[index] is None:
