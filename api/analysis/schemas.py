@@ -139,8 +139,9 @@ class AnalysisSchema(Schema):
     method = fields.Dict(metadata={
         "description": "How it was estimated (docs/analysis.md, \"The estimator\"): `playouts` per candidate, "
                        "their `horizon` (actions of `rollout_bot` before the model scores them), "
-                       "`chance_samples` and `chance_horizon` of every chance event, `max_candidates`, "
-                       "`costly_alpha`, `quantum` and the value `model`."})
+                       "`chance_samples` and `chance_horizon` of every chance event, `mover_worlds` (1: the "
+                       "play-outs redraw what the mover could not see), `max_candidates`, `costly_alpha`, "
+                       "`quantum` and the value `model`."})
     chances = fields.List(fields.List(fields.Float()), metadata={
         "description": f"Every seat's win chance at every version (row 0: the setup; the last: the result): "
                        f"{_CHANCE}."})

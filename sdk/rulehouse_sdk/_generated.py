@@ -648,7 +648,7 @@ class Analysis(TypedDict):
     result: NotRequired["dict[str, Any] | None"]
     """The game's result, as in its record."""
     method: NotRequired["dict[str, Any]"]
-    """How it was estimated (docs/analysis.md, "The estimator"): `playouts` per candidate, their `horizon` (actions of `rollout_bot` before the model scores them), `chance_samples` and `chance_horizon` of every chance event, `max_candidates`, `costly_alpha`, `quantum` and the value `model`."""
+    """How it was estimated (docs/analysis.md, "The estimator"): `playouts` per candidate, their `horizon` (actions of `rollout_bot` before the model scores them), `chance_samples` and `chance_horizon` of every chance event, `mover_worlds` (1: the play-outs redraw what the mover could not see), `max_candidates`, `costly_alpha`, `quantum` and the value `model`."""
     chances: NotRequired["list[list[float]]"]
     """Every seat's win chance at every version (row 0: the setup; the last: the result): a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
     moves: NotRequired["list[AnalysisMove]"]
