@@ -333,7 +333,7 @@ class GameStore:
     def __init__(self, client: redis.Redis | RedisCluster, *, game_ttl: int, finished_ttl: int,
                  idempotency_ttl: int, bot_queue: Queue | None = None, control: redis.Redis | None = None,
                  search_queue: Queue | None = None, search_timeout: int = 60,
-                 analysis_queue: Queue | None = None, analysis_timeout: int = 7200,
+                 analysis_queue: Queue | None = None, analysis_timeout: int = 14_400,
                  bot_job_lease: float = 5.0) -> None:
         """``client`` holds the games (may be a cluster); ``control`` every other key (default: ``client``).
         ``search_queue`` takes the jobs of searching bots and hints (default: ``bot_queue``), each
@@ -395,7 +395,7 @@ class GameStore:
             search_queue=queues.get("SEARCH_QUEUE"),
             search_timeout=int(settings.get("SEARCH_JOB_TIMEOUT") or 60),
             analysis_queue=queues.get("ANALYSIS_QUEUE"),
-            analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 7200),
+            analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 14_400),
             bot_job_lease=float(settings.get("BOT_JOB_LEASE") or 5.0),
         )
 
