@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http
-import importlib.util
 import json
 import logging
 
@@ -15,7 +14,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.analysis.routes import blp as analysis_blp
 from api.apps import access, limits
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from api.apps.routes import blp as apps_blp
 from api.apps.routes import hooks_blp as webhooks_blp
 from api.apps.webhooks import EXTENSION_NAME as WEBHOOKS_EXTENSION
@@ -26,6 +25,7 @@ from api.chat.schemas import SPEC_SCHEMAS as CHAT_SPEC_SCHEMAS
 from api.competition import closed_round
 from api.competition.routes import players_blp, ratings_blp
 from api.competition.tournament_routes import blp as tournaments_blp
+from api.experiments.routes import blp as experiments_blp
 from api.games.routes import blp as games_blp
 from api.games.schemas import SPEC_SCHEMAS, STREAM_LINE
 from api.ground.concurrency import cooperative
@@ -36,14 +36,15 @@ from api.http.operation_ids import OperationIdPlugin
 from api.http.play_errors import play_error_response
 from api.http.problems import PROBLEM_CONTENT_TYPE, ApiProblem, ProblemSchema, kind_for_status, validation_problem
 from api.observability import dashboard
-from api.observability.wiring import init_app as init_observability
+from api.observability.app_hooks import init_app as init_observability
 from api.play import moves
 from api.play.errors import PlayError
 from api.play.store import GameStore
 from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
-from api.service.wiring import wire
+from api.service.game_listeners import wire
+from api.simulations.routes import blp as simulations_blp
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
 from api.views.routes import blp as views_blp
@@ -173,8 +174,8 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.schema("StreamLine", component=STREAM_LINE)
     api.spec.components.schema("ChatStreamLine", component=CHAT_LINE)
     for blueprint in (rulesets_blp, games_blp, seats_blp, hints_blp, win_chances_blp, analysis_blp, chat_blp,
-                      records_blp, views_blp, *_optional_blueprints(), players_blp, ratings_blp, tournaments_blp,
-                      apps_blp, webhooks_blp, system_blp):
+                      records_blp, views_blp, simulations_blp, experiments_blp, players_blp, ratings_blp,
+                      tournaments_blp, apps_blp, webhooks_blp, system_blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_blp)
     if app.config["BENCH_ENDPOINTS"]:
@@ -203,16 +204,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(Exception, _unexpected)
     return app
-
-
-def _optional_blueprints() -> list:
-    """Blueprints of packages that may not be installed yet (``api.simulations`` has its own owner)."""
-    if importlib.util.find_spec("api.simulations") is None:
-        return []
-    from api.experiments.routes import blp as experiments_blp
-    from api.simulations.routes import blp as simulations_blp
-
-    return [simulations_blp, experiments_blp]
 
 
 def _redis_down(error: redis.RedisError) -> Response:

@@ -37,8 +37,11 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from redis import Redis  # noqa: E402
 from simulate import cpu_seconds, start_workers, stop_workers  # noqa: E402
 
+from api.experiments import lifecycle as experiments  # noqa: E402
+from api.experiments.spec import normalize_spec  # noqa: E402
+from api.runs.keys import run_key, tallies_key  # noqa: E402
 from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
-from api.service.jobs import experiments, simulations  # noqa: E402
+from api.simulations import lifecycle as simulations  # noqa: E402
 from engine.core.registry import get_ruleset  # noqa: E402
 from engine.experiments.measures import StandingsTracker, VariantTally  # noqa: E402
 from engine.experiments.report import precision_state, stop_reason  # noqa: E402
@@ -78,13 +81,13 @@ def run_and_time(client: Redis, processes, submit, done) -> tuple[float, float]:
 
 def fixed_study(client: Redis, processes, games: int) -> dict:
     body = {**FIXED, "games": games}
-    spec_variants = experiments.normalize_spec(body)["variants"]
+    spec_variants = normalize_spec(body)["variants"]
 
     def submit_experiment():
         return experiments.submit(client, body)
 
     def experiment_done(exp_id):
-        return client.hget(experiments.meta_key(exp_id), "status") in (b"finished", b"failed")
+        return client.hget(run_key(experiments.KIND, exp_id), "status") in (b"finished", b"failed")
 
     total = games * len(spec_variants)
 
@@ -94,7 +97,7 @@ def fixed_study(client: Redis, processes, games: int) -> dict:
                                             "seed": FIXED["seed"]}) for v in spec_variants]
 
     def simulations_done(ids):
-        return all(client.hget(simulations.meta_key(i), "status") in (b"finished", b"failed") for i in ids)
+        return all(client.hget(run_key(simulations.KIND, i), "status") in (b"finished", b"failed") for i in ids)
 
     # Plain, experiment, plain: on a shared machine the load drifts, so the experiment is set against
     # the mean of the runs on either side of it.
@@ -133,11 +136,11 @@ def pairing(state: dict) -> None:
 
 def precision_study(client: Redis) -> None:
     exp_id = experiments.submit(client, PRECISION)
-    while client.hget(experiments.meta_key(exp_id), "status") not in (b"finished", b"failed"):
+    while client.hget(run_key(experiments.KIND, exp_id), "status") not in (b"finished", b"failed"):
         time.sleep(0.1)
     state = experiments.status(client, exp_id)
-    spec = json.loads(client.hget(experiments.meta_key(exp_id), "spec"))
-    chunks = {int(i): json.loads(raw) for i, raw in client.hgetall(experiments.tallies_key(exp_id)).items()}
+    spec = json.loads(client.hget(run_key(experiments.KIND, exp_id), "spec"))
+    chunks = {int(i): json.loads(raw) for i, raw in client.hgetall(tallies_key(experiments.KIND, exp_id)).items()}
     count = len(spec["variants"])
     played_total = needed_total = 0
     print(f"precision study: {PRECISION['ruleset']} starting_money {PRECISION['sweep']['starting_money']}, "

@@ -31,8 +31,9 @@ sys.path.insert(0, ROOT)
 from redis import Redis  # noqa: E402
 from rq import Worker  # noqa: E402
 
+from api.runs.keys import run_key  # noqa: E402
 from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
-from api.service.jobs import simulations as jobs  # noqa: E402
+from api.simulations import lifecycle as jobs  # noqa: E402
 from engine.simulate import play_chunk  # noqa: E402
 
 
@@ -78,7 +79,7 @@ def queued_rate(redis_url: str, body: dict, workers: int, fork: bool) -> tuple[f
         cpu_before = cpu_seconds(watched)
         began = time.perf_counter()
         sim_id = jobs.submit(client, body)
-        while client.hget(jobs.meta_key(sim_id), "status") not in (b"finished", b"failed", b"cancelled"):
+        while client.hget(run_key(jobs.KIND, sim_id), "status") not in (b"finished", b"failed", b"cancelled"):
             time.sleep(0.01)
         elapsed = time.perf_counter() - began
         cpu = cpu_seconds(watched) - cpu_before

@@ -34,7 +34,7 @@ sys.path.insert(1, str(ROOT / "sdk"))
 
 from rulehouse_sdk import Client, RulehouseError  # noqa: E402
 
-from api.apps.keys import AppKeys  # noqa: E402
+from api.apps.app_store import AppKeys  # noqa: E402
 from tests.processes import free_port, wait_for  # noqa: E402
 from tests.workers.tarpit import TarPit  # noqa: E402
 

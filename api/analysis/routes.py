@@ -1,7 +1,7 @@
 """``GET /v1/games/{id}/analysis``: a finished game's analysis, computed once on the analysis workers.
 
 The request never analyses: the first ask reserves the work bound against the caller's app, marks
-the analysis asked and queues its job (``api.service.jobs.analysis``) on the ``analysis`` queue, then waits
+the analysis asked and queues its job (``api.analysis.computing``) on the ``analysis`` queue, then waits
 for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After`` and how
 far the job is (``progress``: the log entries it analysed, written by the job as it goes).
 """
@@ -15,14 +15,14 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.analysis.computing import analysis_charge_id, analysis_job_id, queue_analysis
 from api.analysis.schemas import AnalysisQuerySchema, AnalysisSchema
 from api.apps import ownership
 from api.http.helpers import bearer_token, json_response, load_current, not_modified, store
 from api.http.problems import ApiProblem, problem_response
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS
+from api.play.game_record import FINISHED, WAITING, GameRecord
 from api.play.rules_version import ensure_current
-from api.play.store import BOT_CHECK_AFTER_SECONDS, FINISHED, WAITING, GameRecord
-from api.service.jobs.analysis import analysis_charge_id, analysis_job_id, analysis_progress, queue_analysis
-from api.service.jobs.bots import job_alive
 from engine.analysis.game import work_bound
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT
@@ -89,12 +89,12 @@ class Analysis(MethodView):
                                   "secrets)", reason="not_started" if waiting else "not_finished",
                              version=record.version)
         games = store()
-        stored = games.analysis(record.id) or _ask_new(record)
+        stored = games.analyses.get(record.id) or _ask_new(record)
         if not _ready(stored):
             stored = _wait(record, stored, query["wait"])
         if not _ready(stored):
             return json_response({"game_id": record.id, "version": record.version, "status": "pending",
-                                  "progress": analysis_progress(games, record.id, stored)}, 202,
+                                  "progress": games.analyses.progress(record.id, stored)}, 202,
                                  headers={"Retry-After": "2", "Location": request.full_path.rstrip("?")})
         body = json.loads(stored)
         if body["status"] == "failed":
@@ -112,7 +112,7 @@ def _ask_new(record: GameRecord) -> str:
     if ownership.claim_search(ownership.current_app_id(), reservation(record), computation) is None:
         return ""
     job_id = analysis_job_id(record.id)
-    outcome, value = games.ask_analysis(record.id, job_id)
+    outcome, value = games.analyses.ask(record.id, job_id)
     if outcome == "queued":
         queue_analysis(games, record.id, job_id)
         return job_id
@@ -130,14 +130,14 @@ def _wait(record: GameRecord, job_id: str, seconds: float) -> str:
     """The analysis' stored value once ready, or as it is after ``seconds``; a lost job is queued again, by the
     one ask that claims it (under the charge reserved for it)."""
     games = store()
-    if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
+    if job_id and not games.job_alive(job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
             ownership.claim_computation(analysis_charge_id(record.id)):
         again = analysis_job_id(record.id, again=True)
-        if games.save_analysis(record.id, again, replacing=job_id):
+        if games.analyses.save(record.id, again, replacing=job_id):
             queue_analysis(games, record.id, again)
     deadline = time.monotonic() + seconds
-    stored = games.analysis(record.id) or job_id
+    stored = games.analyses.get(record.id) or job_id
     while not _ready(stored) and time.monotonic() < deadline:
         time.sleep(POLL_SECONDS)
-        stored = games.analysis(record.id) or job_id
+        stored = games.analyses.get(record.id) or job_id
     return stored

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app, g, request
 
-from api.apps.keys import LOCAL_APP_ID, App, AppKeys, local_app
+from api.apps.app_store import LOCAL_APP_ID, App, AppKeys, local_app
 from api.http.problems import ApiProblem
 
 HEADER = "X-Api-Key"

@@ -39,7 +39,7 @@ import redis
 from flask import current_app, has_app_context
 
 from api.apps.access import keys
-from api.apps.keys import App
+from api.apps.app_store import App
 from api.ground import config as service_config
 from api.http.problems import ApiProblem
 

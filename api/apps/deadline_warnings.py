@@ -6,7 +6,7 @@ import time
 
 from api.apps.notify import hooks
 from api.ground.times import iso_time
-from api.play.deadlines import DEADLINES_KEY, human_seats_pending
+from api.play.deadlines import human_seats_pending
 from api.play.moves import load_state
 from api.play.store import GameStore
 from engine.core.registry import get_ruleset
@@ -19,9 +19,8 @@ def deadlines_near(store: GameStore, now: float | None = None) -> int:
     """The worker's sweep: one ``deadline.near`` per game version whose deadline is close."""
     now = time.time() if now is None else now
     sent = 0
-    for member, due in store.control.zrangebyscore(DEADLINES_KEY, now, now + DEADLINE_WARNING_SECONDS,
-                                                 withscores=True, start=0, num=200):
-        if not store.control.set(f"deadline-near:{member}", 1, nx=True, ex=3600):
+    for member, due in store.deadline_book.near(now, DEADLINE_WARNING_SECONDS, 200):
+        if not store.deadline_book.mark_near(member):
             continue  # told already, by this worker or another
         game_id, _, version = member.rpartition(":")
         record = store.load(game_id)

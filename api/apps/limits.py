@@ -31,7 +31,7 @@ from flask_limiter.errors import RateLimitExceeded
 from limits import parse
 
 from api.apps.access import PLAY, SAFE_METHODS, is_metered, requirement
-from api.apps.keys import LOCAL_APP_ID, App
+from api.apps.app_store import LOCAL_APP_ID, App
 from api.http.client_address import client_address, trusted_networks
 from api.http.problems import ApiProblem
 

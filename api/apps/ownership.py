@@ -11,7 +11,7 @@ from flask import current_app, g
 from api.apps import accounting, quotas
 from api.apps.access import current_app_id, keys, owns
 from api.http.problems import ApiProblem
-from api.play.bots import bot_searches
+from api.play.bot_queueing import bot_searches
 
 __all__ = ["admit_hint", "admit_search_seats", "admit_simulation", "claim", "claim_computation", "claim_search",
            "current_app_id", "forgo_search", "game_retention", "holding", "refund_hint", "release",

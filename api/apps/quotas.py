@@ -34,15 +34,17 @@ from flask import current_app
 from api.apps import accounting
 from api.apps.access import keys
 from api.apps.accounting import over_quota, quota_of
+from api.apps.app_store import App
 from api.apps.holds import Ask, Holds
-from api.apps.keys import App
 from api.competition import rated_players
-from api.competition.keys import tournament_key
+from api.competition.competition_keys import tournament_key
 from api.competition.rated_players import RATED_PLAYERS
 from api.competition.tournaments import RUNNING
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.play.store import OVER
-from api.service.jobs import experiments, simulations
+from api.experiments.store import ExperimentStore
+from api.play.game_record import OVER
+from api.runs.store import ACTIVE, RunStore
+from api.simulations.store import SimulationStore
 from engine.core.registry import get_ruleset
 from engine.experiments.drama import DRAMA_WORK_FACTOR
 
@@ -181,21 +183,19 @@ def _live_games(held: Holds, entries: list[tuple[str, float | None]]) -> None:
     held.release(LIVE_GAMES, *ended)
 
 
-def _metas(held: Holds, entries: list[tuple[str, float | None]], meta_key) -> list[list[str | None]]:
-    pipe = held.redis.pipeline(transaction=False)
-    for holder, _ in entries:
-        pipe.hmget(meta_key(holder.rpartition(":")[2]), ["status", "spec", "chunks_done"])  # sim:<id>, exp:<id>, <id>
-    return pipe.execute()
+def _metas(held: Holds, entries: list[tuple[str, float | None]], store: type[RunStore]) -> list[list[str | None]]:
+    """Status, spec and chunks done of each holder's run, asked of the runs' store."""
+    return store(held.redis).states([holder.rpartition(":")[2] for holder, _ in entries])  # sim:<id>, exp:<id>, <id>
 
 
 def _queued_chunks(held: Holds, entries: list[tuple[str, float | None]]) -> None:
     sims = [entry for entry in entries if entry[0].startswith("sim:")]
     exps = [entry for entry in entries if entry[0].startswith("exp:")]
     ended = []
-    for group, meta_key, remaining in ((sims, simulations.meta_key, _simulation_chunks),
-                                       (exps, experiments.meta_key, _experiment_chunks)):
-        for (holder, pending), (status, spec, done) in zip(group, _metas(held, group, meta_key), strict=True):
-            if status in simulations.ACTIVE:
+    for group, store, remaining in ((sims, SimulationStore, _simulation_chunks),
+                                    (exps, ExperimentStore, _experiment_chunks)):
+        for (holder, pending), (status, spec, done) in zip(group, _metas(held, group, store), strict=True):
+            if status in ACTIVE:
                 held.reweigh(QUEUED_CHUNKS, holder, remaining(json.loads(spec), int(done or 0)))
             elif status is not None or _never_made_or_gone(pending):
                 ended.append(holder)
@@ -211,9 +211,9 @@ def _experiment_chunks(spec: dict, done: int) -> int:
 
 
 def _experiments(held: Holds, entries: list[tuple[str, float | None]]) -> None:
-    ended = [holder for (holder, pending), (status, _, _) in zip(entries, _metas(held, entries, experiments.meta_key),
+    ended = [holder for (holder, pending), (status, _, _) in zip(entries, _metas(held, entries, ExperimentStore),
                                                                   strict=True)
-             if status not in simulations.ACTIVE and (status is not None or _never_made_or_gone(pending))]
+             if status not in ACTIVE and (status is not None or _never_made_or_gone(pending))]
     held.release(LIVE_EXPERIMENTS, *ended)
 
 

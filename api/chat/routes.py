@@ -24,7 +24,8 @@ from api.chat.schemas import (
 from api.ground.times import iso_time
 from api.http.helpers import bearer_token, caller_seat, json_response, load_game, required_token, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.store import GameRecord, GameStore
+from api.play.game_record import GameRecord
+from api.play.store import GameStore
 from api.streams import live
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",
@@ -71,7 +72,7 @@ class Chat(MethodView):
         `ETag` or deadline of the game, and is not in its record.
         """
         record = _reader(game_id)
-        messages, last = store().chat(game_id, query["after"], query["limit"])
+        messages, last = store().chat.messages(game_id, query["after"], query["limit"])
         body = {"game_id": game_id, "enabled": record.chat,
                 "messages": [message_body(cursor, message) for cursor, message in messages],
                 "next": last or query["after"], "bounds": BOUNDS}
@@ -110,7 +111,7 @@ class Chat(MethodView):
         if not record.chat:
             raise ApiProblem("forbidden", "this game's chat is off", reason="chat_disabled")
         message = {"seat": seat, "name": record.seats[seat]["name"], "text": body["text"]}
-        posted = store().post_chat(game_id, seat, token, message, per_window=MESSAGES_PER_WINDOW,
+        posted = store().chat.post(game_id, seat, token, message, per_window=MESSAGES_PER_WINDOW,
                                    window_seconds=WINDOW_SECONDS, kept=KEPT_MESSAGES)
         if posted.outcome == "missing":
             raise ApiProblem("not-found", f"no game {game_id!r}")
@@ -149,7 +150,7 @@ class ChatSettings(MethodView):
         record = load_game(game_id, required_token())
         role, _seat = caller_seat(record)
         ownership.require_creator(role, record.app, "turn chat on or off")
-        if not store().set_chat(game_id, body["enabled"]):
+        if not store().chat.set_enabled(game_id, body["enabled"]):
             raise ApiProblem("not-found", f"no game {game_id!r}")
         return json_response({"game_id": game_id, "enabled": body["enabled"]})
 
@@ -162,7 +163,7 @@ class ChatMessages:
         self.store, self.game_id, self.cursor, self.enabled = game_store, game_id, cursor, enabled
 
     def look(self) -> live.Found:
-        messages, last, enabled = self.store.chat_and_setting(self.game_id, self.cursor, live.PAGE)
+        messages, last, enabled = self.store.chat.messages_and_setting(self.game_id, self.cursor, live.PAGE)
         if enabled is None:
             return live.Found([], end=self.end("gone"))
         lines = []

@@ -9,7 +9,7 @@ import redis
 from limits import parse
 
 from api.apps.accounting import QUOTAS
-from api.apps.keys import DEFAULT_SCOPES, PUBLISHABLE, SECRET, AppKeys, UnknownApp
+from api.apps.app_store import DEFAULT_SCOPES, PUBLISHABLE, SECRET, AppKeys, UnknownApp
 from api.apps.limits import CLASSES
 from api.apps.ownership import RETENTION_BOUNDS
 from api.cli.support import resolve_redis_url

@@ -8,14 +8,8 @@ import argparse
 import json
 import sys
 
-from api.cli.support import (
-    HttpSimulations,
-    RequestRefused,
-    parse_options,
-    refusal_message,
-    resolve_redis_url,
-    wait_until_ended,
-)
+from api.cli import support
+from api.cli.support import HttpSimulations, RequestRefused, parse_options, refusal_message
 from api.simulations.table import positions_of
 from engine.core.errors import InvalidOptions
 
@@ -99,28 +93,6 @@ def build_body(args: argparse.Namespace) -> dict:
     return body
 
 
-class RedisExperiments:
-    def __init__(self, redis_url: str) -> None:
-        from redis import Redis  # the command line loads Redis and the jobs only for the commands that use them
-
-        self.redis = Redis.from_url(redis_url)
-
-    def submit(self, body: dict) -> str:
-        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
-
-        return jobs.submit(self.redis, body)
-
-    def status(self, exp_id: str) -> dict:
-        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
-
-        return jobs.status(self.redis, exp_id)
-
-    def cancel(self, exp_id: str) -> None:
-        from api.service.jobs import experiments as jobs  # loaded per command, as Redis is
-
-        jobs.cancel(self.redis, exp_id)
-
-
 class HttpExperiments:
     def __init__(self, base_url: str) -> None:
         self.http = HttpSimulations(base_url)
@@ -137,7 +109,7 @@ class HttpExperiments:
 
 def wait(experiments, exp_id: str, show_progress: bool) -> dict:
     """Poll until the experiment ends; Ctrl+C cancels it."""
-    return wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
+    return support.wait_until_ended(experiments, exp_id, "experiment", _draw_progress if show_progress else None,
                             poll_seconds=0.3)
 
 
@@ -208,26 +180,18 @@ def drama_rows(variants: list[dict]) -> list[str]:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
-    import importlib.util
-
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+    if support.plot_unavailable(args):
         return 1
     body = build_body(args)
-    experiments = HttpExperiments(args.url) if args.url else RedisExperiments(resolve_redis_url(args.redis_url))
+    if args.url:
+        experiments = HttpExperiments(args.url)
+    else:
+        experiments = support.RedisRuns(support.resolve_redis_url(args.redis_url), "api.experiments.lifecycle")
     try:
         exp_id = experiments.submit(body)
     except (InvalidOptions, RequestRefused) as error:
         print(refusal_message(error), file=sys.stderr)
         return 2
     state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
-    if args.json:
-        print(json.dumps(state))
-    else:
-        print(format_table(state))
-    if args.plot:
-        from api.experiments.plot import plot_experiment
-
-        plot_experiment(state, args.plot)
-        print(f"plot written to {args.plot}", file=sys.stderr)
+    support.show_result(args, state, format_table, "api.experiments.plot.plot_experiment")
     return 0 if state["status"] == "finished" else 1

@@ -12,16 +12,22 @@ from pathlib import Path
 
 from api.cli.support import (
     HttpSimulations,
+    RedisRuns,
     RequestRefused,
     parse_options,
+    plot_unavailable,
     refusal_message,
     resolve_redis_url,
+    show_result,
     wait_until_ended,
 )
 from api.simulations.table import format_table
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.simulate import simulate, summarize
+
+#: The simulations' lifecycle, loaded only by ``--queue`` (with Redis).
+LIFECYCLE = "api.simulations.lifecycle"
 
 
 def _draw_progress(progress: dict, elapsed: float) -> None:
@@ -33,37 +39,7 @@ def _draw_progress(progress: dict, elapsed: float) -> None:
     sys.stderr.flush()
 
 
-class RedisSimulations:
-    """Simulations queued straight into a Redis server that workers listen on."""
-
-    def __init__(self, redis_url: str) -> None:
-        from redis import Redis
-
-        self.url = redis_url
-        self.redis = Redis.from_url(redis_url)
-
-    def submit(self, body: dict) -> str:
-        from rq import Queue, Worker
-
-        from api.service.jobs import simulations as jobs
-
-        sim_id = jobs.submit(self.redis, body)
-        if not Worker.count(connection=self.redis, queue=Queue(jobs.QUEUE, connection=self.redis)):
-            print(f"warning: no worker listens on {jobs.QUEUE!r}; start `rulehouse worker`", file=sys.stderr)
-        return sim_id
-
-    def status(self, sim_id: str) -> dict:
-        from api.service.jobs import simulations as jobs
-
-        return jobs.status(self.redis, sim_id)
-
-    def cancel(self, sim_id: str) -> None:
-        from api.service.jobs import simulations as jobs
-
-        jobs.cancel(self.redis, sim_id)
-
-
-def run_queued(body: dict, simulations: RedisSimulations | HttpSimulations, show_progress: bool) -> dict:
+def run_queued(body: dict, simulations: RedisRuns | HttpSimulations, show_progress: bool) -> dict:
     """Submit to the workers and wait; the finished statistics. Ctrl+C cancels the simulation."""
     sim_id = simulations.submit(body)
     began = time.monotonic()
@@ -80,8 +56,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except UnknownRuleset as unknown:
         print(f"rulehouse: {unknown.message}", file=sys.stderr)
         return 2
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+    if plot_unavailable(args):
         return 1
     players = args.players or ruleset.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -92,7 +67,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     "games": args.games, "seed": args.seed, "chunk_size": args.chunk_size,
                     **({"drama": True} if args.drama else {})}
             simulations = (HttpSimulations(args.url) if args.url
-                           else RedisSimulations(resolve_redis_url(args.redis_url)))
+                           else RedisRuns(resolve_redis_url(args.redis_url), LIFECYCLE, warn_idle=True))
             stats = run_queued(body, simulations, show_progress=sys.stdout.isatty())
         elif args.drama:
             stats = simulate_drama(ruleset.id, args.games, players, bots, options, args.seed)
@@ -101,15 +76,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except (InvalidOptions, RequestRefused) as error:
         print(refusal_message(error), file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(stats))
-    else:
-        print(format_table(stats))
-    if args.plot:
-        from api.simulations.plot import plot_stats
-
-        plot_stats(stats, args.plot)
-        print(f"plot written to {args.plot}", file=sys.stderr)
+    show_result(args, stats, format_table, "api.simulations.plot.plot_stats")
     return 0
 
 

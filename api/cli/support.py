@@ -1,8 +1,12 @@
 """What the command line's commands share (``rulehouse`` and its ``experiment`` and ``tournament``
-commands): the Redis to use, the service's JSON over HTTP, waiting for a run to end."""
+commands): the Redis to use, the service's JSON over HTTP, a run queued and waited for, its result
+shown."""
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import importlib.util
 import json
 import sys
 import time
@@ -106,6 +110,51 @@ class HttpSimulations:
 
     def cancel(self, sim_id: str) -> None:
         self._request("DELETE", f"/v1/simulations/{sim_id}")
+
+
+class RedisRuns:
+    """Simulations or experiments (``lifecycle``: the dotted name of the room's lifecycle module) queued
+    straight into a Redis server that workers listen on; ``warn_idle``: say so when no worker listens."""
+
+    def __init__(self, redis_url: str, lifecycle: str, *, warn_idle: bool = False) -> None:
+        # Loaded per command: the command line loads Redis and the runs only for the commands that use them.
+        from api.runs.store import RunStore, connect
+
+        self.url = redis_url
+        self.redis = connect(redis_url)
+        self.store = RunStore(self.redis)
+        self.runs = importlib.import_module(lifecycle)
+        self.warn_idle = warn_idle
+
+    def submit(self, body: dict) -> str:
+        run_id = self.runs.submit(self.redis, body)
+        if self.warn_idle and not self.store.workers_listening():
+            print(f"warning: no worker listens on {self.runs.QUEUE!r}; start `rulehouse worker`", file=sys.stderr)
+        return run_id
+
+    def status(self, run_id: str) -> dict:
+        return self.runs.status(self.redis, run_id)
+
+    def cancel(self, run_id: str) -> None:
+        self.runs.cancel(self.redis, run_id)
+
+
+def plot_unavailable(args: argparse.Namespace) -> bool:
+    """``--plot`` asked without matplotlib (said on stderr)."""
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        print("rulehouse: --plot needs matplotlib: pip install 'rulehouse[plot]'", file=sys.stderr)
+        return True
+    return False
+
+
+def show_result(args: argparse.Namespace, result: dict, format_table: Callable[[dict], str], plot: str) -> None:
+    """Print a run's ``result`` (``--json``: one JSON object, else ``format_table``'s table) and, with
+    ``--plot``, draw it with ``plot`` (a function's dotted name: matplotlib loads only then)."""
+    print(json.dumps(result) if args.json else format_table(result))
+    if args.plot:
+        module, _, name = plot.rpartition(".")
+        getattr(importlib.import_module(module), name)(result, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
 
 
 def wait_until_ended(runs, run_id: str, kind: str, draw: Callable[[dict], None] | None, *,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from api.competition.keys import closed_key
+from api.competition.competition_keys import closed_key
 from api.http.helpers import bearer_token, store
 from api.http.problems import ApiProblem
 

@@ -1,14 +1,16 @@
 """What the competition room does with a game's versions (wired in as listeners of api/play/after.py by
-api/service/wiring.py): index a new game under its players; rate a finished rated game and let its
-tournament go on; forget a deleted game. It sits apart from ``games`` and ``tournaments`` because it reaches both."""
+api/service/game_listeners.py): index a new game, or a seat a player joined, under its players; rate a finished
+rated game and let its tournament go on; forget a deleted game. It sits apart from ``games`` and
+``tournaments`` because it reaches both."""
 
 from __future__ import annotations
 
 import logging
 
 from api.competition import tournaments
-from api.competition.games import game_created, game_forgotten, rate_game
-from api.play.store import GameRecord, GameStore
+from api.competition.games import game_created, game_forgotten, player_joined, rate_game
+from api.play.game_record import GameRecord
+from api.play.store import GameStore
 
 log = logging.getLogger("rulehouse.competition")
 
@@ -17,6 +19,12 @@ def game_made(store: GameStore, record: GameRecord) -> None:
     """A new game (its version 0): indexed under each of its named players, its rating queued when rated."""
     if record.app is not None:
         game_created(store, record.app, record.id, record.seats, record.rated, record.created)
+
+
+def player_seated(store: GameStore, record: GameRecord, seat: int, player: str) -> None:
+    """A named player took a seat (a join): the game is indexed under the player."""
+    if record.app is not None:
+        player_joined(store, record.app, record.id, seat, player)
 
 
 def game_finished(store: GameStore, record: GameRecord) -> None:

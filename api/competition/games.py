@@ -12,7 +12,7 @@ import redis
 
 from api.apps.notify import hooks
 from api.competition import due, player_lists, rated_players
-from api.competition.keys import (
+from api.competition.competition_keys import (
     PENDING_KEY,
     board_key,
     closed_key,
@@ -21,7 +21,8 @@ from api.competition.keys import (
     rated_game_key,
     ratings_key,
 )
-from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, GameStore
+from api.play.game_record import ACTIVE, FINISHED, WAITING, GameRecord
+from api.play.store import GameStore
 from engine.competition import Rating, ranks_from_result, rate
 from engine.core.registry import get_ruleset
 

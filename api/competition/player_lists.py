@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 from api.competition import due, rated_players
-from api.competition.keys import player_games_key
+from api.competition.competition_keys import player_games_key
 from api.play.store import GameStore
 
 DUE_KEY = "competition:lists-due"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api.competition.keys import board_key, player_games_key, player_results_key, ratings_key
+from api.competition.competition_keys import board_key, player_games_key, player_results_key, ratings_key
 from api.play.store import GameStore
 from engine.competition import Rating
 from engine.core.registry import all_rulesets
@@ -54,11 +54,11 @@ def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None,
     """The player's average move cost in win-chance points over the analyses already stored of its
     ``MOVE_COST_GAMES`` most recent games (its seat's ``cost`` over its ``decisions``, all games
     together), and how many analysed games that is. None when no such game has a decision with a
-    choice. Reads only each analysis' seat costs (``GameStore.analysis_costs``), never an analysis
+    choice. Reads only each analysis' seat costs (``AnalysisStore.costs``), never an analysis
     itself (a long game's is megabytes), and starts none: one not asked, running or failed counts
     for nothing."""
     members = store.control.zrevrange(player_games_key(app_id, player), 0, MOVE_COST_GAMES - 1)
-    stored = store.analysis_costs([member.rpartition(":")[0] for member in members])
+    stored = store.analyses.costs([member.rpartition(":")[0] for member in members])
     cost, decisions, games = 0.0, 0, 0
     for member, seat_costs in zip(members, stored, strict=True):
         if seat_costs is None:

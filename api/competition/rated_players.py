@@ -21,7 +21,7 @@ import time
 import redis
 
 from api.apps.holds import holders_key
-from api.competition.keys import player_games_key, ratings_key
+from api.competition.competition_keys import player_games_key, ratings_key
 from engine.core.registry import all_rulesets
 
 RATED_PLAYERS = "rated-players"

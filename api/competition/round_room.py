@@ -12,7 +12,7 @@ in any game.
 from __future__ import annotations
 
 from api.apps import accounting
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from api.play.store import GameStore
 from engine.core.registry import get_ruleset
 

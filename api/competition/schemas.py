@@ -6,8 +6,8 @@ from marshmallow import Schema, fields, validate
 
 from api.competition.games import RATED_DECISION_TIMEOUT
 from api.competition.players import MOVE_COST_GAMES
-from api.games.schemas import MAX_SEED
 from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
+from api.records.creation import MAX_SEED
 from api.seats.schemas import PLAYER_ID_PATTERN
 from engine.competition.pairing import FORMATS, MAX_ENTRANTS, MAX_ROUNDS
 from engine.core.strict import StrictBoolean, WholeRegexp

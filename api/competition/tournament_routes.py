@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from api.apps import ownership
 from api.apps.access import may
 from api.competition import tournaments
-from api.competition.keys import app_tournaments_key
+from api.competition.competition_keys import app_tournaments_key
 from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
 from api.ground.times import iso_time
 from api.http.helpers import json_response, store

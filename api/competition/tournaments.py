@@ -28,15 +28,17 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from api.apps.notify import hooks
 from api.competition import due, round_room
+from api.competition.competition_keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
 from api.competition.games import final_ranks, rate_game
-from api.competition.keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
 from api.http.problems import ApiProblem
 from api.play import creation
+from api.play.game_keys import token_digest
+from api.play.game_record import ACTIVE, FINISHED, OVER, NewGameRecord
 from api.play.preconditions import next_marks
-from api.play.store import ACTIVE, FINISHED, OVER, GameStore, NewGameRecord, token_digest
+from api.play.store import GameStore
 from api.play.table import Table, public_seats
 from api.records.creation import sealed
 from engine.competition import TableResult, TournamentPlan, plan_round, standings, table_seeds

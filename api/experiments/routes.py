@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.apps import ownership
-from api.experiments import admission
+from api.experiments import admission, lifecycle
 from api.experiments.schemas import ExperimentRequestSchema, ExperimentSchema
-from api.http.helpers import json_response
-from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.service.jobs import experiments as jobs
-from api.simulations.routes import app_settings, redis, settings
-from engine.core.errors import InvalidOptions
+from api.http.problems import problem_response
+from api.simulations.routes import found, settings, start
 
 blp = Blueprint(
     "experiments", __name__, url_prefix="/v1/experiments",
@@ -23,14 +18,6 @@ blp = Blueprint(
 #: The request example of the spec (tests/api/test_spec_examples.py sends it).
 EXPERIMENT_EXAMPLE = {"ruleset": "monopoly-cars2", "players": 2, "bots": ["heuristic"],
                       "sweep": {"starting_money": [10, 14, 18, 22]}, "games": 400, "seed": 7}
-
-
-def _found(read, exp_id: str, *args) -> dict:
-    try:
-        ownership.require_owner(jobs.owner(redis(), exp_id), "experiment", hide=True)
-        return read(redis(), exp_id, *args)
-    except jobs.ExperimentNotFound:
-        raise ApiProblem("not-found", f"no experiment {exp_id!r} (or it has expired)") from None
 
 
 @blp.route("")
@@ -53,14 +40,7 @@ class Experiments(MethodView):
         each variant when its question is answered by a 95% confidence sequence; the whole budget
         is counted against the app's quotas at once. Answers 202 with `Location`.
         """
-        try:
-            exp_id = jobs.submit(redis(), body, app_settings(), owner=ownership.current_app_id(),
-                                 admit=admission.admit)
-        except InvalidOptions as error:
-            raise validation_problem(error.fields, error.message) from None
-        ownership.claim("exps", exp_id)
-        location = url_for("experiments.Experiment", exp_id=exp_id)
-        return json_response(jobs.status(redis(), exp_id), 202, headers={"Location": location})
+        return start(lifecycle, body, admission.admit, "exps", "experiments.Experiment", "exp_id")
 
 
 @blp.route("/<string:exp_id>")
@@ -73,7 +53,7 @@ class Experiment(MethodView):
         Status, progress per variant (games, and why it stopped), and the results so far: per
         variant its measures with 95% intervals and its paired differences from the base.
         """
-        return json_response(_found(jobs.status, exp_id))
+        return found(lifecycle, "experiment", lifecycle.status, exp_id)
 
     @blp.doc(operationId="cancel_experiment")
     @blp.response(200, ExperimentSchema)
@@ -84,4 +64,4 @@ class Experiment(MethodView):
         A queued or running experiment becomes `cancelled`: every queued chunk leaves the queue and
         running chunks stop within seconds; the games counted so far stay in `result`.
         """
-        return json_response(_found(jobs.cancel, exp_id, settings()))
+        return found(lifecycle, "experiment", lifecycle.cancel, exp_id, settings())

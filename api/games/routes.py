@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 from api.apps import ownership
 from api.competition import closed_round
 from api.competition.games import seat_player
+from api.games.bodies import STREAM_STATE_FIELDS, deadline_time, event_entries, game_body, waiting_for
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -23,7 +24,6 @@ from api.games.schemas import (
     EventsQuerySchema,
     GameSchema,
     StreamQuerySchema,
-    StreamStateSchema,
 )
 from api.ground.times import iso_time
 from api.http.etags import parse_if_match
@@ -40,19 +40,19 @@ from api.http.helpers import (
     store,
 )
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.play import creation, deadlines
+from api.play import creation
 from api.play.after import delete_game
-from api.play.bots import ensure_job
+from api.play.bot_queueing import ensure_job
+from api.play.game_keys import token_digest
+from api.play.game_record import ACTIVE, FINISHED, WAITING, NewGameRecord
 from api.play.moves import load_state, submit_action
 from api.play.preconditions import next_marks, with_ids
-from api.play.store import ACTIVE, FINISHED, WAITING, GameRecord, NewGameRecord, StoredEvent, token_digest
 from api.play.table import Table, game_invites, public_seats
 from api.records.creation import NewGame, fork_game, sealed
 from api.streams import live
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
-from engine.records import visible
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games refereed by the service.")
 
@@ -87,47 +87,6 @@ RULES_VERSION_GONE = problem_response(410, "The game was created under an older 
 ETAG_HEADER = {"ETag": {"description": "`\"<version>\"` to a spectator, `\"<version>.<role>\"` to a token "
                                      "holder (`<role>`: the seat number, or `c` for the creator).",
                       "schema": {"type": "string"}}}
-
-
-def event_entries(events: list[StoredEvent], seat: int | None) -> list[dict]:
-    return [{"cursor": e.cursor, "version": e.version, "event": e.event} for e in events if visible(e.event, seat)]
-
-
-def waiting_for(decisions) -> list[int]:
-    return sorted({decision.seat for decision in decisions})
-
-
-def deadline_time(record, decisions) -> str | None:
-    due = deadlines.deadline_of(record, decisions)
-    return None if due is None else iso_time(due)
-
-
-#: The game's fields on a stream's first line (``StreamStateSchema`` documents them), as GET shows them.
-STREAM_STATE_FIELDS = tuple(name for name in StreamStateSchema().fields if name not in ("kind", "cursor"))
-
-
-def game_body(record: GameRecord, role: str, seat: int | None) -> tuple[dict, list]:
-    """The game as ``role``/``seat`` sees it (``GET /v1/games/{id}``; a stream's first line shows part of
-    it), and its pending decisions."""
-    ruleset = get_ruleset(record.ruleset)
-    state = None if record.status == WAITING else load_state(ruleset, record)
-    result = None if state is None else ruleset.result(state)
-    pending = ruleset.pending(state) if state is not None and record.status == ACTIVE else []  # aborted: none
-    body = {
-        "id": record.id, "ruleset": record.ruleset, "rules_version": record.rules_version,
-        "version": record.version, "status": record.status,
-        "role": role, "seat": seat, "seats": public_seats(record.seats), "waiting_for": waiting_for(pending),
-        "view": None if state is None else ruleset.view(state, seat),
-        "result": None if result is None else result.to_dict(),
-        "created": iso_time(record.created), "updated": iso_time(record.updated),
-        "decision_timeout": record.decision_timeout, "deadline": deadline_time(record, pending),
-        "seed_commitment": record.seed_commitment,
-        "listed": record.listed, "hints": record.hint_counts is not None, "hint_counts": record.hint_counts,
-        "win_chances": record.win_chances, "rated": record.rated, "tournament": record.tournament,
-    }
-    return body, pending
-
-
 
 
 # -- create ---------------------------------------------------------------------

@@ -7,13 +7,11 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 from api.competition.games import RATED_DECISION_TIMEOUT, rated_game_problems
 from api.http.helpers import CURSOR_PATTERN
 from api.play.deadlines import MAX_TIMEOUT, MIN_TIMEOUT
-from api.seats.schemas import SeatRequestSchema, SeatSchema
+from api.records.creation import MAX_SEED
+from api.seats.schemas import DecisionSchema, SeatRequestSchema, SeatSchema
 from engine.core.strict import StrictBoolean, WholeRegexp
 
 STATUSES = ["waiting", "active", "finished", "aborted"]
-
-MAX_SEED = 2**63 - 1
-
 
 class ForkRequestSchema(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64),
@@ -221,25 +219,6 @@ class GameSchema(Schema):
         "description": "The id of the tournament this game is a table of, or null."})
 
 
-class DecisionSchema(Schema):
-    id = fields.String(required=True, metadata={
-        "description": "`<seat>.<since>`: `since` is the version at which this seat's decision appeared. It stays "
-                       "while only other seats act; send `If-Match: \"d:<id>\"` to answer this decision."})
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
-    options = fields.List(fields.Dict(), required=True, metadata={
-        "description": "Complete legal action bodies; a numeric parameter is given by its extremes."})
-    ranges = fields.Dict(metadata={"description": "action type -> parameter -> [min, max] (inclusive): any value "
-                                   "in between is legal too."})
-    default = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "Exactly what a timeout plays if the seat never decides (see `decision_timeout`): the "
-                       "engine's choice for this position, never one that puts the seat out of the game, hands a "
-                       "rival the game or throws away something of value when another option does not. Null for "
-                       "a secret choice, where a timeout draws from what the seat holds."})
-    secret = fields.Boolean(metadata={
-        "description": "Present and true for a secret (face-down) choice: the other seats learn only that it "
-                       "was made, and a timeout draws it at random from what the seat really holds (a card of "
-                       "its hand), so they cannot tell what was played."})
 
 
 class DecisionsSchema(Schema):

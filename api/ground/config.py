@@ -89,7 +89,7 @@ DEFAULTS: dict = {
     #: an app key the web table's pages send as ``X-Api-Key`` (a browser-safe, publishable key:
     #: it is written into every page); empty: the pages send none, as a local client
     "WEB_API_KEY": "",
-    #: the games' Redis (api/play/store.py game keys only); None: REDIS_URL. May be a Redis Cluster.
+    #: the games' Redis (api/play/game_keys.py game keys only); None: REDIS_URL. May be a Redis Cluster.
     "GAME_REDIS_URL": None,
     #: is GAME_REDIS_URL a Redis Cluster: "auto" (ask the server: INFO cluster), "yes" or "no"
     "GAME_REDIS_CLUSTER": "auto",

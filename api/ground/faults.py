@@ -8,7 +8,7 @@ compare-and-set of an action); ``bot-run`` (api/service/jobs/bot_runs.py, a bot 
 a run, the game's ``bot_run`` naming its version); ``job-taken`` (api/service/worker.py, a worker holding a job it took
 from its queue before RQ marks it started); ``chances-unkept`` (api/win_chances/routes.py, an ask that found a
 version's chances not kept, before it claims their computation); ``analysis-progress``
-(api/service/jobs/analysis.py, an analysis job once it wrote its first progress short of the end). Never set it
+(api/analysis/computing.py, an analysis job once it wrote its first progress short of the end). Never set it
 in a deployment.
 """
 

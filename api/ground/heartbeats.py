@@ -12,7 +12,7 @@ runs while a job computes:
 
 A started job whose worker's alive key exists is alive; one whose worker let it expire, or
 whose worker name was born again after the job started (a restart under the same name), is
-dead, and its work is queued again (``api.service.jobs.bots.job_alive``). A job of a worker that never
+dead, and its work is queued again (``api.play.job_queues.JobQueues.job_alive``). A job of a worker that never
 beats (a plain ``rq worker``: no born key) keeps the timeout rule.
 """
 
@@ -32,9 +32,10 @@ BORN_KEPT_SECONDS = 3600
 log = logging.getLogger("rulehouse.worker")
 
 #: RQ job states in which a job will still run without help (given that it sits in its queue or
-#: registry). Both liveness checks start here: a bot, hint or analysis job's (``api.service.jobs.bots.job_alive``:
-#: a lease from its start, and this heartbeat) and a simulation chunk's (``api.service.jobs.chunks.chunk_is_lost``:
-#: the chunk's own lease key); past it their rules differ.
+#: registry). Both liveness checks start here: a bot, hint or analysis job's
+#: (``api.play.job_queues.JobQueues.job_alive``: a lease from its start, and this heartbeat) and a
+#: simulation chunk's (``api.runs.store.chunk_is_lost``: the chunk's own lease key); past it their
+#: rules differ.
 WAITING_JOB_STATES = frozenset({"queued", "deferred", "scheduled"})
 
 

@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
 from api.ground.config import current, metrics_dir
+from engine.core.registry import all_rulesets
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 #: Seconds: from a few ms (a read) to the stream and simulation waits.
@@ -63,9 +64,12 @@ def track_cache(name: str, sizes: Callable[[], tuple[int, int]]) -> None:
 
 
 def report_caches() -> None:
-    """Write the tracked caches' sizes where they changed: after each API request, in each worker sweep.
-    (Under multi-process metrics each process writes its own samples: a scrape cannot ask the others.)"""
-    for name, sizes in list(_caches.items()):
+    """Write the tracked caches' sizes, and those the rulesets keep (``Ruleset.caches``, as ``<id>.<name>``),
+    where they changed: after each API request, in each worker sweep. (Under multi-process metrics each
+    process writes its own samples: a scrape cannot ask the others.)"""
+    rulesets = {f"{ruleset.id}.{name}": sizes
+                for ruleset in all_rulesets().values() for name, sizes in ruleset.caches().items()}
+    for name, sizes in [*_caches.items(), *rulesets.items()]:
         figures = sizes()
         if _reported.get(name) != figures:
             _reported[name] = figures

@@ -3,7 +3,7 @@
 One function; each public field keeps the precision it has always had (tests/api/test_times.py):
 ``"auto"`` for the games', seats', chats', competitions' and webhooks' times (seconds, plus
 microseconds when the time has a fraction), ``"milliseconds"`` for the simulations' and experiments'
-(api/service/jobs/chunks.py), ``"seconds"`` for the ``deadline.near`` webhook's ``deadline``.
+(api/runs/lifecycle.py), ``"seconds"`` for the ``deadline.near`` webhook's ``deadline``.
 """
 
 from __future__ import annotations

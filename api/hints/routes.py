@@ -1,6 +1,6 @@
 """``GET /v1/games/{id}/hint``: a search bot's advice on the caller's own decision.
 
-The search runs on the search workers (``api.service.jobs.hints``), never in the request: the request
+The search runs on the search workers (``api.hints.computing``), never in the request: the request
 counts the hint, queues its job and waits for it at most ``?wait=`` seconds (polling Redis, which
 yields to the event loop), then answers 200 with the hint or 202 with ``Retry-After``.
 """
@@ -15,13 +15,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
+from api.hints.computing import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from api.hints.schemas import HintQuerySchema, HintSchema
 from api.http.helpers import answer_current, caller_role, json_response, not_modified, required_token, store
 from api.http.problems import ApiProblem, problem_response
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS
+from api.play.game_record import ABORTED, WAITING, GameRecord
 from api.play.moves import load_state
-from api.play.store import ABORTED, BOT_CHECK_AFTER_SECONDS, WAITING, GameRecord
-from api.service.jobs.bots import job_alive
-from api.service.jobs.hints import describe, hint_bound, hint_charge_id, hint_job_id, queue_hint
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
@@ -87,7 +87,7 @@ def _ask(record: GameRecord, query: dict):
     ruleset = get_ruleset(record.ruleset)
     pending = _pending(ruleset, record, seat)
     games = store()
-    stored = games.hint(record.id, seat, record.version)
+    stored = games.hints.get(record.id, seat, record.version)
     if stored is None:
         stored = _ask_new(record, ruleset, seat, next(d for d in pending if d.seat == seat))
         if stored is None:
@@ -126,7 +126,7 @@ def _ask_new(record: GameRecord, ruleset: Ruleset, seat: int, decision: Decision
                               seat=seat) is None:
         return ""
     job_id = hint_job_id(record.id, seat, record.version)
-    outcome, value = games.ask_hint(record.id, seat, record.version, job_id)
+    outcome, value = games.hints.ask(record.id, seat, record.version, job_id)
     if outcome == "queued":
         queue_hint(games, record.id, seat, record.version, job_id)
         return job_id
@@ -144,14 +144,14 @@ def _wait(record: GameRecord, seat: int, job_id: str, seconds: float) -> str:
     """The hint's stored value once ready, or as it is after ``seconds``; a lost job is queued again, by the
     one ask that claims it (under the charge reserved for it)."""
     games = store()
-    if job_id and not job_alive(games, job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
+    if job_id and not games.job_alive(job_id, grace=BOT_CHECK_AFTER_SECONDS) and \
             ownership.claim_computation(hint_charge_id(record.id, seat, record.version)):
         again = hint_job_id(record.id, seat, record.version, again=True)
-        if games.save_hint(record.id, seat, record.version, again, replacing=job_id):
+        if games.hints.save(record.id, seat, record.version, again, replacing=job_id):
             queue_hint(games, record.id, seat, record.version, again)
     deadline = time.monotonic() + seconds
-    stored = games.hint(record.id, seat, record.version) or job_id
+    stored = games.hints.get(record.id, seat, record.version) or job_id
     while not _ready(stored) and time.monotonic() < deadline:
         time.sleep(POLL_SECONDS)
-        stored = games.hint(record.id, seat, record.version) or job_id
+        stored = games.hints.get(record.id, seat, record.version) or job_id
     return stored

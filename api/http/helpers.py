@@ -11,7 +11,8 @@ from flask import Response, current_app, request
 from api.http.etags import if_none_match, read_etag, role_tag
 from api.http.problems import ApiProblem
 from api.play import timeouts
-from api.play.store import GameRecord, GameStore
+from api.play.game_record import GameRecord
+from api.play.store import GameStore
 from engine.core.registry import UnknownRuleset, get_ruleset
 from engine.core.ruleset import Ruleset
 

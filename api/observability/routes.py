@@ -22,6 +22,4 @@ def scrape() -> Response:
         return Response(refusal + "\n", status=401, content_type="text/plain",
                         headers={"WWW-Authenticate": metrics.SCRAPE_CHALLENGE})
     store = current_app.extensions["rulehouse.store"]
-    queue = store.bot_queue or store.search_queue
-    connection = queue.connection if queue is not None else None
-    return Response(metrics.exposition(connection, ALL_QUEUES), content_type=metrics.CONTENT_TYPE)
+    return Response(metrics.exposition(store.queues.connection(), ALL_QUEUES), content_type=metrics.CONTENT_TYPE)

@@ -4,7 +4,7 @@ Moves (a seat's, a bot's, a default played at a deadline), seat changes (joins, 
 a seat handed to a bot), creations and forks all store a version and then call it, so none of them
 can forget a duty:
 
-- a pending bot seat gets its job queued (api/play/bots.py), unless the bot job that wrote the version
+- a pending bot seat gets its job queued (api/play/bot_queueing.py), unless the bot job that wrote the version
   plays on (``bots_queued``: a run, api/service/jobs/bot_runs.py);
 - a pending human seat gets its deadline, and the previous version's ends (api/play/deadlines.py);
 - the game's app hears of it: ``decision.waiting`` for the human seats to move, or ``game.finished``;
@@ -12,7 +12,7 @@ can forget a duty:
   that act on results (``Listeners.finished``: ratings, the tournament's next round).
 
 The rooms outside the game's (webhooks, competition) are not imported here: each process wires
-them in once (api/service/wiring.py), so this package needs nothing above it.
+them in once (api/service/game_listeners.py), so this package needs nothing above it.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from __future__ import annotations
 import logging
 
 from api.play import deadlines
-from api.play.bots import schedule_bots
+from api.play.bot_queueing import schedule_bots
+from api.play.game_record import ACTIVE, FINISHED, GameRecord
 from api.play.listeners import Emitter, Listener
-from api.play.store import ACTIVE, FINISHED, GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 
 log = logging.getLogger("rulehouse.play")
@@ -64,6 +65,14 @@ def _tell(webhooks: Emitter, record: GameRecord, pending: list[Decision], result
                                                            "seats": seats})
     except Exception:  # a webhook must never undo or fail a version that is already stored
         log.exception("webhook for game %s failed", record.id)
+
+
+def after_join(store: GameStore, record: GameRecord, seat: int, player: str) -> None:
+    """What a seat taken by a named player owes once its version is written (and ``after_version`` ran):
+    the rooms that index players hear of it (``Listeners.joined``). Their errors reach the caller, which
+    answers them, as the join's own would."""
+    for listener in store.listeners.joined:
+        listener(store, record, seat, player)
 
 
 def delete_game(store: GameStore, record: GameRecord) -> None:

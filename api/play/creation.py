@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from api.play.after import after_version
-from api.play.store import GameRecord, GameStore, NewGameRecord
+from api.play.game_record import GameRecord, NewGameRecord
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 
 

@@ -3,7 +3,7 @@
 A game created with ``decision_timeout`` (seconds) gives its human seats that long after
 each version that leaves one of them pending: the deadline is the version's ``updated``
 time plus the timeout. Each such version is a member ``<game_id>:<version>`` of the sorted
-set ``deadlines`` (score: when it is due; on ``store.control``, the queue Redis, never on the
+set ``deadlines`` (score: when it is due; on the control Redis, the queue Redis, never on the
 games' cluster), written right after the commit; the next version removes its predecessor's
 member, which is how a move made in time cancels the deadline.
 
@@ -17,7 +17,8 @@ deadlines also pass without workers, and a member lost between commit and ``ZADD
 Each defaulted action's events start with a public ``{"type": "timed_out", "seat": n}``.
 Bot seats are never defaulted: their jobs answer for them.
 
-Here is the book (``schedule``: api/play/after.py); the sweep and the defaults: api/play/timeouts.py.
+Here is what the book holds (``schedule``: api/play/after.py; the book itself: api/play/deadline_store.py);
+the sweep and the defaults: api/play/timeouts.py.
 """
 
 from __future__ import annotations
@@ -25,13 +26,12 @@ from __future__ import annotations
 import secrets
 import time
 
-from api.play.store import ACTIVE, GameRecord, GameStore
+from api.play.game_record import ACTIVE, GameRecord
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 from engine.core.rng import Rng
 from engine.core.ruleset import Ruleset
 
-#: The sorted set of running deadlines: member "<game_id>:<version>", score the due epoch time.
-DEADLINES_KEY = "deadlines"
 #: Bounds of ``decision_timeout`` in seconds.
 MIN_TIMEOUT, MAX_TIMEOUT = 1, 86400
 
@@ -47,13 +47,9 @@ def timed_out_event(seat: int) -> dict:
     return {"type": "timed_out", "seat": seat}
 
 
-def member(game_id: str, version: int) -> str:
-    return f"{game_id}:{version}"
-
-
 def forget(store: GameStore, game_id: str, version: int) -> None:
     """The game is gone (deleted): its deadline at ``version`` with it."""
-    store.control.zrem(DEADLINES_KEY, member(game_id, version))
+    store.deadline_book.forget(game_id, version)
 
 
 def humans_pending(seats: list[dict], decisions: list[Decision]) -> list[Decision]:
@@ -81,12 +77,8 @@ def schedule(store: GameStore, game_id: str, version: int, seats: list[dict], ti
              decisions: list[Decision], since: float | None = None) -> float | None:
     """Start the deadline of ``version`` (``timeout`` after ``since``, default now) if a human seat is
     pending, and end the previous version's; when it is due, or None."""
-    pipe = store.control.pipeline(transaction=False)
-    if version > 0:
-        pipe.zrem(DEADLINES_KEY, member(game_id, version - 1))
     due = None
     if timeout and humans_pending(seats, decisions):
         due = (time.time() if since is None else since) + timeout
-        pipe.zadd(DEADLINES_KEY, {member(game_id, version): due})
-    pipe.execute()
+    store.deadline_book.move(game_id, version, due)
     return due

@@ -1,5 +1,5 @@
 """Who outside the game's room hears of its versions and of its deletion (api/play/after.py): set once per
-process on the store (``GameStore.listeners``, by api/service/wiring.py), so that this package imports none
+process on the store (``GameStore.listeners``, by api/service/game_listeners.py), so that this package imports none
 of them."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ class Emitter(Protocol):
 
 #: a room told of a game version: (store, the game as written)
 Listener = Callable[[Any, Any], None]
+#: a room told of a seat a named player took: (store, the game as written, the seat, the player)
+JoinListener = Callable[[Any, Any, int, str], None]
 
 
 @dataclass(slots=True)
@@ -28,3 +30,5 @@ class Listeners:
     finished: tuple[Listener, ...] = field(default_factory=tuple)
     #: told of each game deleted (the game as it was), to forget what they keep of it
     deleted: tuple[Listener, ...] = field(default_factory=tuple)
+    #: told of each seat a named player took (``Table.join`` with a player)
+    joined: tuple[JoinListener, ...] = field(default_factory=tuple)

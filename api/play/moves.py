@@ -16,17 +16,15 @@ from api.ground.metrics import track_cache
 from api.play import deadlines
 from api.play.after import after_version
 from api.play.errors import GameNotFound, IdempotencyKeyReused, IllegalMove, MalformedAction, PlayError, StaleVersion
+from api.play.game_record import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, StoredEvent
 from api.play.preconditions import Precondition, current_ids, next_marks, since_of
 from api.play.rules_version import ensure_current
-from api.play.store import ABORTED, ACTIVE, FINISHED, WAITING, Commit, GameRecord, GameStore, StoredEvent
+from api.play.store import GameStore
 from engine.core.bounded import BoundedCache
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
-from engine.games.hitchiker import tables as hitchiker_tables
-from engine.games.monopoly_cars2 import tables as monopoly_tables
-from engine.games.whipcash import board as whipcash_board
 
 
 @dataclass(slots=True)
@@ -90,10 +88,6 @@ class StateCache:
 #: One per process; ``rulehouse worker`` takes its bound from the environment, ``create_app`` from its config.
 states = StateCache(setting("STATE_CACHE_SIZE"))
 track_cache("state", states.sizes)
-# The engine's own per-process caches, which grow with the custom boards that games bring.
-track_cache("monopoly-cars2.custom_tables", monopoly_tables.custom_tables.sizes)
-track_cache("hitchiker.custom_tables", hitchiker_tables.custom_tables.sizes)
-track_cache("whipcash.custom_boards", whipcash_board.custom_boards.sizes)
 
 
 #: How often a move against an unchanged decision re-runs its compare-and-set after other seats

@@ -10,7 +10,7 @@ migrating it.
 from __future__ import annotations
 
 from api.play.errors import RulesVersionGone
-from api.play.store import GameRecord
+from api.play.game_record import GameRecord
 from engine.core.ruleset import Ruleset
 
 

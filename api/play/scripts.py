@@ -1,5 +1,6 @@
-"""The store's Lua scripts (api/play/store.py runs them): each is one atomic step on one game's keys,
-which share the game's hash tag, so a script may touch them all on a Redis Cluster too."""
+"""The stores' Lua scripts (api/play/store.py and the small stores beside it run them): each is one
+atomic step on one game's keys, which share the game's hash tag, so a script may touch them all on a
+Redis Cluster too."""
 
 #: Check the version, write the state and the decision marks, append the action and its events,
 #: remember the idempotent outcome, refresh the TTLs and publish a wake-up: all or nothing. A
@@ -189,5 +190,15 @@ SET_CHAT_SCRIPT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'chat', ARGV[1])
 redis.call('PUBLISH', ARGV[2], 'chat')
+return 1
+"""
+
+#: Takes a game out of the index of games with bot seats (``BOT_GAMES_KEY``), or puts its next look at
+#: ARGV[3], only if nobody pushed it past ARGV[2] (api/service/jobs/bots.py's sweep). Sent by EVAL.
+#: KEYS: 1 the index. ARGV: 1 the game, 2 the look that is due, 3 the next look ('': none).
+RESCHEDULE_BOT_CHECK_SCRIPT = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
 return 1
 """

@@ -24,27 +24,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import redis
-
-from api.play.after import after_version
+from api.play.after import after_join, after_version
 from api.play.errors import GameNotFound, KeptChanging, NotAllowed, SeatConflict, SeatNotFound, UnknownBot, UnknownToken
+from api.play.game_keys import token_digest
+from api.play.game_record import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord
 from api.play.moves import load_state
 from api.play.preconditions import next_marks
-from api.play.store import ABORTED, ACTIVE, FINISHED, OVER, WAITING, GameRecord, GameStore, token_digest
+from api.play.store import ChangedMeanwhile, GameStore
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.registry import get_ruleset
 
-#: the lobby: listed waiting games, scored by creation time; one set for all and one per ruleset
-LOBBY_KEY = "lobby"
 #: A change that keeps losing its race gives up after this many attempts (each loss is someone else's change).
 MAX_ATTEMPTS = 50
 GAME_INVITE = "game"
 #: the event that ends an aborted game (``Table.abort``)
 GAME_ABORTED = "game_aborted"
-
-
-def lobby_key(ruleset: str | None = None) -> str:
-    return LOBBY_KEY if ruleset is None else f"{LOBBY_KEY}:{ruleset}"
 
 
 def is_open(seat: dict) -> bool:
@@ -111,7 +105,10 @@ class Table:
                                record.version)
             return self._join_running(record, name, token, invited == GAME_INVITE, player)
 
-        return self._change(game_id, change, extra_field=field_name)
+        answer, written = self._change(game_id, change, extra_field=field_name)
+        if player is not None:
+            after_join(self.store, written, answer["seat"], player)
+        return answer, written
 
     def leave(self, game_id: str, seat: int, token: str) -> GameRecord:
         """Reopen ``seat`` of a waiting game (its own token)."""
@@ -185,14 +182,10 @@ class Table:
     # -- the lobby ------------------------------------------------------------------
 
     def list_in_lobby(self, game_id: str, ruleset: str, created: float) -> None:
-        pipe = self.store.control.pipeline(transaction=False)  # the lobby is global: the control Redis
-        pipe.zadd(LOBBY_KEY, {game_id: created})
-        pipe.zadd(lobby_key(ruleset), {game_id: created})
-        pipe.execute()
+        self.store.lobby.add(game_id, ruleset, created)  # the lobby is global: the control Redis
 
     def lobby(self, ruleset: str | None, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
         """Listed waiting games, oldest first, after ``cursor`` ("<created>:<id>")."""
-        key = lobby_key(ruleset)
         low, after_id = "-inf", ""
         if cursor:
             low, _, after_id = cursor.partition(":")
@@ -200,7 +193,7 @@ class Table:
         gone: list[tuple[str, str]] = []
         offset, more = 0, False
         while not more:
-            batch = self.store.control.zrangebyscore(key, low, "+inf", start=offset, num=limit + 1, withscores=True)
+            batch = self.store.lobby.page(ruleset, low, offset, limit + 1)
             if not batch:
                 break
             offset += len(batch)
@@ -216,9 +209,7 @@ class Table:
                     break
                 found.append(record)
         for game_id, game_ruleset in gone:  # expired or started meanwhile: tidy the lobby
-            self.store.control.zrem(LOBBY_KEY, game_id)
-            if game_ruleset:
-                self.store.control.zrem(lobby_key(game_ruleset), game_id)
+            self.store.lobby.remove(game_id, game_ruleset)
         return found, (f"{found[-1].created!r}:{found[-1].id}" if more else None)
 
     # -- inside a change --------------------------------------------------------------
@@ -235,13 +226,12 @@ class Table:
                     result = change(record, extra)
                     written, pending = self._write(pipe, record, result)
                     pipe.execute()
-            except redis.WatchError:
+            except ChangedMeanwhile:
                 continue
             self.store.wake(game_id, written.version)
             if record.listed and written.status != WAITING:
                 # Off the lobby once started: a global key, so outside the game's own transaction.
-                self.store.control.zrem(LOBBY_KEY, record.id)
-                self.store.control.zrem(lobby_key(record.ruleset), record.id)
+                self.store.lobby.remove(record.id, record.ruleset)
             after_version(self.store, written, pending, result=self._result(written, result))
             return result.answer, written
         raise KeptChanging("the game kept changing; try again")

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from api.ground import metrics
-from api.play.deadlines import DEADLINES_KEY, deadline_of, humans_pending, member, timeout_action
+from api.play.deadlines import deadline_of, humans_pending, timeout_action
 from api.play.errors import StaleVersion
+from api.play.game_record import ACTIVE, GameRecord
 from api.play.moves import load_state, submit_action
 from api.play.rules_version import is_current
-from api.play.store import ACTIVE, GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.registry import get_ruleset
 
 log = logging.getLogger("rulehouse.deadlines")
@@ -67,7 +68,7 @@ def apply_defaults(store: GameStore, game_id: str, version: int, now: float | No
     if due is None:
         return Defaults(Outcome.NO_HUMAN_PENDING)
     if due > (time.time() if now is None else now):
-        store.control.zadd(DEADLINES_KEY, {member(game_id, version): due})
+        store.deadline_book.put(game_id, version, due)
         return Defaults(Outcome.NOT_DUE)
     played = []
     for overdue in late:
@@ -102,8 +103,8 @@ def sweep(store: GameStore, now: float | None = None, limit: int = 100) -> int:
     """Apply every due deadline (each taken by exactly one sweeper); the number of versions defaulted."""
     now = time.time() if now is None else now
     applied = 0
-    for due in store.control.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit):
-        if not store.control.zrem(DEADLINES_KEY, due):
+    for due in store.deadline_book.due(now, limit):
+        if not store.deadline_book.take(due):
             continue  # another sweeper took it
         game_id, _, version = due.rpartition(":")
         try:

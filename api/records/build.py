@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
+from api.play.game_record import OVER, GameRecord
 from api.play.moves import load_state
-from api.play.store import OVER, GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.registry import get_ruleset
 from engine.records import action_entry, make_record, redact, seat_change_entry
 

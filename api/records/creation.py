@@ -15,12 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from api.play.errors import Invalid, NotAllowed
+from api.play.game_record import OVER
 from api.play.moves import load_state
-from api.play.store import OVER, GameStore
+from api.play.store import GameStore
 from api.records.build import full_record
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
 from engine.records import RecordError, fork_position, replay, seed_commitment, state_digest
+
+#: the largest seed a game takes (a signed 64-bit integer, as every SDK reads it)
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from api.http.helpers import bearer_token, caller_seat, json_response, load_current, ruleset_at_path, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.play.store import WAITING
+from api.play.game_record import WAITING
 from api.records.build import record_for
 from api.records.schemas import EvaluateRequestSchema, EvaluationSchema
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT, RecordError, RecordSchema, evaluate

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.games.schemas import DecisionSchema
+from api.seats.schemas import DecisionSchema
 from engine.records import MAX_SEAT, RecordSchema
 
 

@@ -8,11 +8,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.apps import ownership
-from api.competition.games import player_joined
 from api.ground.times import iso_time
 from api.http.helpers import json_response, required_token, store
 from api.http.problems import ApiProblem, problem_response
-from api.play.store import GameRecord
+from api.play.game_record import GameRecord
 from api.play.table import Table, is_open, public_seats
 from api.seats.schemas import (
     BotSeatSchema,
@@ -95,9 +94,8 @@ class Join(MethodView):
             game = store().load(game_id)
             if game is not None and game.app != g.app.id:
                 raise ApiProblem("forbidden", "only the game's own app names its players", reason="not_owner")
-        answer, record = Table(store()).join(game_id, body["invite"], body["name"], body["player"])
-        if body["player"] is not None:
-            player_joined(store(), record.app or ownership.current_app_id(), game_id, answer["seat"], body["player"])
+        # A named player's seat is indexed by the competition room, a listener of the join (Listeners.joined).
+        answer, _ = Table(store()).join(game_id, body["invite"], body["name"], body["player"])
         return json_response(answer, 201)
 
 

@@ -123,3 +123,24 @@ class LobbyPageSchema(Schema):
     games = fields.List(fields.Nested(LobbyGameSchema), required=True)
     next = fields.String(required=True, allow_none=True,
                          metadata={"description": "Pass as `cursor` for the next page; null on the last."})
+
+class DecisionSchema(Schema):
+    """A seat's pending decision as the API shows it: in a game's decisions and, evaluated, in its record."""
+    id = fields.String(required=True, metadata={
+        "description": "`<seat>.<since>`: `since` is the version at which this seat's decision appeared. It stays "
+                       "while only other seats act; send `If-Match: \"d:<id>\"` to answer this decision."})
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    options = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Complete legal action bodies; a numeric parameter is given by its extremes."})
+    ranges = fields.Dict(metadata={"description": "action type -> parameter -> [min, max] (inclusive): any value "
+                                   "in between is legal too."})
+    default = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "Exactly what a timeout plays if the seat never decides (see `decision_timeout`): the "
+                       "engine's choice for this position, never one that puts the seat out of the game, hands a "
+                       "rival the game or throws away something of value when another option does not. Null for "
+                       "a secret choice, where a timeout draws from what the seat holds."})
+    secret = fields.Boolean(metadata={
+        "description": "Present and true for a secret (face-down) choice: the other seats learn only that it "
+                       "was made, and a timeout draws it at random from what the seat really holds (a card of "
+                       "its hand), so they cannot tell what was played."})

@@ -23,16 +23,16 @@ from rq.utils import now, utcformat
 
 from api.apps import deadline_warnings, webhooks
 from api.competition import sweep as competition_sweep
+from api.experiments import lifecycle as experiments
 from api.ground import config, faults, heartbeats, metrics
 from api.ground.config import ALL_QUEUES, WORKER_QUEUES
 from api.observability.requests import configure_json_logging
 from api.play import timeouts
-from api.play.bots import PLAY_BOT_TURN
-from api.service.jobs import bots as bot_seats
-from api.service.jobs import experiments
-from api.service.jobs import simulations as jobs
+from api.play.bot_queueing import PLAY_BOT_TURN
+from api.service.jobs import bots as bot_jobs
 from api.service.jobs.bots import job_store
 from api.service.redis_wait import RedisWait
+from api.simulations import lifecycle as simulations
 from engine.core.registry import all_rulesets
 
 QUEUES = WORKER_QUEUES
@@ -122,7 +122,7 @@ class SweepingMixin(FewerBeatsMixin):
         self.last_swept_at = now()
         metrics.report_caches()
         timeouts.sweep_logged(job_store())
-        bot_seats.sweep_logged(job_store())
+        bot_jobs.sweep_logged(job_store())
         competition_sweep.sweep_logged(job_store())
         try:
             deadline_warnings.deadlines_near(job_store())
@@ -134,7 +134,7 @@ class SweepingMixin(FewerBeatsMixin):
         except Exception:  # a sweep must never stop the worker
             log.exception("intermediate-queue sweep failed")
         try:
-            requeued = jobs.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
+            requeued = simulations.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
             requeued += experiments.reap_all(self.connection, min_interval=SWEEP_SECONDS - 0.5)
         except Exception:  # a sweep must never stop the worker
             log.exception("simulation sweep failed")
@@ -153,8 +153,8 @@ class SweepingMixin(FewerBeatsMixin):
         The work itself does not wait for this: such a job is in no queue, and so is one that a
         worker on several queues (the default) took with LPOP, with no intermediate list, which
         nothing here sees. The bot sweep and a hint's next ask queue such a bot move or hint
-        again under a new id (``bot_seats.job_alive``), the simulation and experiment reapers
-        such a chunk (``api.service.jobs.chunks.taken_but_never_started``)."""
+        again under a new id (``GameStore.job_alive``), the simulation and experiment reapers
+        such a chunk (``api.runs.store.taken_but_never_started``)."""
         for queue in self.queues:
             if queue.acquire_maintenance_lock():
                 try:
@@ -196,7 +196,7 @@ class ForkingWorker(SweepingMixin, Worker):
 
 
 #: The jobs ``LeanBotJobsMixin`` runs without RQ's execution records: quick bot seats' runs, under the
-#: name jobs are queued with (``api.play.bots.PLAY_BOT_TURN``) and the one queued before issue 27's
+#: name jobs are queued with (``api.play.bot_queueing.PLAY_BOT_TURN``) and the one queued before issue 27's
 #: layout (api/service/jobs/renamed.py), which still runs for one release.
 LEAN_JOBS = {PLAY_BOT_TURN, "api.bot_seats.play_bot_turn"}
 
@@ -210,7 +210,7 @@ class LeanBotJobsMixin:
     dependents: about 40 commands a job, which a run of a few bot moves beside a person does not
     amortize (bench/bot_cost.py). Nothing reads those for a bot job: the game's version check says
     what was played, and a job that dies is found by the bot sweep from the job hash alone
-    (``bot_seats.job_alive``: status, started_at, worker_name, origin). So such a job is marked
+    (``JobQueues.job_alive``: status, started_at, worker_name, origin). So such a job is marked
     started and then finished on its hash only (kept ``result_ttl`` seconds, for its unique id),
     under RQ's own timeout. A job that raises goes through RQ's failure handling as any job (its
     retries, the failed registry). What one gives up: ``rq info`` and the dashboard do not list a

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from types import ModuleType
 
-from flask import current_app, url_for
+from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from redis import Redis
 
 from api.apps import ownership
 from api.http.helpers import json_response
 from api.http.problems import ApiProblem, problem_response, validation_problem
-from api.service.jobs import simulations as jobs
+from api.runs.lifecycle import Settings
+from api.runs.store import Connection, RunNotFound, connect
+from api.simulations import lifecycle
 from api.simulations.schemas import SimulationRequestSchema, SimulationSchema
 from engine.core.errors import InvalidOptions
 
@@ -28,30 +31,47 @@ EXTENSION = "rulehouse.simulations"
 def _connect(state) -> None:
     # RQ needs a client that returns bytes, unlike the game store's.
     app = state.app
-    app.extensions[EXTENSION] = Redis.from_url(app.config["REDIS_URL"])
+    app.extensions[EXTENSION] = connect(app.config["REDIS_URL"])
 
 
-def redis() -> Redis:
+def redis() -> Connection:
     return current_app.extensions[EXTENSION]
 
 
-def settings() -> jobs.Settings:
-    return jobs.Settings.from_config(current_app.config)
+def settings() -> Settings:
+    return Settings.from_config(current_app.config)
 
 
-def app_settings() -> jobs.Settings:
+def app_settings() -> Settings:
     """``settings()`` with the TTL the calling app's retention asks for (runs of the simulation workers)."""
     kept = settings()
     return dataclasses.replace(kept, ttl=ownership.simulation_ttl(kept.ttl))
 
 
-def _found(read, sim_id: str, *args) -> dict:
-    """``read(redis, sim_id, *args)``, with an unknown simulation, or another app's, answered as 404."""
+# What the endpoints of simulations and experiments (api/experiments/routes.py) share; ``runs`` is the
+# kind's lifecycle module, ``noun`` its name in problems.
+
+
+def found(runs: ModuleType, noun: str, read: Callable, run_id: str, *args) -> Response:
+    """``read(redis, run_id, *args)`` answered, with an unknown run, or another app's, answered as 404."""
     try:
-        ownership.require_owner(jobs.owner(redis(), sim_id), "simulation", hide=True)
-        return read(redis(), sim_id, *args)
-    except jobs.SimulationNotFound:
-        raise ApiProblem("not-found", f"no simulation {sim_id!r} (or it has expired)") from None
+        ownership.require_owner(runs.owner(redis(), run_id), noun, hide=True)
+        return json_response(read(redis(), run_id, *args))
+    except RunNotFound:
+        raise ApiProblem("not-found", f"no {noun} {run_id!r} (or it has expired)") from None
+
+
+def start(runs: ModuleType, body: dict, admit: Callable[[dict, str], None], kind: str, endpoint: str,
+          id_name: str) -> Response:
+    """Submit a run for the calling app: 202 with its status and ``Location`` (``endpoint``'s, with the
+    run's id as ``id_name``)."""
+    try:
+        run_id = runs.submit(redis(), body, app_settings(), owner=ownership.current_app_id(), admit=admit)
+    except InvalidOptions as error:
+        raise validation_problem(error.fields, error.message) from None
+    ownership.claim(kind, run_id)
+    location = url_for(endpoint, **{id_name: run_id})
+    return json_response(runs.status(redis(), run_id), 202, headers={"Location": location})
 
 
 #: The request example of the spec (tests/api/test_spec_examples.py sends it).
@@ -76,14 +96,7 @@ class Simulations(MethodView):
         hits). Game i depends only on (seed, i): the same request with the same seed gives
         the same statistics, however many workers share it.
         """
-        try:
-            sim_id = jobs.submit(redis(), body, app_settings(), owner=ownership.current_app_id(),
-                                 admit=ownership.admit_simulation)
-        except InvalidOptions as error:
-            raise validation_problem(error.fields, error.message) from None
-        ownership.claim("sims", sim_id)
-        location = url_for("simulations.Simulation", sim_id=sim_id)
-        return json_response(jobs.status(redis(), sim_id), 202, headers={"Location": location})
+        return start(lifecycle, body, ownership.admit_simulation, "sims", "simulations.Simulation", "sim_id")
 
 
 @blp.route("/<string:sim_id>")
@@ -96,7 +109,7 @@ class Simulation(MethodView):
         Status (`queued`, `running`, `finished`, `failed`, `cancelled`), progress in games,
         elapsed seconds, and once finished the statistics in `result`.
         """
-        return json_response(_found(jobs.status, sim_id))
+        return found(lifecycle, "simulation", lifecycle.status, sim_id)
 
     @blp.doc(operationId="cancel_simulation")
     @blp.response(200, SimulationSchema)
@@ -108,4 +121,4 @@ class Simulation(MethodView):
         queue and a running chunk stops within seconds; the games counted so far stay in
         `progress`. A simulation that has already ended is left as it is.
         """
-        return json_response(_found(jobs.cancel, sim_id, settings()))
+        return found(lifecycle, "simulation", lifecycle.cancel, sim_id, settings())

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import redis
 
 from api.ground.concurrency import cooperative
-from api.play.store import WAKE_PATTERN
+from api.play.game_keys import WAKE_PATTERN
 
 log = logging.getLogger("rulehouse.streams")
 

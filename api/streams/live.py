@@ -18,8 +18,9 @@ from api.ground.concurrency import connections_per_process
 from api.ground.metrics import track_cache
 from api.http.client_address import client_address
 from api.http.problems import ApiProblem
+from api.play.game_record import FINISHED, OVER, StoredEvent
 from api.play.moves import load_state
-from api.play.store import FINISHED, OVER, GameStore, StoredEvent
+from api.play.store import GameStore
 from api.streams.hub import StreamHub, Waiter
 from engine.core.registry import get_ruleset
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import redis
 from flask import Blueprint as FlaskBlueprint
 from flask import Response
 from flask.views import MethodView
@@ -14,9 +13,6 @@ from api.http.problems import ApiProblem, problem_response
 
 blp = Blueprint("system", __name__, url_prefix="/v1", description="Service health.")
 bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/_bench")
-
-BENCH_KEY = "rulehouse:bench:ping"
-
 
 class HealthSchema(Schema):
     status = fields.String(required=True, metadata={"description": "`ok`"})
@@ -48,14 +44,12 @@ class Ready(MethodView):
 
         200 when Redis answers, 503 when it does not.
         """
-        try:
-            store().ping()
-        except redis.RedisError:
-            raise ApiProblem("service-unavailable", "Redis does not answer") from None
+        if not store().reachable():
+            raise ApiProblem("service-unavailable", "Redis does not answer")
         return json_response({"status": "ok", "redis": "ok"})
 
 
 @bench.route("/ping")
 def ping() -> Response:
     """One Redis read through the same stack as the game endpoints (the bench's baseline)."""
-    return json_response({"value": store().redis.get(BENCH_KEY)})
+    return json_response({"value": store().bench_read()})

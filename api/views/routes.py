@@ -9,8 +9,8 @@ from marshmallow import Schema, fields, validate
 
 from api.http.helpers import bearer_token, caller_seat, json_response, load_game, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
+from api.play.game_record import OVER
 from api.play.rules_version import ensure_current
-from api.play.store import OVER
 from api.views.timeline import timelines
 from engine.core.registry import get_ruleset
 from engine.records import MAX_LOG_ENTRIES, MAX_SEAT

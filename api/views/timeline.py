@@ -16,7 +16,8 @@ import threading
 from dataclasses import dataclass, field
 
 from api.ground.metrics import track_cache
-from api.play.store import WAITING, GameRecord, GameStore
+from api.play.game_record import WAITING, GameRecord
+from api.play.store import GameStore
 from api.records.build import record_log, table_started_version
 from engine.core.bounded import BoundedCache
 from engine.core.ruleset import Ruleset

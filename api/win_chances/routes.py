@@ -3,7 +3,7 @@
 Cheap enough to answer in the request (a few milliseconds): the value model (``engine.values``)
 averaged over worlds drawn with ``resample_hidden`` from the caller's view, so the answer tells
 nothing that view does not. A seat asks only where the game has hints on, and its ask counts in
-``hint_counts`` like a hint (once per seat and version, ``GameStore.ask_win_chances``); a spectator
+``hint_counts`` like a hint (once per seat and version, ``WinChancesStore.ask``); a spectator
 (or the creator) of a live game only when the creator allowed it (``win_chances: spectators``); a
 finished game's chances are its result, open to all. Each view's chances are computed once per
 version and kept with it, charged once to the game's app; a spectator's asks count against the
@@ -23,8 +23,8 @@ from api.apps.accounting import CLAIM_SECONDS
 from api.ground.faults import pause_point
 from api.http.helpers import answer_current, bearer_token, caller_role, json_response, store
 from api.http.problems import ApiProblem, problem_response
+from api.play.game_record import ABORTED, WAITING, GameRecord
 from api.play.moves import load_state
-from api.play.store import ABORTED, WAITING, GameRecord
 from api.win_chances.schemas import WinChancesQuerySchema, WinChancesSchema
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -117,13 +117,13 @@ def _computed_once(record: GameRecord, ruleset: Ruleset, state, seat: int | None
     other ask of it, at once or later, answers the same for nothing (a seat's counted once in ``hint_counts``)."""
     computation = f"chances-{record.id}-{'spectator' if seat is None else seat}-{record.version}"
     deadline = time.monotonic() + CLAIM_SECONDS
-    while (kept := store().kept_win_chances(record.id, seat, record.version)) is None:
+    while (kept := store().win_chances.kept(record.id, seat, record.version)) is None:
         pause_point("chances-unkept")  # test-only: a race test holds an ask here while another computes
         if ownership.claim_computation(computation):
             try:
                 # Read again under the claim: an ask that claimed, kept and let go between this ask's read
                 # and its claim has already computed (and charged) this version.
-                kept = store().kept_win_chances(record.id, seat, record.version)
+                kept = store().win_chances.kept(record.id, seat, record.version)
                 if kept is None:
                     return _compute(record, ruleset, state, seat, worlds, tag)
             finally:
@@ -141,7 +141,7 @@ def _compute(record: GameRecord, ruleset: Ruleset, state, seat: int | None, worl
     charged = _charge(record, worlds, seat)
     chances = win_chances(ruleset, state, seat, _rng(record, seat), worlds)
     body = _body(record, seat, "spectator" if seat is None else "seat", chances, worlds, ruleset)
-    outcome, before = store().ask_win_chances(record.id, seat, record.version, json.dumps(body, separators=(",", ":")))
+    outcome, before = store().win_chances.ask(record.id, seat, record.version, json.dumps(body, separators=(",", ":")))
     if outcome != "queued" and charged:
         _refund(record, worlds)
     if outcome == "missing":

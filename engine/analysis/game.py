@@ -15,8 +15,9 @@ the ruleset's method parameters (``engine.analysis.method``):
   candidate's mean score over ``playouts`` worlds the mover cannot tell apart from the real one
   (``Ruleset.resample_hidden`` from its seat), every candidate meeting the same world, dice and
   continuation (common random numbers), then ``horizon`` actions of the rollout bot, then the model.
-  **skill** (the mover's) and **others** (every other seat's) = P(chosen) - the mean of the candidates'
-  P: what the choice did against choosing at random among the options weighed. A decision with one
+  **skill** (the mover's) and **others** (every other seat's) = P(chosen) - P(best): what the choice did
+  against the best option the mover had, cross-fitted (the best by one half of the worlds, valued on the
+  other half) so that the noise that picks the best does not also flatter it. A decision with one
   candidate has no choice part.
 - **drift** = V(after) - V(before) - choice part - luck: the rest (a forced move's deterministic result,
   the model's inconsistency between versions, the play-outs' horizon against the one-step value).
@@ -137,7 +138,7 @@ def _analyse_action(ruleset, model: ValueModel, playouts: PlayOuts, state, index
         move = _price_decision(ruleset, playouts, state, index, entry, decision, seat, action, base_seed, before,
                                walk)
         if move is not None:
-            choice = move.pop("_choice")
+            choice = move["choice_parts"]
             walk.moves.append(move)
     luck = _luck(ruleset, playouts, state, index, seat, action, base_seed, walk)
     events = [event.to_dict() for event in ruleset.play(state, seat, action)]

@@ -90,6 +90,24 @@ def paired(rewards: list[list[list[float]]], better: int, worse: int, seat: int)
     return average, math.sqrt(variance / n)
 
 
+def cross_fitted_gaps(rewards: list[list[list[float]]], seat: int, players: int) -> list[float]:
+    """Every seat's reward after the best candidate minus after the chosen one (``rewards[0]``), cross-fitted so
+    that the noise that picks the best does not also flatter it: the best for ``seat`` by the even worlds is
+    measured against the chosen one on the odd worlds, and the other way round, the two averaged."""
+    worlds = len(rewards[0])
+    halves = (range(0, worlds, 2), range(1, worlds, 2))
+    gaps = [0.0] * players
+    for ranking, measuring in ((halves[0], halves[1]), (halves[1], halves[0])):
+        if not measuring:
+            continue
+        best = max(range(len(rewards)), key=lambda option: (sum(rewards[option][w][seat] for w in ranking),
+                                                            option == 0))
+        for other in range(players):
+            gap = sum(rewards[best][w][other] - rewards[0][w][other] for w in measuring) / len(measuring)
+            gaps[other] += gap / 2
+    return gaps
+
+
 def one_sided_p(difference: float, error: float, count: int) -> float:
     """P(a paired mean at least ``difference`` | no true difference): Student's t with ``count - 1`` degrees
     of freedom, by Wallace's normal approximation of t (close enough for the few dozen play-outs here)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.analysis.method import QUANTUM
-from engine.analysis.pricing import Z95, holm, mean_rows, one_sided_p, paired, quantized
+from engine.analysis.pricing import Z95, cross_fitted_gaps, holm, mean_rows, one_sided_p, paired, quantized
 from engine.records import ACTION
 
 #: Key moments reported, and events told for each.
@@ -31,8 +31,8 @@ class Totals:
 
 def priced_move(index: int, entry: dict, decision, seat: int, before: list[float], kept: list) -> dict:
     """A decision's move: the candidates' P (``kept``: (option, rewards per world), the chosen one first), its
-    cost against the best with a standard error and an interval, and the p-value the costly call tests.
-    ``_choice`` (popped by the caller) is every seat's choice part, P(chosen) - the candidates' mean."""
+    cost against the best with a standard error and an interval, the p-value the costly call tests, and
+    every seat's choice part (``choice_parts``: P(chosen) - P(best), cross-fitted; the mover's is its skill)."""
     players = len(before)
     options = [option for option, _ in kept]
     rows = [rows for _, rows in kept]
@@ -52,7 +52,7 @@ def priced_move(index: int, entry: dict, decision, seat: int, before: list[float
         "cost_se": quantized(error), "cost_ci95": [quantized(cost - Z95 * error), quantized(cost + Z95 * error)],
         "p_value": min(1.0, smallest * (len(rows) - 1)), "costly": False, "playouts": len(rows[0]),
         "options": [{"action": option, "chance": value[seat]} for option, value in zip(options, values, strict=True)],
-        "_choice": [values[0][other] - average[other] for other in range(players)],
+        "choice_parts": [-quantized(gap) for gap in cross_fitted_gaps(rows, seat, players)],
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -280,6 +280,11 @@ class Ruleset(ABC):
         property...), as sentences; empty for a sound state. The random-play and bot suites check it
         after every action, beside ``money_in_play``."""
         return []
+
+    def caches(self) -> dict[str, Callable[[], tuple[int, int]]]:
+        """The per-process caches the rules keep (e.g. of the custom boards games bring): name -> its
+        ``sizes``, (entries, bound). The service reports them as metrics of ``<id>.<name>``; none by default."""
+        return {}
 
     def money_in_play(self, state) -> int | None:
         """A money total that no rule may change (players + bank ledger), or ``None``.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from engine.core.registry import all_rulesets
 from tests.api.toy_game import RULESET as TOY
 

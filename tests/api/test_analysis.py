@@ -9,17 +9,11 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
+from api.analysis.computing import PROGRESS_SECONDS, PROGRESS_STEP, ProgressWriter, analysis_job_id
 from api.analysis.routes import reservation
 from api.cli import main as cli_main
-from api.play.store import analysis_costs_key, analysis_key, analysis_progress_key
-from api.service.jobs.analysis import (
-    PROGRESS_SECONDS,
-    PROGRESS_STEP,
-    ProgressWriter,
-    analysis_job_id,
-    analysis_progress,
-    compute_analysis,
-)
+from api.play.game_keys import analysis_costs_key, analysis_key, analysis_progress_key
+from api.service.jobs.analysis import compute_analysis
 from engine.analysis.game import ANALYSIS_FORMAT, analyse
 from engine.analysis.report import describe
 from tests.api.helpers import assert_problem, auth
@@ -113,10 +107,10 @@ def test_a_finished_games_analysis_is_queued_once_charged_by_its_work_and_equals
     assert search_work(client) == analysed["work"] > 0  # settled: the work done, not the bound
     assert client.get(url, headers={"If-None-Match": ready.headers["ETag"]}).status_code == 304
     # Deleting the game deletes its analysis.
-    assert json.loads(store.analysis_costs([game["id"]])[0]) == [
+    assert json.loads(store.analyses.costs([game["id"]])[0]) == [
         [seat["decisions"], seat["cost"]] for seat in analysed["split"]]  # what a player's move_cost reads
     store.delete(game["id"])
-    assert store.analysis(game["id"]) is None and store.analysis_costs([game["id"]]) == [None]
+    assert store.analyses.get(game["id"]) is None and store.analyses.costs([game["id"]]) == [None]
 
 
 def test_a_record_the_analysis_cannot_read_is_a_422_with_its_reason(client, app, toy_ruleset, analysis_queue):
@@ -181,7 +175,7 @@ def test_an_analysis_of_an_older_format_is_never_served_the_game_is_analysed_ane
     store.redis.set(old_key, json.dumps(old_body))
     store.redis.set(old_costs_key, json.dumps([[3, 0.5], [3, 0.0]]))
     assert ANALYSIS_FORMAT > 1 and analysis_key(game_id) != old_key
-    assert store.analysis(game_id) is None and store.analysis_costs([game_id]) == [None]
+    assert store.analyses.get(game_id) is None and store.analyses.costs([game_id]) == [None]
     url = f"/v1/games/{game_id}/analysis"
     pending = client.get(url)
     assert pending.status_code == 202 and pending.get_json()["progress"] is None  # queued, not started
@@ -194,11 +188,11 @@ def test_an_analysis_of_an_older_format_is_never_served_the_game_is_analysed_ane
     old_charge = f"analysis-{game_id}"
     assert ownership_reserve(app, old_charge, 1000) and search_work(client) == reserved + 1000
     assert compute_analysis(game_id, old_charge, store=store).startswith("outdated")
-    assert search_work(client) == reserved and store.analysis(game_id) == job_id
+    assert search_work(client) == reserved and store.analyses.get(game_id) == job_id
     assert compute_analysis(game_id, job_id, "local", reserved, store=store).startswith("ready")
     body = client.get(url).get_json()
     assert body["status"] == "ready" and body["format"] == ANALYSIS_FORMAT
-    assert json.loads(store.analysis_costs([game_id])[0]) == [[seat["decisions"], seat["cost"]]
+    assert json.loads(store.analyses.costs([game_id])[0]) == [[seat["decisions"], seat["cost"]]
                                                              for seat in body["split"]]
     assert search_work(client) == body["work"]
     store.delete(game_id)
@@ -219,12 +213,12 @@ def test_a_running_analysis_writes_its_progress_at_a_bounded_rate_and_only_its_o
     started, seen = time.monotonic(), []
     for done in range(1, entries + 1):
         write(done, entries)
-        seen.append(analysis_progress(store, game_id, "the-job")["entries_done"])
+        seen.append(store.analyses.progress(game_id, "the-job")["entries_done"])
     elapsed = time.monotonic() - started
     writes = len(set(seen))
     # The first entry, then at most one write a second and one every twentieth of the log.
     assert round(1 / PROGRESS_STEP) <= writes <= 1 + round(1 / PROGRESS_STEP) + int(elapsed / PROGRESS_SECONDS) + 1
     assert seen == sorted(seen) and seen[0] == 1
-    assert analysis_progress(store, game_id, "the-job")["entries"] == entries
-    assert analysis_progress(store, game_id, "another-job") is None  # a replaced job's progress is not told
-    assert 0 < store.redis.ttl(analysis_progress_key(game_id)) <= store.analysis_timeout
+    assert store.analyses.progress(game_id, "the-job")["entries"] == entries
+    assert store.analyses.progress(game_id, "another-job") is None  # a replaced job's progress is not told
+    assert 0 < store.redis.ttl(analysis_progress_key(game_id)) <= store.queues.analysis_timeout

@@ -9,7 +9,7 @@ import ipaddress
 
 import pytest
 
-from api.apps.keys import PUBLISHABLE
+from api.apps.app_store import PUBLISHABLE
 from api.http.client_address import client_ip, group, trusted_networks
 from tests.api.helpers import assert_problem, auth
 

@@ -7,7 +7,7 @@ import json
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE
+from api.apps.app_store import PUBLISHABLE
 from api.chat.schemas import MESSAGES_PER_WINDOW, WINDOW_SECONDS
 from tests.api.helpers import api_key, assert_problem, auth
 from tests.processes import run_cli
@@ -264,7 +264,7 @@ def test_an_app_keeps_its_finished_games_as_long_as_it_says(client, keys, redis_
 
 def test_search_work_counts_hints_against_the_games_app_and_spends_its_day(client, keys):
     """No search worker here: a hint asked stays reserved at the most its search can cost."""
-    from api.service.jobs.hints import hint_bound
+    from api.hints.computing import hint_bound
     from engine.core.registry import get_ruleset
 
     ruleset = get_ruleset("whipcash")

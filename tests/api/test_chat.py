@@ -10,9 +10,9 @@ import threading
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.app_store import PUBLISHABLE, AppKeys
 from api.chat.schemas import KEPT_MESSAGES, MAX_TEXT_LENGTH, MESSAGES_PER_WINDOW, WINDOW_SECONDS
-from api.play.store import chat_key, game_key
+from api.play.game_keys import chat_key, game_key
 from tests.api.helpers import SHOWABLE_TEXTS, UNSHOWABLE_TEXTS, act, assert_problem, auth
 from tests.processes import wait_for
 
@@ -80,7 +80,7 @@ def test_only_a_seat_token_posts(client, app):
     assert_problem(post(client, game, "beep", seat=1), 401, "unauthorized")
     # Also when the hand-over comes between reading the game and posting (the store checks the token again).
     store = app.extensions["rulehouse.store"]
-    posted = store.post_chat(game["id"], 1, token(game, 1), {"seat": 1, "name": "Bob", "text": "beep"},
+    posted = store.chat.post(game["id"], 1, token(game, 1), {"seat": 1, "name": "Bob", "text": "beep"},
                              per_window=5, window_seconds=10, kept=10)
     assert posted.outcome == "token"
     assert chat_of(client, game)["messages"] == []
@@ -128,9 +128,9 @@ def test_each_seat_posts_at_most_its_messages_per_window(client, app):
     # Once the window has passed, the seat speaks again (here a window of 0.3 s, through the store).
     store = app.extensions["rulehouse.store"]
     message = {"seat": 0, "name": "Ann", "text": "later"}
-    assert store.post_chat(game["id"], 0, token(game, 0), message, per_window=1, window_seconds=0.3,
+    assert store.chat.post(game["id"], 0, token(game, 0), message, per_window=1, window_seconds=0.3,
                            kept=KEPT_MESSAGES).outcome == "fast"
-    wait_for(lambda: store.post_chat(game["id"], 0, token(game, 0), message, per_window=1, window_seconds=0.3,
+    wait_for(lambda: store.chat.post(game["id"], 0, token(game, 0), message, per_window=1, window_seconds=0.3,
                                      kept=KEPT_MESSAGES).outcome == "ok", timeout=10)
 
 
@@ -193,7 +193,7 @@ def test_the_chat_keeps_its_last_messages_and_lives_as_long_as_the_game(client, 
     raw = redis_lib.Redis.from_url(redis_db_url)
     game = new_game(client)
     for number in range(KEPT_MESSAGES + 3):
-        posted = store.post_chat(game["id"], 0, token(game, 0), {"seat": 0, "name": "Ann", "text": str(number)},
+        posted = store.chat.post(game["id"], 0, token(game, 0), {"seat": 0, "name": "Ann", "text": str(number)},
                                  per_window=10_000, window_seconds=60, kept=KEPT_MESSAGES)
         assert posted.outcome == "ok"
     page = client.get(f"/v1/games/{game['id']}/chat?limit={KEPT_MESSAGES}").get_json()

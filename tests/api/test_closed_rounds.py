@@ -10,7 +10,7 @@ from __future__ import annotations
 import redis as redis_lib
 
 from api.competition import closed_round
-from api.play.store import chat_key, events_key, game_key
+from api.play.game_keys import chat_key, events_key, game_key
 from tests.api.helpers import api_key, assert_problem, auth
 from tests.processes import wait_for
 

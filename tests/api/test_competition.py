@@ -9,7 +9,7 @@ import json
 import pytest
 from openskill.models import PlackettLuce
 
-from api.apps.keys import PUBLISHABLE, app_key
+from api.apps.app_store import PUBLISHABLE, app_key
 from api.play.moves import load_state, submit_action
 from engine.core.registry import get_ruleset
 from tests.api.helpers import api_key, assert_problem, auth
@@ -356,9 +356,10 @@ def test_a_finished_table_of_a_running_duplicate_round_shows_its_seats_no_other_
 
 def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_made(client, keyed_app, keys,
                                                                                      monkeypatch):
+    from api.analysis.computing import analysis_job_id
     from api.competition import players
-    from api.play.store import analysis_costs_key, analysis_key
-    from api.service.jobs.analysis import analysis_job_id, compute_analysis
+    from api.play.game_keys import analysis_costs_key, analysis_key
+    from api.service.jobs.analysis import compute_analysis
 
     _, secret = keys.create_app("League")
     store = keyed_app.extensions["rulehouse.store"]
@@ -376,24 +377,24 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
         return body["move_cost"], body["analysed_games"]
 
     assert shown() == (None, 0)  # nothing analysed: nothing read, nothing queued
-    assert store.analysis(games[0]["id"]) is None and store.analysis_queue.count == 0
+    assert store.analyses.get(games[0]["id"]) is None and store.queues.analysis.count == 0
     # Costs stored by an older analysis format (format 1's key, before a deploy) count for nothing.
     store.redis.set(f"game:{{{games[1]['id']}}}:analysis:costs", json.dumps([[10, 5.0], [10, 0.0]]))
     assert shown() == (None, 0)
     for game in (*games, toy):
-        store.ask_analysis(game["id"], analysis_job_id(game["id"]))
+        store.analyses.ask(game["id"], analysis_job_id(game["id"]))
     assert shown() == (None, 0)  # asked, not computed yet
     for game in (games[0], toy):  # the toy ruleset has no value model: its analysis fails
         compute_analysis(game["id"], analysis_job_id(game["id"]), store=store)
-    first = json.loads(store.analysis(games[0]["id"]))["split"][0]
-    assert store.analysis_costs([toy["id"]]) == [None]  # a failed analysis has no costs
+    first = json.loads(store.analyses.get(games[0]["id"]))["split"][0]
+    assert store.analyses.costs([toy["id"]]) == [None]  # a failed analysis has no costs
     costs_key = analysis_costs_key(games[0]["id"])
     analysis_ttl = store.redis.pttl(analysis_key(games[0]["id"]))  # read first: the later read is lower
     assert 0 < store.redis.pttl(costs_key) <= analysis_ttl
     assert first["decisions"] > 0
     assert shown() == (pytest.approx(first["cost"] / first["decisions"]), 1)
     compute_analysis(games[1]["id"], analysis_job_id(games[1]["id"]), store=store)
-    second = json.loads(store.analysis(games[1]["id"]))["split"][0]
+    second = json.loads(store.analyses.get(games[1]["id"]))["split"][0]
     expected = (first["cost"] + second["cost"]) / (first["decisions"] + second["decisions"])
     assert shown() == (pytest.approx(expected), 2) and expected != pytest.approx(first["cost"] / first["decisions"])
     monkeypatch.setattr(players, "MOVE_COST_GAMES", 2)  # the newest two: the toy game and the second

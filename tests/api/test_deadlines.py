@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from api.play.deadlines import DEADLINES_KEY
+from api.play.deadline_store import DEADLINES_KEY
 from api.play.timeouts import Defaults, Outcome, apply_defaults, sweep
 from tests.api.helpers import act, assert_problem, auth
 from tests.processes import wait_for

@@ -8,7 +8,7 @@ import redis as redis_lib
 from rq import Queue
 
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.service.jobs.simulations import QUEUE
+from api.runs.store import QUEUE
 from engine.experiments.design import MAX_VARIANTS
 from tests.api.helpers import api_key, assert_problem
 

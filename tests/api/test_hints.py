@@ -9,8 +9,8 @@ import pytest
 import redis as redis_lib
 from rq import Queue
 
-from api.play.store import game_key
-from api.service.jobs.hints import hint_job_id
+from api.hints.computing import hint_job_id
+from api.play.game_keys import game_key
 from tests.api.helpers import act, assert_problem, auth
 
 #: Two people at a Whipca$h table: with seed 7 Ann (seat 0) rolls first, one die or two.

@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 
 from rq.utils import utcformat
 
-from api.games.routes import STREAM_STATE_FIELDS
+from api.games.bodies import STREAM_STATE_FIELDS
 from api.ground import heartbeats, times
 from api.play.deadlines import human_seats_pending
-from api.service.jobs import chunks
+from api.runs import lifecycle, store
 from engine.core.decisions import Decision
 
 #: What ``datetime.isoformat()`` writes by default: seconds, or microseconds when there are any.
@@ -34,16 +34,16 @@ def test_each_precision_is_the_one_its_fields_always_had():
                *(rng.uniform(0, 4e9) for _ in range(500))]
     for moment in moments:
         assert times.iso_time(moment) == old_iso(moment)
-        assert chunks.iso_time(moment) == datetime.fromtimestamp(moment, UTC).isoformat(
+        assert lifecycle.iso_time(moment) == datetime.fromtimestamp(moment, UTC).isoformat(
             timespec="milliseconds").replace("+00:00", "Z")
         # the deadline.near webhook wrote time.strftime over time.gmtime: whole seconds
         whole = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
         assert times.iso_time(moment, "seconds") == whole
     assert times.iso_time(1764600000.25) == "2025-12-01T14:40:00.250000Z"
     assert times.iso_time(1764600000.0) == "2025-12-01T14:40:00Z"
-    assert chunks.iso_time(1764600000.0) == "2025-12-01T14:40:00.000Z"
+    assert lifecycle.iso_time(1764600000.0) == "2025-12-01T14:40:00.000Z"
     assert times.iso_time(1764600000.9, "seconds") == "2025-12-01T14:40:00Z"
-    assert chunks.iso_time(None) is None
+    assert lifecycle.iso_time(None) is None
 
 
 def test_a_games_times_and_a_simulations_keep_their_formats(client, app, toy_ruleset):
@@ -104,9 +104,9 @@ def test_a_jobs_age_reads_rq_times_as_text_and_as_bytes():
 def test_a_chunk_is_lost_in_the_same_states_as_before():
     old = utcformat(datetime.now(UTC) - timedelta(seconds=30)).encode()
     for state in (b"queued", b"deferred", b"scheduled"):
-        assert not chunks.chunk_is_lost(state, old, leased=False, lease_seconds=10)
-    assert not chunks.chunk_is_lost(b"started", old, leased=True, lease_seconds=10)
-    assert chunks.chunk_is_lost(b"started", old, leased=False, lease_seconds=10)
-    assert not chunks.chunk_is_lost(b"started", old, leased=False, lease_seconds=60)
+        assert not store.chunk_is_lost(state, old, leased=False, lease_seconds=10)
+    assert not store.chunk_is_lost(b"started", old, leased=True, lease_seconds=10)
+    assert store.chunk_is_lost(b"started", old, leased=False, lease_seconds=10)
+    assert not store.chunk_is_lost(b"started", old, leased=False, lease_seconds=60)
     for state in (b"finished", b"failed", b"stopped", None):
-        assert chunks.chunk_is_lost(state, old, leased=False, lease_seconds=10)
+        assert store.chunk_is_lost(state, old, leased=False, lease_seconds=10)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.app_store import PUBLISHABLE, AppKeys
 from tests.api.helpers import assert_problem
 
 ORIGIN = "https://table.example"

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from api.cli import main as cli_main
+from api.play.game_keys import events_key
 from api.play.moves import load_state, submit_action
-from api.play.store import events_key
 from api.play.timeouts import apply_defaults
 from api.records.routes import EVALUATE_MAX_BYTES
 from api.service.jobs.bots import play_bot_turn

@@ -9,7 +9,8 @@ import pytest
 import redis
 
 from api.ground.config import settings
-from api.play.store import GameStore, game_key
+from api.play.game_keys import game_key
+from api.play.store import GameStore
 from api.service.jobs.bots import play_bot_turn
 from engine.core.registry import all_rulesets, get_ruleset
 from tests.api.helpers import act, assert_problem, auth, create_game

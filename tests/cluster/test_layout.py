@@ -33,4 +33,4 @@ def test_the_app_keeps_games_on_the_cluster_and_the_rest_on_the_queue_redis(redi
     # The game's keys spread over no more than one slot, whichever node holds it.
     slots = {cluster_client.keyslot(key) for key in cluster_client.keys("*", target_nodes=RedisCluster.PRIMARIES)}
     assert len(slots) == 1 and cluster_client.keyslot(f"game:{{{game['id']}}}") in slots
-    assert store.control.zcard("deadlines") == 1 and store.bot_queue.count == 1
+    assert store.control.zcard("deadlines") == 1 and store.queues.bot.count == 1

@@ -14,7 +14,7 @@ import pytest
 from engine.analysis.candidates import candidates
 from engine.analysis.game import ANALYSIS_FORMAT, PlayOuts, Walk, _luck, analyse, quantized
 from engine.analysis.method import Method, method_for, work_bound
-from engine.analysis.pricing import holm, one_sided_p
+from engine.analysis.pricing import cross_fitted_gaps, holm, one_sided_p
 from engine.core.decisions import Decision
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -57,7 +57,7 @@ def test_skill_luck_others_and_drift_add_up_exactly_to_each_seats_change_and_the
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
-def test_skill_is_the_seats_own_choices_against_their_candidates_mean_and_one_option_moves_add_nothing(ruleset_id):
+def test_skill_is_the_seats_own_choices_against_the_best_candidate_and_one_option_moves_add_nothing(ruleset_id):
     # Monopoly: Cars 2 leaves few choices: a game with some (a Chance card's property or move).
     record = finished_record(ruleset_id, 1 if ruleset_id == "monopoly-cars2" else 6)
     analysis = analyse(record, method=SMALL)
@@ -82,8 +82,9 @@ def test_skill_is_the_seats_own_choices_against_their_candidates_mean_and_one_op
         seat = part["seat"]
         mine = [move for move in analysis["moves"] if move["seat"] == seat]
         theirs = [move for move in analysis["moves"] if move["seat"] != seat]
-        assert part["skill"] == part["choice_gain"] == sum(move["chosen"] - move["average"] for move in mine)
-        assert part["others"] == sum(move["chosen_chances"][seat] - move["average_chances"][seat] for move in theirs)
+        assert part["skill"] == sum(move["choice_parts"][seat] for move in mine)
+        assert part["others"] == sum(move["choice_parts"][seat] for move in theirs)
+        assert part["choice_gain"] == sum(move["chosen"] - move["average"] for move in mine)
     assert ruleset.id == analysis["ruleset"]
 
 
@@ -154,6 +155,17 @@ def test_a_blunder_is_costly_with_the_right_sign():
     assert move["costly"] and move["cost"] > 0.2 and move["cost_ci95"][0] > 0
     assert move["best_action"] != blunder and move["best"] > move["chosen"]
     assert analysis["costliest_move"]["index"] == blundered
+    assert move["choice_parts"][move["seat"]] < -0.2  # its skill part: what it lost against the best
+
+
+def test_the_cross_fitted_gap_to_the_best_is_not_flattered_by_the_noise_that_picks_it():
+    noise = [[[0.5 + 0.1 * ((world * 7 + option * 3) % 5 - 2), 0.0] for world in range(8)] for option in range(4)]
+    tied = cross_fitted_gaps(noise, 0, 2)  # no option better in truth: the picked best is not better elsewhere
+    naive = max(sum(row[0] for row in rows) for rows in noise) / 8 - sum(row[0] for row in noise[0]) / 8
+    assert tied[0] < naive
+    better = [[[0.2, 0.8]] * 8, [[0.7, 0.3]] * 8]  # option 1 beats the chosen option 0 by 0.5 in every world
+    assert cross_fitted_gaps(better, 0, 2) == pytest.approx([0.5, -0.5])
+    assert cross_fitted_gaps([[[0.7, 0.3]] * 8, [[0.2, 0.8]] * 8], 0, 2) == [0.0, 0.0]  # the chosen one is the best
 
 
 def test_holm_and_the_one_sided_p_value_correct_for_many_moves():

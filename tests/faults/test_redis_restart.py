@@ -60,7 +60,7 @@ def _why(client, game: dict) -> dict:
     from redis import Redis
     from rq.job import Job
 
-    from api.play.store import bot_job_id
+    from api.play.bot_queueing import bot_job_id
 
     store = client.application.extensions["rulehouse.store"]
     status, version = store.status(game["id"])
@@ -153,7 +153,7 @@ def run_restart(tmp_path, bots: bool) -> None:
             assert store.status(game["id"])[1] > versions[game["id"]]
             assert_replays(store, game, ruleset_id, players)
         # A chunk caught in flight (started, or taken from the queue and not started) is queued
-        # again by the reaper once its lease expired (api/service/jobs/simulations.py), seconds later.
+        # again by the reaper once its lease expired (api/runs/store.py, ``lost_chunks``), seconds later.
         finished = wait_for(lambda: (r := client.get(location).get_json())["status"] == "finished" and r,
                             timeout=180, interval=0.2)
         expected = simulate(SIMULATION["ruleset"], SIMULATION["games"], SIMULATION["players"], ["random"], {},

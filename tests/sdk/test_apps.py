@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rulehouse_sdk import Client, QuotaExceeded, RateLimited, Unauthorized, webhooks
 
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from api.apps.webhooks import signature_header
 from tests.sdk.conftest import serving
 

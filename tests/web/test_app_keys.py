@@ -5,7 +5,7 @@ from __future__ import annotations
 import requests
 from selenium.webdriver.common.by import By
 
-from api.apps.keys import PUBLISHABLE, AppKeys
+from api.apps.app_store import PUBLISHABLE, AppKeys
 from api.ground.config import settings
 from api.play.store import GameStore
 from tests.web.pages import body_data, click_action, console_errors, enabled_actions, fill, wait, wait_data

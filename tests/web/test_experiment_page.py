@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from api.service.jobs import experiments as jobs
+from api.experiments import lifecycle as jobs
 from tests.processes import wait_for
 from tests.web.pages import console_errors, off_screen, small_texts, viewport, wait_data
 

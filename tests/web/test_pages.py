@@ -71,7 +71,7 @@ def test_docs_page_is_swagger_ui_served_offline(service, browser):
 
 
 def test_every_api_request_of_the_pages_carries_the_configured_app_key(make_service, browser, redis_db_url):
-    from api.apps.keys import AppKeys
+    from api.apps.app_store import AppKeys
     from api.ground.config import settings
     from api.play.store import GameStore
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import redis as redis_lib
 
-from api.apps.keys import AppKeys
-from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM, hint_bound, hint_cost
+from api.apps.app_store import AppKeys
+from api.hints.computing import HINT_BOT, HINT_SEED_STREAM, hint_bound, hint_cost
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from tests.api.helpers import assert_problem, auth

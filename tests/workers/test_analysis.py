@@ -5,7 +5,7 @@ from __future__ import annotations
 from rq import Queue
 from rq.job import Job
 
-from api.service.jobs.analysis import analysis_job_id
+from api.analysis.computing import analysis_job_id
 from engine.analysis.game import analyse
 from tests.processes import wait_for
 from tests.workers.test_search import GAME_TIMEOUT, SEARCHING, finished

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from rq import Queue
 
-from api.play.store import bot_current_key, bot_job_version, wake_channel
+from api.play.bot_queueing import bot_job_version
+from api.play.game_keys import bot_current_key, wake_channel
 from tests.api.helpers import act, auth
 from tests.bench import load_bench
 from tests.processes import wait_for

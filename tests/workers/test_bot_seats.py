@@ -88,13 +88,13 @@ def test_a_lost_bot_job_is_queued_again_when_the_game_is_read(client, app, redis
     from rq import Queue
 
     # Create the game while no bot job can be queued, as if the queueing had been lost.
-    app.extensions["rulehouse.store"].bot_queue, queue = None, app.extensions["rulehouse.store"].bot_queue
+    app.extensions["rulehouse.store"].queues.bot, queue = None, app.extensions["rulehouse.store"].queues.bot
     created = client.post("/v1/games", json={"ruleset": "monopoly-cars2", "seed": 5, "seats": [
         {"name": "b0", "bot": "random"}, {"name": "b1", "bot": "random"}]}).get_json()
     time.sleep(0.3)
     assert client.get(f"/v1/games/{created['id']}").get_json()["version"] == 0  # nobody moved
     assert Queue("bots", connection=redis_lib.Redis.from_url(redis_db_url)).count == 0
-    app.extensions["rulehouse.store"].bot_queue = queue
+    app.extensions["rulehouse.store"].queues.bot = queue
     game = wait_for(lambda: (lambda g: g if g["status"] == "finished" else None)(
         client.get(f"/v1/games/{created['id']}").get_json()), GAME_TIMEOUT)
     assert game["version"] > 0

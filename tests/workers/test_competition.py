@@ -167,7 +167,7 @@ def test_webhooks_tell_of_rounds_ratings_and_the_end_without_tokens(redis_db_url
     import redis as redis_lib
 
     from api.app import create_app
-    from api.apps.keys import AppKeys
+    from api.apps.app_store import AppKeys
     from tests.workers.test_webhooks import Receiver, register
 
     monkeypatch.setenv("RULEHOUSE_WEBHOOK_ALLOW_PRIVATE", "1")

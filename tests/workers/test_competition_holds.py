@@ -11,11 +11,12 @@ import pytest
 import redis as redis_lib
 
 from api.apps import accounting
-from api.apps.keys import PUBLISHABLE, AppKeys
-from api.competition.keys import RUNNING_TOURNAMENTS_KEY
+from api.apps.app_store import PUBLISHABLE, AppKeys
+from api.competition.competition_keys import RUNNING_TOURNAMENTS_KEY
 from api.ground.config import settings
+from api.play.game_keys import game_key
 from api.play.moves import submit_action
-from api.play.store import GameStore, game_key
+from api.play.store import GameStore
 from tests.api.helpers import act, api_key, auth
 from tests.processes import wait_for
 

@@ -6,8 +6,10 @@ import json
 
 from rq import Queue
 
-from api.service.jobs import experiments as jobs
-from api.service.jobs import simulations
+from api.experiments import lifecycle as jobs
+from api.experiments.store import plan_key
+from api.runs.keys import job_prefix, jobs_key, lease_key, run_key, tallies_key
+from api.simulations import lifecycle as simulations
 from engine.core.registry import get_ruleset
 from engine.experiments.design import Variant
 from engine.experiments.measures import VariantTally, play_experiment_chunk
@@ -99,7 +101,7 @@ def test_stopping_by_precision_stops_each_variant_where_the_rule_says(redis, wor
     exp_id = jobs.submit(redis, body)
     state = finished(redis, exp_id, timeout=120)
     assert state["status"] == "finished", state["error"]
-    spec = json.loads(redis.hget(jobs.meta_key(exp_id), "spec"))
+    spec = json.loads(redis.hget(run_key(jobs.KIND, exp_id), "spec"))
     expected = _replay_stops(spec)
     got = {v: (r["games"], r["stopped"]) for v, r in enumerate(state["result"]["variants"])}
     assert got == expected
@@ -121,10 +123,10 @@ def test_cancel_stops_every_chunk(redis, workers):
     state = jobs.cancel(redis, exp_id)
     assert state["status"] == "cancelled"
     queue = Queue(simulations.QUEUE, connection=redis)
-    assert not [job_id for job_id in queue.get_job_ids() if job_id.startswith(jobs.job_prefix(exp_id))]
+    assert not [job_id for job_id in queue.get_job_ids() if job_id.startswith(job_prefix(jobs.KIND, exp_id))]
     # The running chunks notice within their lease check and let go without recording.
-    wait_for(lambda: not redis.keys(jobs.lease_key(exp_id, "*")), timeout=30, interval=0.05)
-    recorded = redis.hlen(jobs.tallies_key(exp_id))
+    wait_for(lambda: not redis.keys(lease_key(jobs.KIND, exp_id, "*")), timeout=30, interval=0.05)
+    recorded = redis.hlen(tallies_key(jobs.KIND, exp_id))
     after = jobs.status(redis, exp_id)
     assert after["status"] == "cancelled"
     assert after["progress"]["chunks_done"] == recorded < after["progress"]["chunks_queued"] == 200
@@ -158,14 +160,14 @@ def test_a_new_worker_finishes_an_experiment_after_one_is_killed_mid_chunk(redis
     body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10, 24]}, "games": 1200, "seed": 6,
             "chunk_size": 300}
     exp_id = jobs.submit(redis, body)
-    wait_for(lambda: redis.hlen(jobs.tallies_key(exp_id)) >= 1, timeout=60, interval=0.01)
-    wait_for(lambda: redis.keys(jobs.lease_key(exp_id, "*")), timeout=30, interval=0.005)
+    wait_for(lambda: redis.hlen(tallies_key(jobs.KIND, exp_id)) >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(lease_key(jobs.KIND, exp_id, "*")), timeout=30, interval=0.005)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
-    assert redis.hlen(jobs.tallies_key(exp_id)) < 4
+    assert redis.hlen(tallies_key(jobs.KIND, exp_id)) < 4
     workers.start(1)
     # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker's sweep must.
-    wait_for(lambda: redis.hget(jobs.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    wait_for(lambda: redis.hget(run_key(jobs.KIND, exp_id), "status") == b"finished", timeout=90, interval=0.2)
     state = jobs.status(redis, exp_id)
     assert [v["games"] for v in state["result"]["variants"]] == [1200, 1200, 1200]
     assert state["progress"]["chunks_done"] == 4
@@ -198,7 +200,7 @@ def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis):
             "chunk_size": 30}
     exp_id = jobs.submit(redis, body, settings)
     queue = Queue(jobs.QUEUE, connection=redis)
-    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(exp_id)).items()}
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, exp_id)).items()}
     # Workers that then died before RQ marked the jobs started: one on several queues takes a job
     # with LPOP, one on a single queue moves it to RQ's intermediate list.
     assert redis.lpop(queue.key).decode() == job_ids[0]
@@ -208,11 +210,11 @@ def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis):
     assert queue.get_job_ids() == [job_ids[2]]
     # Still not started a lease later: lost, and queued again with the variants they played.
     assert wait_for(lambda: jobs.reap(redis, exp_id, settings), timeout=30) == 2
-    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(exp_id)).items()}
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, exp_id)).items()}
     assert now_responsible[2] == job_ids[2]
     assert {now_responsible[0], now_responsible[1]}.isdisjoint({job_ids[0], job_ids[1]})
     assert queue.get_job_ids() == [job_ids[2], now_responsible[0], now_responsible[1]]
-    assert json.loads(redis.hget(jobs.plan_key(exp_id), 0)) == [0, 1]
+    assert json.loads(redis.hget(plan_key(exp_id), 0)) == [0, 1]
     assert jobs.reap(redis, exp_id, settings) == 0
     for index in range(3):
         jobs.ExperimentChunkRun(redis, exp_id, index, settings).run()
@@ -228,7 +230,8 @@ def test_an_experiment_with_drama_reads_the_games_the_engine_reads(redis, worker
     state = finished(redis, jobs.submit(redis, body))
     assert state["status"] == "finished", state["error"]
     assert state["drama"] is True and state["progress"]["chunks_done"] == 4
-    variants = [Variant.from_dict(v) for v in json.loads(redis.hget(jobs.meta_key(state["id"]), "spec"))["variants"]]
+    spec = json.loads(redis.hget(run_key(jobs.KIND, state["id"]), "spec"))
+    variants = [Variant.from_dict(v) for v in spec["variants"]]
     alone = play_experiment_chunk(RULESET, 3, variants, [0, 1], 9, 0, 80, drama=True)
     for v, variant in enumerate(state["result"]["variants"]):
         drama = variant["drama"]

@@ -8,7 +8,8 @@ import pytest
 from rq import Queue
 from rq.job import Job
 
-from api.service.jobs import simulations as jobs
+from api.runs.keys import active_key, jobs_key, lease_key, run_key, tallies_key
+from api.simulations import lifecycle as jobs
 from api.simulations.spec import MAX_CHUNKS, MAX_GAMES, normalize_spec
 from engine.core.errors import InvalidOptions
 from engine.simulate import simulate
@@ -68,7 +69,7 @@ def test_submit_queues_one_job_per_chunk(redis, toy_race):
     assert state["chunks"] == 3
     assert state["progress"] == {"games_done": 0, "games": 250, "chunks_done": 0, "chunks": 3}
     assert len(queued_job_ids(redis)) == 3
-    assert 0 < redis.ttl(jobs.meta_key(sim_id)) <= SETTINGS.ttl
+    assert 0 < redis.ttl(run_key(jobs.KIND, sim_id)) <= SETTINGS.ttl
 
 
 def test_chunks_merge_into_the_in_process_statistics(redis, toy_race):
@@ -83,8 +84,8 @@ def test_chunks_merge_into_the_in_process_statistics(redis, toy_race):
         expected.pop(timing)
         got.pop(timing)
     assert got == expected
-    assert redis.zscore(jobs.ACTIVE_KEY, sim_id) is None
-    assert 0 < redis.ttl(jobs.tallies_key(sim_id)) <= SETTINGS.ttl
+    assert redis.zscore(active_key(jobs.KIND), sim_id) is None
+    assert 0 < redis.ttl(tallies_key(jobs.KIND, sim_id)) <= SETTINGS.ttl
 
 
 def test_a_chunk_run_twice_counts_once(redis, toy_race):
@@ -93,7 +94,7 @@ def test_a_chunk_run_twice_counts_once(redis, toy_race):
     assert run_chunk(redis, sim_id, 0) == 0
     # A retry that raced the first run to the end records nothing either.
     chunk = jobs.ChunkRun(redis, sim_id, 1, SETTINGS)
-    spec = json.loads(redis.hget(jobs.meta_key(sim_id), "spec"))
+    spec = json.loads(redis.hget(run_key(jobs.KIND, sim_id), "spec"))
     tally = chunk.play(spec)
     chunk.record(spec, tally)
     chunk.record(spec, tally)
@@ -114,18 +115,18 @@ def _mark_started(redis, job_id: str, seconds_ago: float) -> None:
 def test_reap_requeues_only_chunks_nobody_holds(redis, toy_race):
     sim_id = submit(redis, games=500, chunk_size=100)
     queue = Queue(jobs.QUEUE, connection=redis)
-    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, sim_id)).items()}
     for job_id in job_ids.values():
         queue.remove(job_id)
     run_chunk(redis, sim_id, 0)                       # done
     _mark_started(redis, job_ids[1], 60)              # running, lease alive
-    redis.set(jobs.lease_key(sim_id, 1), 1, ex=30)
+    redis.set(lease_key(jobs.KIND, sim_id, 1), 1, ex=30)
     _mark_started(redis, job_ids[2], 60)              # its worker died: no lease for long
     _mark_started(redis, job_ids[3], 0)               # just started, lease not taken yet
     redis.delete(Job.key_for(job_ids[4]))             # job gone without a tally
     assert jobs.reap(redis, sim_id, SETTINGS) == 2
     requeued = queued_job_ids(redis)
-    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, sim_id)).items()}
     assert sorted(requeued) == sorted([now_responsible[2], now_responsible[4]])
     assert now_responsible[1] == job_ids[1] and now_responsible[3] == job_ids[3]
     for index in (1, 2, 3, 4):
@@ -136,7 +137,7 @@ def test_reap_requeues_only_chunks_nobody_holds(redis, toy_race):
 def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis, toy_race):
     sim_id = submit(redis, games=300, chunk_size=100)
     queue = Queue(jobs.QUEUE, connection=redis)
-    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, sim_id)).items()}
     # Workers that then died (or lost Redis) before RQ marked the jobs started: one on several
     # queues takes a job with LPOP, one on a single queue moves it to RQ's intermediate list.
     assert redis.lpop(queue.key).decode() == job_ids[0]
@@ -147,7 +148,7 @@ def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis, toy_
     assert queued_job_ids(redis) == [job_ids[2]]
     # Still not started a lease later: lost, and queued again (chunk 2 waits in the queue still).
     assert wait_for(lambda: jobs.reap(redis, sim_id, SETTINGS), timeout=30) == 2
-    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs.jobs_key(sim_id)).items()}
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, sim_id)).items()}
     assert now_responsible[2] == job_ids[2]
     assert {now_responsible[0], now_responsible[1]}.isdisjoint({job_ids[0], job_ids[1]})
     assert queued_job_ids(redis) == [job_ids[2], now_responsible[0], now_responsible[1]]
@@ -174,7 +175,7 @@ def test_cancel_reaches_a_chunk_between_slices(redis, toy_race):
     sim_id = submit(redis, games=400, chunk_size=400)
     chunk = jobs.ChunkRun(redis, sim_id, 0, jobs.Settings(ttl=600, lease_seconds=0, job_timeout=60))
     jobs.cancel(redis, sim_id)
-    spec = json.loads(redis.hget(jobs.meta_key(sim_id), "spec"))
+    spec = json.loads(redis.hget(run_key(jobs.KIND, sim_id), "spec"))
     assert chunk.play(spec) is None
 
 
@@ -209,7 +210,7 @@ def test_a_redis_error_in_a_chunk_leaves_it_to_be_run_again(redis, toy_race, mon
         patch.setattr(jobs.ChunkRun, "record", lost_connection)
         with pytest.raises(redis_lib.ConnectionError):
             run_chunk(redis, sim_id, 0)
-    assert redis.hget(jobs.meta_key(sim_id), "status") == b"running"
+    assert redis.hget(run_key(jobs.KIND, sim_id), "status") == b"running"
     assert jobs.reap(redis, sim_id, SETTINGS) == 1
     assert len(queued_job_ids(redis)) == 1
     assert run_chunk(redis, sim_id, 0) == 250

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import requests
 
-from api.service.jobs.analysis import analysis_job_id
-from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM
+from api.analysis.computing import analysis_job_id
+from api.hints.computing import HINT_BOT, HINT_SEED_STREAM
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
 from tests.api.helpers import api_key, auth

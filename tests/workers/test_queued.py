@@ -7,10 +7,11 @@ import signal
 
 import pytest
 
-from api.play.store import bot_current_key
-from api.service.jobs import experiments
-from api.service.jobs import simulations as jobs
-from api.service.jobs.hints import hint_job_id
+from api.experiments import lifecycle as experiments
+from api.hints.computing import hint_job_id
+from api.play.game_keys import bot_current_key
+from api.runs.keys import jobs_key, lease_key, run_key
+from api.simulations import lifecycle as jobs
 from engine.simulate import simulate
 from tests.api.helpers import auth
 from tests.processes import wait_for
@@ -44,13 +45,13 @@ def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_star
     wait_for(lambda: marker.exists() and marker.read_text(), timeout=60)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
-    taken = redis.hget(jobs.jobs_key(sim_id), "0").decode()
+    taken = redis.hget(jobs_key(jobs.KIND, sim_id), "0").decode()
     assert redis.hget(f"rq:job:{taken}", "status") == b"queued"
     assert taken.encode() not in redis.lrange("rq:queue:simulations", 0, -1)
 
     workers.start(1)
     # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
-    wait_for(lambda: redis.hget(jobs.meta_key(sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    wait_for(lambda: redis.hget(run_key(jobs.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
     state = jobs.status(redis, sim_id)
     assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 2, "chunks": 2}
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 3))
@@ -62,7 +63,7 @@ def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
     sim_id = jobs.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 9, "chunk_size": chunk_size})
     # Kill the worker while it holds a chunk's lease, after it has recorded at least one chunk.
     wait_for(lambda: jobs.status(redis, sim_id)["progress"]["chunks_done"] >= 1, timeout=60, interval=0.01)
-    wait_for(lambda: redis.keys(jobs.lease_key(sim_id, "*")), timeout=30, interval=0.005)
+    wait_for(lambda: redis.keys(lease_key(jobs.KIND, sim_id, "*")), timeout=30, interval=0.005)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
     held = jobs.status(redis, sim_id)
@@ -71,7 +72,7 @@ def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
 
     workers.start(1)
     # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
-    wait_for(lambda: redis.hget(jobs.meta_key(sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    wait_for(lambda: redis.hget(run_key(jobs.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
     state = jobs.status(redis, sim_id)
     assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 4, "chunks": 4}
     assert state["result"]["games"] == games
@@ -149,11 +150,11 @@ def test_a_new_worker_finishes_an_experiment_after_one_is_killed_holding_a_chunk
     exp_id = experiments.submit(redis, {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10]},
                                         "games": 200, "seed": 3, "chunk_size": 100})
     held_worker()
-    assert_taken_but_never_started(redis, redis.hget(experiments.jobs_key(exp_id), "0").decode(), "simulations")
+    assert_taken_but_never_started(redis, redis.hget(jobs_key(experiments.KIND, exp_id), "0").decode(), "simulations")
 
     workers.start(1)
     # Watch the raw hash: ``experiments.status`` would re-queue the lost chunk itself; here the worker must.
-    wait_for(lambda: redis.hget(experiments.meta_key(exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    wait_for(lambda: redis.hget(run_key(experiments.KIND, exp_id), "status") == b"finished", timeout=90, interval=0.2)
     state = experiments.status(redis, exp_id)
     assert state["progress"]["chunks_done"] == 2
     assert [v["games"] for v in state["result"]["variants"]] == [200, 200]

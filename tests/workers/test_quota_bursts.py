@@ -9,7 +9,7 @@ import redis as redis_lib
 import requests
 
 from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.play.store import game_key
+from api.play.game_keys import game_key
 from tests.api.helpers import api_key, auth
 from tests.processes import together, wait_for
 

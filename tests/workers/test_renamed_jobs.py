@@ -44,3 +44,26 @@ def test_a_worker_runs_a_job_queued_under_its_old_name(redis_db_url, workers, qu
     finished = wait_for(lambda: Job.fetch(job.id, connection=connection).get_status() == "finished")
     assert finished
     assert Job.fetch(job.id, connection=connection).return_value() == ("gone" if queue == "search" else None)
+
+
+@pytest.mark.parametrize("kind", ["simulations", "experiments"])
+def test_a_chunk_queued_under_its_old_name_runs(redis, workers, kind):
+    """A run's chunk queued by the release before issue 27's move (``api.simulations.jobs.run_chunk``,
+    ``api.experiments.jobs.run_chunk``) is played and recorded by today's worker."""
+    from api.experiments import lifecycle as experiments
+    from api.runs.keys import jobs_key
+    from api.simulations import lifecycle as simulations
+
+    runs = {"simulations": simulations, "experiments": experiments}[kind]
+    body = {"ruleset": "monopoly-cars2", "players": 2, "games": 40, "seed": 5, "chunk_size": 40,
+            **({"sweep": {"starting_money": [10]}} if kind == "experiments" else {})}
+    run_id = runs.submit(redis, body)
+    queue = Queue("simulations", connection=redis)
+    queue.remove(redis.hget(jobs_key(runs.KIND, run_id), "0").decode())  # as if queued before the deploy:
+    old = queue.enqueue(f"api.{kind}.jobs.run_chunk", run_id, 0)
+    redis.hset(jobs_key(runs.KIND, run_id), "0", old.id)
+    workers.start(1)
+    assert wait_for(lambda: Job.fetch(old.id, connection=redis).get_status() == "finished", timeout=90)
+    assert runs.status(redis, run_id)["status"] == "finished"
+    assert redis.hget(jobs_key(runs.KIND, run_id), "0").decode() == old.id  # no reaper stood in for it
+    assert Job.fetch(old.id, connection=redis).return_value() == (40 if kind == "simulations" else 80)

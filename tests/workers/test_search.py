@@ -14,8 +14,8 @@ from rq.timeouts import JobTimeoutException, UnixSignalDeathPenalty
 from rq.utils import now, utcformat
 
 from api.app import create_app
-from api.service.jobs.bots import job_alive, play_bot_turn
-from api.service.jobs.hints import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
+from api.hints.computing import HINT_BOT, HINT_SEED_STREAM, hint_job_id, hint_options
+from api.service.jobs.bots import play_bot_turn
 from engine.core.decisions import Decision
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -147,10 +147,10 @@ def test_a_started_search_job_is_alive_for_its_timeout_a_quick_one_for_the_lease
                                      "started_at": utcformat(now() - timedelta(seconds=seconds_ago))})
         return job.id
 
-    later = store.bot_job_lease + 5
-    assert job_alive(store, started(searching["id"], later))
-    assert not job_alive(store, started(quick["id"], later))
-    assert not job_alive(store, started(searching["id"], store.search_timeout + store.bot_job_lease + 1))
+    later = store.queues.bot_job_lease + 5
+    assert store.job_alive(started(searching["id"], later))
+    assert not store.job_alive(started(quick["id"], later))
+    assert not store.job_alive(started(searching["id"], store.queues.search_timeout + store.queues.bot_job_lease + 1))
 
 
 #: Searches long enough to kill their worker in the middle (Hitchiker's deepest search, its first pick).
@@ -195,7 +195,7 @@ def test_a_hint_lost_with_its_worker_is_queued_again_by_the_next_ask(redis_db_ur
     url = f"/v1/games/{game['id']}/hint"
     assert client.get(url, headers=auth(token)).status_code == 202
     killed_at = kill_when_started(redis, hint_job_id(game["id"], seat, 0), searcher)
-    assert not app.extensions["rulehouse.store"].hint(game["id"], seat, 0).startswith("{")  # not done
+    assert not app.extensions["rulehouse.store"].hints.get(game["id"], seat, 0).startswith("{")  # not done
     workers.start(1, "--queues", "search")
     reply = wait_for(lambda: (r := client.get(url + "?wait=2", headers=auth(token))).status_code == 200 and r,
                      timeout=REQUEUED_WITHIN, interval=0.5)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
-from api.apps.keys import PUBLISHABLE
+from api.apps.app_store import PUBLISHABLE
 from api.win_chances.routes import WORK_PER_WORLD
 from tests.api.helpers import api_key, auth
 from tests.processes import together, wait_for

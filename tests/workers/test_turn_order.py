@@ -8,9 +8,8 @@ import json
 
 import pytest
 
-from api.service.jobs import experiments as experiment_jobs
-from api.service.jobs import simulations as simulation_jobs
-from api.service.jobs.chunks import record_once
+from api.experiments.store import ExperimentStore
+from api.simulations.store import SimulationStore
 from engine.core.registry import get_ruleset
 from engine.experiments.design import Variant
 from engine.experiments.measures import play_experiment_chunk
@@ -66,8 +65,7 @@ def test_a_simulation_chunk_recorded_before_the_deploy_still_counts(client, redi
                                                     "games": 200, "seed": SEED, "chunk_size": 50})
     sim_id = response.get_json()["id"]
     old = play_chunk(RULESET, 4, ["heuristic"], {}, SEED, 0, 50)
-    assert record_once(redis, simulation_jobs.chunk_keys(sim_id), simulation_jobs.meta_key(sim_id), 0,
-                       json.dumps(old_format(old.to_dict())), 50) == 1
+    assert SimulationStore(redis).record(sim_id, 0, json.dumps(old_format(old.to_dict())), 50, 600) == 1
     workers.start(2)
     result = finished(client, response.headers["Location"])["result"]
     whole = simulate(RULESET, 200, 4, ["heuristic"], {}, SEED)
@@ -83,7 +81,7 @@ def test_an_experiment_chunk_recorded_before_the_deploy_still_counts(client, red
     response = client.post("/v1/experiments", json=body)
     assert response.status_code == 202
     exp_id = response.get_json()["id"]
-    spec = json.loads(redis.hget(experiment_jobs.meta_key(exp_id), "spec"))
+    spec = json.loads(ExperimentStore(redis).meta(exp_id)["spec"])
     variants = [Variant.from_dict(v) for v in spec["variants"]]
     old = play_experiment_chunk(RULESET, 3, variants, [0, 1], SEED, 0, 40)
     chunk = {}
@@ -92,8 +90,7 @@ def test_an_experiment_chunk_recorded_before_the_deploy_still_counts(client, red
         data["tally"] = old_format(data["tally"])
         del data["paired_positions"]
         chunk[str(v)] = data
-    assert record_once(redis, experiment_jobs.chunk_keys(exp_id), experiment_jobs.meta_key(exp_id), 0,
-                       json.dumps(chunk), 80) == 1
+    assert ExperimentStore(redis).record(exp_id, 0, json.dumps(chunk), 80, 600) == 1
     workers.start(2)
     state = finished(client, response.headers["Location"])
     newer = play_experiment_chunk(RULESET, 3, variants, [0, 1], SEED, 40, 120)

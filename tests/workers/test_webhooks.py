@@ -12,7 +12,7 @@ import pytest
 import redis as redis_lib
 from rulehouse_sdk import webhooks as sdk_webhooks
 
-from api.apps.keys import AppKeys
+from api.apps.app_store import AppKeys
 from tests.api.helpers import assert_problem
 from tests.processes import wait_for
 from tests.workers.tarpit import TarPit

@@ -10,7 +10,7 @@ in memory between moves rather than read again.
 The commit of a move after which the job plays on says so in the game's hash (``bot_run``, in the
 compare-and-set script's own HSET): at that version the job named by ``game:{<id>}:bot`` answers
 for the pending bot move although its id names an earlier version. The read path then queues
-nothing (``api.play.bots.ensure_job``), and the sweep (``api.service.jobs.bots.heal``) treats the job like any
+nothing (``api.play.bot_queueing.ensure_job``), and the sweep (``api.service.jobs.bots.heal``) treats the job like any
 other: alive while waiting or started less than ``BOT_JOB_LEASE`` ago. A run therefore stops
 (committing its last move without ``bot_run``, so the usual job is queued for the next version)
 when:
@@ -39,9 +39,10 @@ from api.apps import accounting
 from api.ground import metrics
 from api.ground.faults import pause_point
 from api.play.errors import StaleVersion
+from api.play.game_record import GameRecord
 from api.play.moves import Outcome, states, submit_action
 from api.play.rules_version import is_current
-from api.play.store import GameRecord, GameStore
+from api.play.store import GameStore
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction
 from engine.core.registry import get_ruleset
@@ -59,7 +60,7 @@ log = logging.getLogger("rulehouse.bots")
 
 
 def run_seconds(lease: float) -> float:
-    """How long one job may play on: well inside its ``lease`` (``GameStore.bot_job_lease``), so that the
+    """How long one job may play on: well inside its ``lease`` (``JobQueues.bot_job_lease``), so that the
     sweep never takes it for dead."""
     return min(2.0, 0.4 * lease)
 
@@ -87,7 +88,7 @@ class _Run:
             return False
         if time.monotonic() - self.looked_at >= FAIR_SECONDS:
             self.looked_at = time.monotonic()
-            queue = self.store.bot_queue
+            queue = self.store.queues.bot
             if queue is not None and queue.count > 0:
                 return False
         return True

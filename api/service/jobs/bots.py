@@ -35,30 +35,19 @@ import os
 import time
 
 import redis
-from rq import Queue, get_current_job
-from rq.job import Job
-from rq.utils import utcparse
+from rq import get_current_job
 
 from api.apps.webhooks import worker_webhooks
-from api.ground import config, heartbeats
-from api.play.bots import schedule_bots
+from api.ground import config
+from api.play.bot_queueing import BOT_CHECK_AFTER_SECONDS, bot_job_version, schedule_bots
+from api.play.game_record import ACTIVE
 from api.play.moves import load_state
-from api.play.store import ACTIVE, BOT_CHECK_AFTER_SECONDS, BOT_GAMES_KEY, GameStore, bot_job_version
+from api.play.store import GameStore
+from api.service.game_listeners import wire
 from api.service.jobs.bot_runs import play_run
-from api.service.wiring import wire
 from engine.core.registry import get_ruleset
 
-SWEEP_LOCK_KEY = "bots:sweeping"
-
 log = logging.getLogger("rulehouse.bots")
-
-# Takes the game out of the index, or puts its next look at ARGV[3], only if nobody pushed it past ARGV[2].
-_RESCHEDULE = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not score or tonumber(score) > tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1
-"""
 
 _store: GameStore | None = None
 
@@ -87,49 +76,21 @@ def play_bot_turn(game_id: str, version: int, store: GameStore | None = None) ->
     """Play the pending bot seat's move if the game is still at ``version``, and the quick bots' moves
     that follow it (a run: api/service/jobs/bot_runs.py); say what happened."""
     store = store or job_store()
-    return play_run(store, game_id, version, lease=store.bot_job_lease)
-
-
-def job_alive(store: GameStore, job_id: str, grace: float = 0.0) -> bool:
-    """Whether a bot or hint job will still run (or is running) without help.
-
-    A job started less than ``BOT_JOB_LEASE`` seconds ago is alive; a search job (it has a timeout
-    of its own) while it is within that timeout too, since its worker gives up on it there, but
-    only while that worker still beats (``api.ground.heartbeats``): a killed search worker's job is dead
-    about ``BOT_JOB_LEASE`` seconds after the kill, not at the end of its timeout. A job queued
-    less than ``grace`` seconds ago is alive even when a worker has just taken it off its queue
-    and not yet started it.
-    """
-    status, started_at, enqueued_at, origin, timeout, worker = store.control.hmget(  # RQ's keys: beside its queues
-        Job.key_for(job_id), ["status", "started_at", "enqueued_at", "origin", "timeout", "worker_name"])
-    if status in heartbeats.WAITING_JOB_STATES:
-        # "queued" but no longer in the queue: a worker took it and died before starting it.
-        queued = origin is not None and store.control.lpos(Queue.redis_queue_namespace_prefix + origin,
-                                                           job_id) is not None
-        return status != "queued" or queued or heartbeats.seconds_since(enqueued_at) < grace
-    if status == "started":
-        # Searches and analyses run up to their own timeout: within it, only a silent worker is dead.
-        searching = origin in {queue.name for queue in (store.search_queue, store.analysis_queue) if queue is not None}
-        lease = store.bot_job_lease + (float(timeout or store.search_timeout) if searching else 0.0)
-        if heartbeats.seconds_since(started_at) >= lease:
-            return False
-        started = utcparse(started_at).timestamp() if started_at else time.time()
-        return heartbeats.worker_alive(store.control, worker, started) is not False
-    return False  # finished, failed or gone while its game still waits: nothing will move
+    return play_run(store, game_id, version, lease=store.queues.bot_job_lease)
 
 
 def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     """Look at one game of the index; queue a new bot job if the one responsible is dead. True if it did."""
     version, status, bot_run = store.fields_of([game_id], ["version", "status", "bot_run"])[0]
     current = store.bot_job(game_id)
-    later = now + max(BOT_CHECK_AFTER_SECONDS, store.bot_job_lease / 2)
+    later = now + max(BOT_CHECK_AFTER_SECONDS, store.queues.bot_job_lease / 2)
     if version is None or status != ACTIVE:
-        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        store.recheck_bot_game(game_id, due, "")
         return False
     # The job of this version, or a run that committed it and plays on (api/service/jobs/bot_runs.py).
     answers = current is not None and (bot_job_version(current) == int(version) or bot_run == version)
-    if answers and job_alive(store, current):
-        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, later)
+    if answers and store.job_alive(current):
+        store.recheck_bot_game(game_id, due, later)
         return False
     record = store.load(game_id)
     if record is None or record.version != int(version):
@@ -138,7 +99,7 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
     decisions = ruleset.pending(load_state(ruleset, record))
     if not any(record.seats[d.seat].get("bot") for d in decisions):
         # Waiting for humans: a human move that leaves a bot pending notes the game again.
-        store.control.eval(_RESCHEDULE, 1, BOT_GAMES_KEY, game_id, due, "")
+        store.recheck_bot_game(game_id, due, "")
         return False
     schedule_bots(store, game_id, record.version, record.seats, decisions, ruleset=record.ruleset, retry=True)
     return True
@@ -146,11 +107,11 @@ def heal(store: GameStore, game_id: str, due: float, now: float) -> bool:
 
 def sweep(store: GameStore, now: float | None = None, limit: int = 500) -> int:
     """Queue again the bot moves whose jobs died (one sweeper at a time); how many."""
-    if store.bot_queue is None or not store.control.set(SWEEP_LOCK_KEY, os.getpid(), nx=True, px=2000):
+    if store.queues.bot is None or not store.take_bot_sweep(os.getpid()):
         return 0
     now = time.time() if now is None else now
     requeued = 0
-    for game_id, due in store.control.zrangebyscore(BOT_GAMES_KEY, "-inf", now, start=0, num=limit, withscores=True):
+    for game_id, due in store.bot_games_due(now, limit):
         try:
             requeued += heal(store, game_id, due, now)
         except redis.RedisError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 
 from marshmallow import fields, validate
 
@@ -18,6 +19,7 @@ from engine.core.ruleset import STATE_FORMAT, OptionsSchema, Ruleset, action_sch
 from engine.core.strict import StrictBoolean
 from engine.core.turn_order import clockwise_from, roll_for_first
 from engine.games.hitchiker import black_market, casino, turn
+from engine.games.hitchiker import tables as table_data
 from engine.games.hitchiker.bots import HeuristicBot
 from engine.games.hitchiker.money import START_CASH, bus_home, from_bank, take_hometown
 from engine.games.hitchiker.state import (
@@ -138,6 +140,9 @@ class HitchikerRuleset(Ruleset):
     bots = {"heuristic": HeuristicBot}
 
     # -- setup -------------------------------------------------------------------
+
+    def caches(self) -> dict[str, Callable[[], tuple[int, int]]]:
+        return {"custom_tables": table_data.custom_tables.sizes}
 
     def setup(self, players: int, options: dict, rng: Rng) -> HitchikerState:
         custom = custom_data(options)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from types import MappingProxyType
 
 from marshmallow import fields, validate, validates_schema
@@ -17,6 +18,7 @@ from engine.core.result import Result, best_seats
 from engine.core.rng import Rng
 from engine.core.ruleset import OptionsSchema, Ruleset, action_schema, turn_cap_field
 from engine.core.turn_order import clockwise_from
+from engine.games.monopoly_cars2 import tables as table_data
 from engine.games.monopoly_cars2 import turn
 from engine.games.monopoly_cars2.board import PROPERTY
 from engine.games.monopoly_cars2.bots import HeuristicBot
@@ -136,6 +138,9 @@ class MonopolyCars2Ruleset(Ruleset):
     bots = {"heuristic": HeuristicBot}
 
     # -- setup ---------------------------------------------------------------------
+
+    def caches(self) -> dict[str, Callable[[], tuple[int, int]]]:
+        return {"custom_tables": table_data.custom_tables.sizes}
 
     def load_options(self, options: dict | None) -> dict:
         try:

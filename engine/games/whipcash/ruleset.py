@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from types import MappingProxyType
 
 from marshmallow import fields, validate
@@ -125,6 +126,9 @@ class WhipcashRuleset(Ruleset):
     }
 
     # -- setup -------------------------------------------------------------------
+
+    def caches(self) -> dict[str, Callable[[], tuple[int, int]]]:
+        return {"custom_boards": spaces.custom_boards.sizes}
 
     def default_data(self) -> dict:
         return {"board": json.loads(DEFAULT_BOARD_PATH.read_text())}

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from api.apps.accounting import forget_game
 from api.apps.webhooks import Webhooks
-from api.competition.finished import game_deleted, game_finished, game_made
+from api.competition.finished import game_deleted, game_finished, game_made, player_seated
 from api.play.listeners import Listeners
 from api.play.store import GameStore
 
 
 def wire(store: GameStore, webhooks: Webhooks) -> GameStore:
     """``store``, telling new versions to ``webhooks`` (the process's, on its Redis) and the competition room,
-    and deleted games to the competition room and the accounting."""
+    seats taken by named players to the competition room, and deleted games to it and the accounting."""
     store.listeners = Listeners(webhooks=webhooks, created=(game_made,), finished=(game_finished,),
-                                deleted=(game_deleted, _forget_charges))
+                                deleted=(game_deleted, _forget_charges), joined=(player_seated,))
     return store
 
 
