@@ -5,11 +5,11 @@
 For each ruleset: N games (seeds 500..) of a heuristic seat 0 against random seats, analysed; up to M
 of the moves called costly (and as many uncalled moves with a positive cost, for contrast) are played
 out to the end of the game K times from the chosen and from the best candidate, on the whole state with
-its chance dealt anew (``resample_chance``, as i38-check's harness does: hidden cards known), every seat
+its chance dealt anew (``resample_chance``, as the outside check does: hidden cards known), every seat
 then playing the heuristic, common random numbers.
 Prints, per ruleset, the time per game, the costly moves' mean cost against their measured effect
 (± its standard error), the correlation, the share of agreeing signs, and every seat's mean luck,
-skill and drift. The independent, larger check of issue 38 is i38-check's; this one is for tuning.
+skill and drift. The independent, larger check is the outside check's; this one is for tuning.
 """
 
 from __future__ import annotations
