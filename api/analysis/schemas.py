@@ -37,9 +37,8 @@ class AnalysisMoveSchema(Schema):
     average_chances = fields.List(fields.Float(), required=True, metadata={
         "description": "The mean of the candidates' P, for every seat."})
     choice_parts = fields.List(fields.Float(), required=True, metadata={
-        "description": "Every seat's choice part of the move: P(chosen) - P(best) for it, cross-fitted (the best "
-                       "picked on half the play-outs, measured on the other half); the mover's is its skill, "
-                       "the other seats' their `others`."})
+        "description": "Every seat's choice part of the move: P(chosen) - the candidates' mean P for it; the mover's "
+                       "is its skill, the other seats' their `others`."})
     best = fields.Float(required=True, metadata={"description": "The best candidate's P, for the mover."})
     average = fields.Float(required=True, metadata={"description": "The mean of the candidates' P, for the mover."})
     best_action = fields.Dict(required=True)
@@ -100,14 +99,14 @@ class SeatSplitSchema(Schema):
     change = fields.Float(required=True, metadata={
         "description": "result - start = skill + luck + others + drift, exactly."})
     skill = fields.Float(required=True, metadata={
-        "description": "What its own choices did against the best option it had: over its moves with a choice, "
-                       "P(chosen) - P(best), cross-fitted (0 for a seat that always picks the best, give or take "
-                       "the play-outs' noise; a move with one option has none)."})
+        "description": "What its own choices did against the options it had: over its moves with a choice, "
+                       "P(chosen) - the candidates' mean P (a seat choosing at random has about 0; a move with "
+                       "one option has none). `cost` says how far each choice was from the best."})
     luck = fields.Float(required=True, metadata={
         "description": "What chance did (dice, spins, shuffles, draws), over every action: the value after the "
                        "chance outcome minus its expectation over that chance event; it averages zero."})
     others = fields.Float(required=True, metadata={
-        "description": "What the other seats' choices did to it, against their best options (and players joining)."})
+        "description": "What the other seats' choices did to it, against their options' mean (and players joining)."})
     drift = fields.Float(required=True, metadata={
         "description": "The rest: forced moves' deterministic results and the value model's inconsistency "
                        "between versions (neither skill nor luck)."})
@@ -116,7 +115,7 @@ class SeatSplitSchema(Schema):
     costly_moves = fields.Integer(required=True, metadata={"description": "Its moves called `costly`."})
     choice_gain = fields.Float(required=True, metadata={
         "description": "The sum over its moves of chosen - average: how much better it chose than its candidates' "
-                       "mean (outside the split)."})
+                       "mean (equal to its skill in format 2; kept from format 1)."})
     costliest_move = fields.Nested(AnalysisBriefMoveSchema, required=True, allow_none=True, metadata={
         "description": "Its costly move of the largest cost (null: none was costly)."})
 
