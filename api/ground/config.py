@@ -47,8 +47,9 @@ DEFAULTS: dict = {
     #: RQ queue of the game analyses (GET /v1/games/{id}/analysis), apart from the searches so an analysis
     #: never delays a search bot's move; None: they go on SEARCH_QUEUE
     "ANALYSIS_QUEUE": "analysis",
-    #: the most one analysis job may take (the longest Hitchiker records take about a minute)
-    "ANALYSIS_JOB_TIMEOUT": 600,
+    #: the most one analysis job may take: the longest games there may be take 15 minutes to over an
+    #: hour on a loaded 2-core machine (format 2; docs/http-api.md, "Game analysis": "How long")
+    "ANALYSIS_JOB_TIMEOUT": 14_400,
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
     #: every /v1 request but the health checks needs an app key (X-Api-Key); off: requests
@@ -92,9 +93,12 @@ DEFAULTS: dict = {
     "GAME_REDIS_URL": None,
     #: is GAME_REDIS_URL a Redis Cluster: "auto" (ask the server: INFO cluster), "yes" or "no"
     "GAME_REDIS_CLUSTER": "auto",
-    #: "json": every log line a JSON object (rulehouse serve, the image); "text": Python's default
+    #: "json": every log line a JSON object (the image, compose); "text": Python's default
     "LOG_FORMAT": "text",
     "LOG_LEVEL": "INFO",
+    #: set by ``rulehouse serve`` for its children: with text logs, its one line format and warnings only
+    #: after each process's start line (api/observability/text_logs.py)
+    "SERVE_QUIET": False,
     #: mounts the RQ dashboard at /admin/rq behind this token (>= 16 characters); None: no dashboard
     "ADMIN_TOKEN": None,
     #: the bearer token a scrape of /metrics (API and workers) must send (>= 16 characters); None: no
@@ -151,7 +155,7 @@ _EMPTY_IS_UNSET = {"SIMULATION_TTL", "SIMULATION_LEASE", "SIMULATION_JOB_TIMEOUT
                    "HEADER_TIMEOUT", "BODY_TIMEOUT", "SOCKET_TIMEOUT", "HOME"}
 #: prometheus_client's own variable: the directory of the multi-process metrics (api/gunicorn_conf.py)
 METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
-_BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE"}
+_BOOL_KEYS = {"BENCH_ENDPOINTS", "REQUIRE_API_KEYS", "WEBHOOK_ALLOW_PRIVATE", "SERVE_QUIET"}
 #: settings given as a JSON object in the environment, merged over the defaults
 _JSON_KEYS = {"RATE_LIMITS", "PUBLISHABLE_RATE_LIMITS", "LOCAL_RATE_LIMITS", "QUOTAS", "PUBLISHABLE_QUOTAS"}
 

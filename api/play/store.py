@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import redis
 from redis.cluster import RedisCluster
@@ -27,8 +29,7 @@ from api.play.deadline_store import DeadlineStore
 from api.play.game_keys import (
     BOT_GAMES_KEY,
     BOT_SWEEP_LOCK_KEY,
-    analysis_costs_key,
-    analysis_key,
+    analysis_keys,
     asked_key,
     bot_current_key,
     chat_key,
@@ -86,6 +87,8 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
 
 #: what ``watching``'s transaction raises when the game changed before it ran (a seat change tries again)
 ChangedMeanwhile = redis.WatchError
+#: a room's store built on the control Redis (``GameStore.beside``)
+StoreT = TypeVar("StoreT")
 #: the key ``bench_read`` reads (never written: the read itself is what is measured)
 BENCH_KEY = "rulehouse:bench:ping"
 
@@ -112,6 +115,16 @@ class GameStore:
         #: the global books on the control Redis: decision deadlines and the lobby
         self.deadline_book = DeadlineStore(self.control)
         self.lobby = LobbyStore(self.control)
+        self._beside: dict[Callable, object] = {}
+
+    def beside(self, build: Callable[[redis.Redis], StoreT]) -> StoreT:
+        """A room's own store on the control Redis (the apps', the accounting's, the competition's), built
+        by ``build`` on it once per game store: the rooms above reach their keys through it, and no module
+        outside a store holds a raw client (api/play imports none of their types)."""
+        found = self._beside.get(build)
+        if found is None:
+            found = self._beside.setdefault(build, build(self.control))
+        return found  # type: ignore[return-value]
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,
@@ -227,8 +240,8 @@ class GameStore:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
         asked = self.redis.smembers(asked_key(game_id))
-        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id),
-                          analysis_costs_key(game_id), asked_key(game_id), *asked)
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), *analysis_keys(game_id),
+                          asked_key(game_id), *asked)
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
         self.control.zrem(BOT_GAMES_KEY, game_id)
 

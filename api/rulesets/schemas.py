@@ -38,3 +38,28 @@ class RulesetSchema(RulesetSummarySchema):
                        "service's own (`game_created`, `timed_out`, seat changes) and the ruleset's."})
     end_reasons = fields.List(fields.String(), required=True, metadata={
         "description": "Every `result.reason` a game of this ruleset can end with."})
+
+
+class RulesetLabelsSchema(Schema):
+    events = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "description": "event `type` -> the template of its sentence, e.g. `\"{seat|seat} spun {value}.\"`: every "
+                       "type of `event_types`."})
+    end_reasons = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "description": "`result.reason` -> a template of why the game ended, filled from the result's `details` "
+                       "(or the end event)."})
+    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "decision `kind` -> its heading (\"Stand or lie down?\")."})
+    actions = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "description": "action `type` -> the template of a button that sends it, filled from the action body."})
+    ranged = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "action `type` with a ranged parameter -> `button`: the label of its button, and per "
+                       "parameter the label of its input (the range follows it)."})
+    parts = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "description": "name -> a template the `each:<name>` formatter fills once per item of a list."})
+    terms = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "table -> code -> words, read by the `term:<table>` formatter: e.g. `bots` (a bot's name "
+                       "and level), `reasons` (what a payment is for), `parties` (who a non-seat payee is), "
+                       "card names (`card_ranks`, `card_suits`, `card_values`)."})
+    seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "how a seat without a name reads: `seat` (\"Seat {number}\", counted from 1), `bot_seat` "
+                       "(\"Seat {number} · {bot|term:bots}\"), `open_seat`, and `nobody`."})

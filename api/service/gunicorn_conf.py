@@ -11,6 +11,7 @@ the slow-client limits of api/service/serving.py. See docs/operations.md ("Servi
 """
 
 import os
+import shutil
 import tempfile
 
 from api.ground.config import METRICS_DIR_ENV, metrics_dir, settings
@@ -23,6 +24,7 @@ _own_metrics_dir = None
 if not metrics_dir():
     _own_metrics_dir = os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="rulehouse-metrics-")
 
+from api.observability.text_logs import gunicorn_logconfig  # noqa: E402
 from api.service.serving import body_answered, prepare_request, raise_fd_limit  # noqa: E402 (after the metrics directory is set)
 
 #: The master's settings, read once; the workers it forks build their own in the app factory.
@@ -48,6 +50,9 @@ graceful_timeout = 10
 control_socket_disable = True
 pre_request = prepare_request
 post_request = body_answered
+if _settings["SERVE_QUIET"] and _settings["LOG_FORMAT"] != "json":
+    # Under `rulehouse serve`: its one text line format, warnings and errors only (serve prints the address).
+    logconfig_dict = gunicorn_logconfig("WARNING")
 
 
 def on_starting(server) -> None:
@@ -77,6 +82,4 @@ def child_exit(server, worker) -> None:
 
 def on_exit(server) -> None:
     if _own_metrics_dir is not None:
-        import shutil
-
         shutil.rmtree(_own_metrics_dir, ignore_errors=True)

@@ -9,6 +9,7 @@ and plays the defaults of overdue decisions (``api.play.timeouts.sweep``).
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 from datetime import timedelta
@@ -27,6 +28,7 @@ from api.experiments import lifecycle as experiments
 from api.ground import config, faults, heartbeats, metrics
 from api.ground.config import ALL_QUEUES, WORKER_QUEUES
 from api.observability.requests import configure_json_logging
+from api.observability.text_logs import configure_text_logging
 from api.play import timeouts
 from api.play.bot_queueing import PLAY_BOT_TURN
 from api.service.jobs import bots as bot_jobs
@@ -258,11 +260,13 @@ def run_worker(
     logging_level: str = "INFO",
     metrics_port: int | None = None,
     metrics_host: str = "127.0.0.1",
+    quiet: bool = False,
 ) -> bool:
     """Work until SIGINT/SIGTERM (the job in hand is finished first; a second signal stops at once).
 
     ``metrics_port`` serves this worker's Prometheus metrics (and the queue depths) at
-    ``http://metrics_host:metrics_port/metrics``.
+    ``http://metrics_host:metrics_port/metrics``. ``quiet`` (``rulehouse serve``'s workers): one line once
+    the worker listens, then RQ's warnings only, in the one text format of ``serve`` unless logs are JSON.
     """
     # This process's one settings object, read once here: jobs (bot seats, simulations, webhooks)
     # find it as api.ground.config.current(), with this worker's Redis whichever way it was named.
@@ -270,6 +274,8 @@ def run_worker(
     config.use(values)
     if values.get("LOG_FORMAT") == "json":
         configure_json_logging(logging_level)
+    elif quiet:
+        configure_text_logging(logging_level)
     # Parse every ruleset's data now, once, rather than in each job (or each forked child).
     all_rulesets()
     # Without Redis, RQ would stop at once (and a supervisor restart it, again and again). A burst (a
@@ -287,4 +293,6 @@ def run_worker(
     worker = worker_class(list(queues), connection=connection, name=name)
     # A job of this worker is taken for dead once the beats stop (a kill), not at its timeout.
     heartbeats.start_beating(connection, worker.name, float(values["BOT_JOB_LEASE"]))
-    return worker.work(burst=burst, logging_level=logging_level)
+    if quiet:
+        log.info("worker %d ready on %s", os.getpid(), ", ".join(queues))
+    return worker.work(burst=burst, logging_level="WARNING" if quiet else logging_level)

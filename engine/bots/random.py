@@ -9,6 +9,8 @@ from engine.core.rng import Rng
 
 class RandomBot(Bot):
     needs_view = False
+    label = "Random bot"
+    about = "plays any legal move, at random"
 
     def choose(self, state, decision: Decision, rng: Rng) -> dict:
         # No view to build, and ``rng.choice`` written out: a search's rollouts and every simulation

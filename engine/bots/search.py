@@ -282,6 +282,9 @@ class SearchBot(Bot):
 def _level_bot(level: int) -> type[SearchBot]:
     return type(f"SearchBotLevel{level}", (SearchBot,), {
         "level": level,
+        "label": f"Search bot, level {level}",
+        "about": f"level {level} of {max(LEVEL_WORLDS)}: weighs each move over {LEVEL_WORLDS[level]} sampled deals of "
+                 "what it cannot see (higher levels play better and take longer)",
         "cost_per_move": LEVEL_WORLDS[level] * MAX_CANDIDATES * MAX_ROLLOUT_ACTIONS,
         "__doc__": f"ISMCTS over {LEVEL_WORLDS[level]} sampled worlds a move.",
     })

@@ -26,6 +26,11 @@ class Bot(ABC):
     cost_per_move: ClassVar[int] = 1
     #: True for bots that search (seconds of CPU a move): the service runs them on its search queue.
     searches: ClassVar[bool] = False
+    #: What a person reads for this bot (a seat's badge, the lobby's list), and how it plays in a few
+    #: words; a game's own bots may be named in its labels instead (``terms.bots`` and ``terms.bot_about``
+    #: of its data/labels.json)
+    label: ClassVar[str] = "Bot"
+    about: ClassVar[str] = ""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

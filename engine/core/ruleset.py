@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -20,6 +21,7 @@ from engine.core.bot import Bot
 from engine.core.decisions import Decision
 from engine.core.errors import IllegalAction, InvalidOptions
 from engine.core.events import Event
+from engine.core.labels import load_labels
 from engine.core.result import Result
 from engine.core.rng import Rng
 from engine.core.serial import from_jsonable, to_jsonable
@@ -343,6 +345,10 @@ class Ruleset(ABC):
     #: bot's move by (``None``: the search's own rule, two). A model-scored move of many worlds may trust
     #: a smaller lead: the ladder of paired games says whether it wins more (docs/bots.md).
     value_confidence: ClassVar[float | None] = None
+    #: The game analysis's method parameters for this ruleset (``engine.analysis.method.Method``: play-outs,
+    #: their horizon, chance samples, candidates...), overriding its defaults: data, tuned per ruleset by
+    #: measuring against play-outs (docs/analysis.md, "The estimator").
+    analysis_method: ClassVar[Mapping[str, int | float]] = MappingProxyType({})
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the
@@ -359,6 +365,15 @@ class Ruleset(ABC):
         """The published data a game starts from (board, decks, charts...), keyed by the option that
         overrides it and in that option's format: passing it back as options changes nothing."""
         return {}
+
+    def labels(self) -> dict:
+        """The words a person reads for this ruleset's codes (events, end reasons, decisions, actions,
+        cards, bots): sentence templates from ``data/labels.json`` beside the ruleset (engine/core/labels.py)."""
+        return copy.deepcopy(self._labels)
+
+    @functools.cached_property
+    def _labels(self) -> dict:
+        return load_labels(self)
 
     def metadata(self) -> dict:
         return {

@@ -70,6 +70,9 @@ def test_results_have_the_shape_of_their_types(client):
     assert fits(client.get_ruleset(RULESET), types.Ruleset)
     rules = client.get_rules_doc(RULESET)
     assert isinstance(rules, str) and rules.startswith("# Monopoly")
+    labels = client.get_labels(RULESET)
+    assert fits(labels, types.RulesetLabels)
+    assert labels["actions"]["move_forward"] == "Move forward {spaces|count:space:spaces}"
     lines = client.stream_events(created["id"])
     state = next(lines)
     assert state["kind"] == "state" and fits(state, types.StreamState)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import requests
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.processes import wait_for
 
 TIMEOUT = 60
 
@@ -159,3 +162,26 @@ def off_screen(driver) -> list[str]:
           if (right > width + 0.5) out.push(`${name} ends at ${right}`);
         }
         return out;""")
+
+
+#: ruleset: (players, options) of an all-bot game short enough to finish quickly
+BOT_GAMES = {
+    "monopoly-cars2": (3, {"turn_cap": 12}),
+    "cash-n-guns": (4, {"turn_cap": 2}),
+    "whipcash": (3, {"turn_cap": 12}),
+    "hitchiker": (3, {"turn_cap": 20}),
+}
+
+
+def finished_bot_game(base: str, ruleset: str, seed: int) -> dict:
+    """An all-bot game played to its end by the worker: {game, events, versions (the replay's steps)}."""
+    players, options = BOT_GAMES[ruleset]
+    seats = [{"name": f"Bot {seat + 1}", "bot": "heuristic"} for seat in range(players)]
+    created = requests.post(f"{base}/v1/games", json={"ruleset": ruleset, "seed": seed, "seats": seats,
+                                                       "options": options}, timeout=10).json()
+    url = f"{base}/v1/games/{created['id']}"
+    game = wait_for(lambda: (g := requests.get(url, timeout=10).json())["status"] == "finished" and g, timeout=120)
+    events = requests.get(f"{url}/events?after=0&limit=1000", timeout=10).json()["events"]
+    assert len(events) < 1000, "one page of events"
+    versions = [0, *sorted({entry["version"] for entry in events} - {0})]
+    return {"base": base, "game": game, "events": events, "versions": versions}

@@ -5,7 +5,8 @@
 Starts an embedded Redis, a worker and the service, creates one game per ruleset with a person
 in seat 0 and bots elsewhere, plays the person's first moves through the API (each decision's
 first option) so that each picture shows a game under way, then photographs seat 0's table at a
-laptop's width and a phone's (``-phone.png``), one replay, the lobby (both widths) and a simulation.
+laptop's width and a phone's (``-phone.png``), one replay, a finished table on a phone, the lobby (both
+widths) and a simulation.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from selenium.webdriver.common.by import By
 
 from tests.processes import Workers
 from tests.web.browser import Service, chromium
-from tests.web.pages import body_data, fill, select, wait, wait_data
+from tests.web.pages import body_data, fill, finished_bot_game, select, wait, wait_data
 
 GAMES = {  # ruleset: (players, the person's moves before the picture, seed)
     "monopoly-cars2": (4, 5, 3),
@@ -96,6 +97,12 @@ def main(out: Path) -> None:
         driver.get(f"{base}/replay/{replays[1]}?step=12")
         wait_data(driver, "drawnStep", "12")
         full_page(driver, out / "replay.png")
+        # A finished table, on a phone: who won comes first.
+        finished = finished_bot_game(base, "monopoly-cars2", seed=3)["game"]["id"]
+        driver.get(f"{base}/table/{finished}")
+        wait_data(driver, "status", "finished")
+        wait(driver, lambda d: d.find_element(By.ID, "over-line").text)
+        full_page(driver, out / "table-finished-phone.png", WIDTHS["-phone"])
         driver.get(f"{base}/")
         wait_data(driver, "ready", "true")
         for suffix, width in WIDTHS.items():

@@ -209,11 +209,13 @@ def test_every_table_draws_its_board_and_plays_by_clicking(service, browser, rul
 
 
 def _table_now(driver) -> tuple[int, str, int]:
-    """(version, the board's text, how many log lines have a version up to it), read at one instant."""
+    """(version, the board's text, the replay's step for it: how many moves of the log reach it), read at one
+    instant (a replay steps by move: one version, its events together)."""
     return tuple(driver.execute_script("""
         const version = Number(document.body.dataset.version);
-        const lines = [...document.querySelectorAll('#log li')].filter((li) => Number(li.dataset.version) <= version);
-        return [version, document.getElementById('board').innerText, lines.length];"""))
+        const moves = new Set([...document.querySelectorAll('#log li')].map((li) => Number(li.dataset.version))
+          .filter((seen) => seen > 0 && seen <= version));
+        return [version, document.getElementById('board').innerText, moves.size];"""))
 
 
 def _board_text(driver) -> str:

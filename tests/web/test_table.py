@@ -102,16 +102,22 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     driver.close()
     driver.switch_to.window(player_window)
 
-    # The replay steps through the same log, event by event.
+    # The replay steps through the same log, one move (version) at a time, its events together.
+    versions = [int(line.get_attribute("data-version")) for line in driver.find_elements(By.CSS_SELECTOR, "#log li")]
     driver.get(f"{service.url}/replay/{game_id}")
     wait_data(driver, "ready", "true")
     steps = int(driver.find_element(By.ID, "steps").text)
-    assert steps == len(log)
+    moves = sorted(set(versions) - {0})
+    assert steps == len(moves)
     for step in (1, 2, 3):
         driver.find_element(By.ID, "next").click()
         wait_data(driver, "step", str(step))
-    assert len([line for line in driver.find_elements(By.CSS_SELECTOR, "#log li") if line.is_displayed()]) == 3
-    assert driver.find_element(By.ID, "current").text == log[2]
+    shown = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li") if line.is_displayed()]
+    assert shown == [text for text, version in zip(log, versions, strict=True) if version <= moves[2]]
+    this_move = [text for text, version in zip(log, versions, strict=True) if version == moves[2]]
+    assert [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li.current")] == this_move
+    assert [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#current li")] == [
+        text.removesuffix("only you").strip() for text in this_move]
     # The board shows the table of that step: early in round 1 nobody has any loot yet.
     wait_data(driver, "drawnStep", "3")
     assert {value.text for value in driver.find_elements(By.CSS_SELECTOR, "#board .loot-value")} == {"$0"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -87,6 +88,9 @@ def answers(url: str) -> int | None:
     except requests.RequestException:
         return None
 
+
+#: a line of ``rulehouse serve`` and its processes (api/observability/text_logs.py)
+TEXT_LINE = re.compile(r"^\d\d:\d\d:\d\d (INFO|WARNING|ERROR|CRITICAL) [\w.]+: \S")
 
 #: how long a service without Redis is watched for log lines (it used to write about 330 in 20 s)
 WATCH_SECONDS = 6.0
@@ -177,7 +181,8 @@ def test_a_worker_without_redis_waits_quietly_and_starts_when_redis_answers(tmp_
     assert not worker.saying("Traceback"), worker.lines
 
 
-def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(capsys):
+def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(caplog):
+    caplog.set_level(logging.WARNING, logger="rulehouse.serve")  # serve's own lines: its logger, not a print
     crash = [sys.executable, "-c", "raise SystemExit(3)"]
     supervisor = Supervisor(["true"], [crash], dict(os.environ))
     supervisor._start_workers()
@@ -186,7 +191,8 @@ def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(capsys):
         for _ in range(3):
             wait_for(lambda: supervisor.workers[0] is not None and supervisor.workers[0].poll() is not None)
             supervisor._tend_workers()  # notices the exit
-            said = capsys.readouterr().err.strip()
+            said = "\n".join(record.getMessage() for record in caplog.records).strip()
+            caplog.clear()
             assert said.endswith(" s") and "exited (3); restarting in " in said, said
             pauses.append(int(said.rsplit(" ", 2)[1]))
             assert supervisor.workers[0] is None  # not restarted at once
@@ -212,6 +218,13 @@ def test_ctrl_c_stops_serve_and_its_embedded_redis_in_order_without_errors(tmp_p
     finally:
         serve.stop()
     assert serve.process.returncode == 0, serve.lines
-    troubles = [line for line in serve.lines if '"level": "error"' in line or "cannot reach Redis" in line
-                or "Traceback" in line]
+    troubles = [line for line in serve.lines if '"level": "error"' in line or " ERROR " in line
+                or "cannot reach Redis" in line or "Traceback" in line]
     assert troubles == [], troubles
+    # What a person needs, in one format: the address, the workers started, one line per worker.
+    assert [line for line in serve.lines if not TEXT_LINE.match(line)] == [], serve.lines
+    assert len(serve.saying(f"Rulehouse on http://127.0.0.1:{port}/")) == 1, serve.lines
+    assert len(serve.saying("and 3 worker(s): 1 on every queue, 1 bots, 1 webhooks")) == 1, serve.lines
+    assert sorted(line.split(" ready on ")[1].strip() for line in serve.saying(" ready on ")) == [
+        "bots", "bots, search, simulations, analysis", "webhooks"], serve.lines
+    assert len(serve.lines) <= 8, serve.lines

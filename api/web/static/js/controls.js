@@ -1,20 +1,21 @@
 // The viewer's pending decisions as controls offering exactly the legal actions.
-import { clear, el, words } from "./dom.js";
-import { actionLabel, decisionTitle } from "./words.js";
+import { clear, el } from "./dom.js";
+import { actionLabel, decisionTitle, rangedLabels } from "./words.js";
 
 function fixedPart(action, ranged) {
   return Object.fromEntries(Object.entries(action).filter(([key]) => !ranged.includes(key)));
 }
 
 /** A number input per ranged parameter, bounded by the decision's range, and one button. */
-function rangedControl(type, bounds, fixed, send) {
+function rangedControl(type, bounds, fixed, send, ctx) {
+  const words = rangedLabels(type, bounds, ctx);
   const inputs = Object.entries(bounds).map(([name, [low, high]]) => el("input", {
     type: "number", min: low, max: high, step: 1, value: low, required: true, name, className: "amount",
     dataset: { param: name },
   }));
-  const labels = inputs.map((input) => el("label", {}, `${words(input.name)} (${input.min}–${input.max}) `, input));
+  const labels = inputs.map((input) => el("label", {}, `${words.inputs[input.name]} `, input));
   const form = el("form", { className: "ranged", dataset: { type } }, labels,
-    el("button", { type: "submit", className: "action", dataset: { type } }, words(type)));
+    el("button", { type: "submit", className: "action", dataset: { type } }, words.button));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     if (!form.reportValidity()) return;
@@ -37,7 +38,7 @@ export function drawDecisions(container, decisions, ctx, send) {
   for (const decision of decisions) {
     const ranges = decision.ranges || {};
     const box = el("div", { className: "decision", dataset: { kind: decision.kind } },
-      el("h3", {}, decisionTitle(decision.kind)),
+      el("h3", {}, decisionTitle(decision.kind, ctx)),
       // A secret choice has no published default: a timed-out seat gets one of its options at random.
       el("p", { className: "muted" }, decision.default
         ? `If time runs out: ${actionLabel(decision.default, ctx)}.`
@@ -51,7 +52,7 @@ export function drawDecisions(container, decisions, ctx, send) {
         const key = JSON.stringify(fixed);
         if (seenRanged.has(key)) continue;
         seenRanged.add(key);
-        box.append(rangedControl(option.type, bounds, fixed, (action) => send(action, decision)));
+        box.append(rangedControl(option.type, bounds, fixed, (action) => send(action, decision), ctx));
         continue;
       }
       buttons.append(el("button", {

@@ -58,6 +58,12 @@ export function showProblem(error) {
   line.hidden = false;
 }
 
+/**
+ * A phone's width, as the stylesheet's `max-width: 40rem`. Some boards are drawn differently there (a ring's
+ * middle goes under it): the pages draw them again when the width crosses it (`phone.addEventListener("change")`).
+ */
+export const phone = matchMedia("(max-width: 40rem)");
+
 export function money(amount) {
   if (typeof amount !== "number") return String(amount);
   return (amount < 0 ? "-$" : "$") + Math.abs(amount).toLocaleString("en-US");

@@ -2,14 +2,29 @@
 import { apiKey, get, post, Problem, setApiKey, tokens } from "./api.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
+import { statusWords } from "./words.js";
 
-const lobby = { rulesets: [], details: new Map() };
+const lobby = { rulesets: [], details: new Map(), labels: new Map() };
 
 const tableLink = (gameId, seat) => `/table/${encodeURIComponent(gameId)}${seat === null ? "" : `?seat=${seat}`}`;
 
 async function details(rulesetId) {
   if (!lobby.details.has(rulesetId)) lobby.details.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
   return lobby.details.get(rulesetId);
+}
+
+/** The ruleset's labels (GET /v1/rulesets/{id}/labels): the bots' names and how each plays; null unread. */
+async function readLabels(rulesetId) {
+  if (!lobby.labels.has(rulesetId)) {
+    lobby.labels.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}/labels`).catch(() => null));
+  }
+  return lobby.labels.get(rulesetId);
+}
+
+/** A bot as the seat form offers it: its name ("Search bot, level 3"), and how it plays as the option's title. */
+function botChoice(rulesetId, bot) {
+  const terms = (lobby.labels.get(rulesetId) || {}).terms || {};
+  return { text: (terms.bots || {})[bot] ?? `bot: ${bot}`, title: (terms.bot_about || {})[bot] ?? "" };
 }
 
 function drawRulesets() {
@@ -33,7 +48,8 @@ function current() {
 function seatRow(index, ruleset) {
   const kind = el("select", { className: "seat-kind", name: `seat-${index}-kind` },
     el("option", { value: "person" }, "a person"),
-    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
+    ruleset.bots.map((bot) => el("option", { value: `bot:${bot}`, title: botChoice(ruleset.id, bot).title },
+      botChoice(ruleset.id, bot).text)),
     el("option", { value: "open" }, "an open seat (joins by invite)"));
   const name = el("input", { className: "seat-name", name: `seat-${index}-name`, maxLength: 64,
     value: `Player ${index + 1}` }); // never "You": the other players read every name
@@ -45,7 +61,7 @@ function seatRow(index, ruleset) {
     kind.value = `bot:${ruleset.bots[0]}`;
     name.value = `Bot ${index + 1}`;
   }
-  return el("div", { className: "seat-row", dataset: { seat: index } }, el("span", {}, `Seat ${index}`), kind, name);
+  return el("div", { className: "seat-row", dataset: { seat: index } }, el("span", {}, `Seat ${index + 1}`), kind, name);
 }
 
 function drawSeatRows(count) {
@@ -58,6 +74,12 @@ function drawSeatRows(count) {
 async function chooseRuleset() {
   const ruleset = current();
   drawSeatRows(ruleset.min_players);
+  await readLabels(ruleset.id);
+  // The rows are drawn at once (a choice made meanwhile stays); their bots are named once the labels are read.
+  for (const option of $("create-seats").querySelectorAll('.seat-kind option[value^="bot:"]')) {
+    Object.assign(option, { textContent: botChoice(ruleset.id, option.value.slice(4)).text,
+      title: botChoice(ruleset.id, option.value.slice(4)).title });
+  }
   drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
 }
 
@@ -129,11 +151,55 @@ async function create(submitted) {
   }
 }
 
+/** How many games of this browser the lobby lists (and reads, one request each, to say which wait for you). */
+const MINE_SHOWN = 20;
+/** Reads in flight at once while marking them: a few, so a long list never bursts the key's rate limit. */
+const MINE_READS_AT_ONCE = 4;
+
+/**
+ * Marks each listed game with its status and, where a seat this browser holds is to decide, "your turn"
+ * (one `GET /v1/games/{id}` per listed game, at most MINE_SHOWN, MINE_READS_AT_ONCE at a time).
+ */
+async function markTurns(listed) {
+  const queue = [...listed];
+  let waitingForYou = 0;
+  const mark = async ([gameId, stored]) => {
+    const item = $("mine").querySelector(`li[data-game="${CSS.escape(gameId)}"]`);
+    if (!item) return;
+    try {
+      const game = await get(`/v1/games/${encodeURIComponent(gameId)}`);
+      const mine = Object.keys(stored.seats || {}).map(Number);
+      const yours = game.status === "active" && (game.waiting_for || []).some((seat) => mine.includes(seat));
+      item.dataset.status = game.status;
+      item.dataset.yourTurn = String(yours);
+      const note = item.querySelector(".game-status");
+      note.textContent = statusWords(game.status);
+      if (yours) {
+        waitingForYou += 1;
+        note.replaceChildren(el("strong", { className: "your-turn" }, "▶ your turn"));
+      }
+    } catch {
+      item.dataset.status = "unknown"; // gone (expired or forgotten by the service): the links stay
+    }
+  };
+  const worker = async () => {
+    while (queue.length) await mark(queue.shift());
+  };
+  await Promise.all(Array.from({ length: MINE_READS_AT_ONCE }, worker));
+  $("mine-turns").textContent = waitingForYou ? ` · ${waitingForYou} wait${waitingForYou === 1 ? "s" : ""} for you` : "";
+  document.title = waitingForYou ? `▶ Your turn (${waitingForYou}) · ${LOBBY_TITLE}` : LOBBY_TITLE;
+  document.body.dataset.turnsMarked = "true";
+}
+
+const LOBBY_TITLE = document.title;
+
 function drawMine() {
   const list = clear($("mine"));
+  delete document.body.dataset.turnsMarked;
   const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
-  for (const [gameId, game] of games.slice(0, 20)) {
+  for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
     list.append(el("li", { dataset: { game: gameId } }, el("code", {}, gameId), ` ${game.ruleset || ""} `,
+      el("span", { className: "game-status muted" }), " ",
       Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
         `play as ${entry.name || `seat ${seat}`}`), " "]),
       el("a", { href: tableLink(gameId, null) }, "watch"), " ",
@@ -143,6 +209,7 @@ function drawMine() {
       el("button", { type: "button", className: "link", on: { click: () => { tokens.forget(gameId); drawMine(); } } }, "forget")));
   }
   if (!games.length) list.append(el("li", { className: "muted" }, "None yet."));
+  markTurns(games.slice(0, MINE_SHOWN));
 }
 
 async function drawWaiting() {

@@ -1,14 +1,22 @@
 // Pieces shared by the table and the replay: seats, the event log, the result, ruleset data.
 import { get } from "./api.js";
 import { boardFor } from "./boards/index.js";
-import { $, clear, el, words } from "./dom.js";
+import { $, clear, el } from "./dom.js";
 import { describe, endReason, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
+/** ruleset id -> its labels once read: what the seats list names seats and bots with */
+const labelsRead = new Map();
 
-/** GET /v1/rulesets/{id}, once per page. */
+/** GET /v1/rulesets/{id} with its labels (GET /v1/rulesets/{id}/labels) as `labels`, once per page. */
 export async function rulesetInfo(rulesetId) {
-  if (!rulesetCache.has(rulesetId)) rulesetCache.set(rulesetId, get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
+  if (!rulesetCache.has(rulesetId)) {
+    const path = `/v1/rulesets/${encodeURIComponent(rulesetId)}`;
+    rulesetCache.set(rulesetId, Promise.all([get(path), get(`${path}/labels`)]).then(([info, labels]) => {
+      labelsRead.set(rulesetId, labels);
+      return { ...info, labels };
+    }));
+  }
   return rulesetCache.get(rulesetId);
 }
 
@@ -20,30 +28,28 @@ export function gameIdFromPath() {
 export function contextFor(game, info) {
   const board = boardFor(game.ruleset);
   return makeContext(game.seats, board.spaceName(game.view, info && info.data), board.otherNames?.(game.view) || {},
-    board.currency || "$");
+    board.currency || "$", (info && info.labels) || labelsRead.get(game.ruleset));
 }
 
-const STATUS_WORDS = { waiting: "waiting for players", active: "under way", finished: "finished",
-  aborted: "stopped before its end" };
+export { statusWords } from "./words.js";
 
-/** A game's status in words. */
-export function statusWords(status) {
-  return STATUS_WORDS[status] ?? words(status);
-}
-
-/** The seats list: name, bot, whose decision it is, the deadline. */
-export function drawSeats(list, game, { viewerSeat = null, deadline = null } = {}) {
+/**
+ * The seats list: name, bot, whose decision it is, the deadline. `past`: a replay's position, where nobody
+ * is thinking now (a bot's pending decision reads "to decide" like a person's).
+ */
+export function drawSeats(list, game, { viewerSeat = null, deadline = null, past = false } = {}) {
   clear(list);
   const waiting = new Set(game.waiting_for || []);
+  const ctx = contextFor(game, null);
   for (const seat of game.seats) {
     const status = [];
-    if (waiting.has(seat.seat)) status.push(seat.bot ? "bot thinking…" : "to decide");
+    if (waiting.has(seat.seat)) status.push(seat.bot && !past ? "bot thinking…" : "to decide");
     if (waiting.has(seat.seat) && !seat.bot && deadline) status.push(`deadline ${deadline}`);
     list.append(el("li", {
       className: `seat seat-${seat.seat % 8} ${waiting.has(seat.seat) ? "waiting" : ""} ${seat.seat === viewerSeat ? "me" : ""}`,
       dataset: { seat: seat.seat },
-    }, el("span", { className: "seat-name" }, seat.open ? "(open seat)" : seat.name ?? `seat ${seat.seat}`),
-    seat.bot ? el("span", { className: "badge bot" }, `bot: ${seat.bot}`) : null,
+    }, el("span", { className: "seat-name" }, seat.open ? ctx.labels.seats.open_seat ?? "(open seat)" : ctx.who(seat.seat)),
+    seat.bot ? el("span", { className: "badge bot", title: ctx.term("bot_about", seat.bot) }, ctx.term("bots", seat.bot)) : null,
     seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
     el("span", { className: "seat-status" }, status.join(" · "))));
   }
@@ -59,6 +65,14 @@ export function logLine(entry, ctx, seats) {
   }, describe(event, ctx), event.visible_to ? el("span", { className: "badge" }, "only you") : null);
 }
 
+/** Who won and why, in one sentence: "Ann wins: the turn limit was reached." */
+export function winnerSentence(result, ctx) {
+  const who = result.winners.length
+    ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
+    : "Nobody wins";
+  return `${who}: ${endReason(result.reason, ctx, result.details || {})}.`;
+}
+
 /** The result, with how it was counted where the ruleset's board says (`explainResult(result, view, ctx)`). */
 export function drawResult(panel, container, result, ctx, game = null) {
   panel.hidden = !result;
@@ -66,9 +80,7 @@ export function drawResult(panel, container, result, ctx, game = null) {
   if (!result) return;
 
   container.append(
-    el("p", { className: "winners" }, result.winners.length
-      ? `${result.winners.map(ctx.who).join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`
-      : "Nobody wins", `: ${endReason(result.reason, ctx, result.details || {})}.`),
+    el("p", { className: "winners" }, winnerSentence(result, ctx)),
     el("ol", { className: "ranking" }, result.ranking.map((seat) => el("li", {},
       `${ctx.who(seat)}: ${result.scores[seat] !== undefined ? ctx.money(result.scores[seat]) : ""}`))));
   const explain = game && game.view ? boardFor(game.ruleset).explainResult : null;
@@ -80,8 +92,9 @@ export function drawResult(panel, container, result, ctx, game = null) {
   }
 }
 
-export function setTitle(game, info) {
+/** The page's heading and the tab's title; `yourTurn`: the tab says so first ("▶ Your turn · …"), seen from other tabs. */
+export function setTitle(game, info, { yourTurn = false } = {}) {
   const title = `${info ? info.title : game.ruleset} · game ${game.id}`;
   $("game-title").textContent = title;
-  document.title = title;
+  document.title = yourTurn ? `▶ Your turn · ${title}` : title;
 }

@@ -3,8 +3,10 @@ import { follow, get, post, Problem, tokens } from "./api.js";
 import { boardFor, drawBoard } from "./boards/index.js";
 import { mountChat } from "./chat.js";
 import { controlsBusy, drawDecisions } from "./controls.js";
-import { $, clear, show, showProblem } from "./dom.js";
-import { contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle, statusWords } from "./parts.js";
+import { $, clear, phone, show, showProblem } from "./dom.js";
+import {
+  contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle, statusWords, winnerSentence,
+} from "./parts.js";
 
 const gameId = gameIdFromPath();
 const page = { game: null, info: null, decisions: [], seen: new Set(), entries: [], deadlineTimer: null };
@@ -39,7 +41,10 @@ function deadlineText(deadline) {
 function render() {
   const { game, info } = page;
   const ctx = contextFor(game, info);
-  setTitle(game, info);
+  const yourTurn = me.seat !== null && game.status === "active" && (game.waiting_for || []).includes(me.seat);
+  setTitle(game, info, { yourTurn });
+  document.body.dataset.yourTurn = String(yourTurn);
+  drawOver(game, ctx);
   $("game-role").textContent = me.seat === null ? "spectator" : `playing as ${ctx.who(me.seat)}`;
   $("game-version").textContent = String(game.version);
   $("game-status").textContent = statusWords(game.status);
@@ -65,6 +70,15 @@ function render() {
   show($("to-bot"), me.seat !== null && game.status === "active");
   drawResult($("result-panel"), $("result"), game.result, ctx, game);
   drawLog(ctx);
+}
+
+/** Once the game is over: who won, first thing on the page, with the way to its replay and back to the lobby. */
+function drawOver(game, ctx) {
+  const over = game.status === "finished" || game.status === "aborted";
+  show($("over-panel"), over);
+  if (!over) return;
+  $("over-line").textContent = game.result ? winnerSentence(game.result, ctx) : "This game was stopped before its end.";
+  $("over-replay").href = `/replay/${encodeURIComponent(game.id)}`;
 }
 
 /** Appends the log lines not drawn yet (the first events may come before the seats' names are known). */
@@ -180,6 +194,9 @@ follow(gameId, me.token, {
   },
   onError: (error) => showProblem(error),
 });
+
+// A phone's layout draws some boards differently: crossing its width (a turned phone, a resized window) redraws.
+phone.addEventListener("change", () => { if (page.game) render(); });
 
 mountChat($("chat"), { gameId, seat: me.seat, token: me.token, creatorToken: creatorToken() });
 

@@ -1,5 +1,5 @@
 // Cash 'n Guns: the gangsters around the table, as the viewer may see them, and the loot in the middle.
-import { el, money, svg, words } from "../dom.js";
+import { el, money, svg } from "../dom.js";
 import { loot } from "../words.js";
 import { facts } from "./ring.js";
 
@@ -44,7 +44,7 @@ export function draw(view, ctx) {
   const gangsters = view.players.map((player, seat) => {
     const [x, y] = centres[seat];
     const wounds = el("span", { className: "wounds", title: `${player.wounds} wound(s)` },
-      "✚".repeat(player.wounds), player.wounds ? "" : "no wounds");
+      "✚".repeat(player.wounds), player.wounds ? " " : "", ctx.term("wounds", player.wounds));
     return el("div", {
       className: `gangster seat-${seat % 8} ${player.alive ? "" : "dead"} ${seat === view.you ? "you" : ""} ${player.standing === false ? "lying" : ""}`,
       style: { left: `${x}%`, top: `${y}%` }, dataset: { seat },
@@ -58,8 +58,8 @@ export function draw(view, ctx) {
       ? el("small", { className: "target" }, `aims at ${ctx.who(player.target)}`) : null);
   });
   const middle = el("div", { className: "loot-table" },
-    el("h3", {}, `Round ${view.round} of ${view.rounds} · ${words(view.phase)}`),
-    el("ul", { className: "lineup" }, view.lineup.map((card) => el("li", { className: `loot loot-${card.split("_")[0]}` }, loot(card)))),
+    el("h3", {}, `Round ${view.round} of ${view.rounds} · ${view.phase === "over" ? "game over" : ctx.term("phases", view.phase)}`),
+    el("ul", { className: "lineup" }, view.lineup.map((card) => el("li", { className: `loot loot-${card.split("_")[0]}` }, loot(card, ctx)))),
     facts([
       ["Godfather token", view.token_available ? "on the table" : view.token_taker === null ? "–" : `taken by ${ctx.who(view.token_taker)}`],
       ["Loot piles left", String(view.piles_left)],

@@ -1,6 +1,6 @@
 // Hitchiker: the cities from the ruleset's board data, hometowns, the casino and the deal on the table.
 import { el, money, words } from "../dom.js";
-import { facts, ring, scoreTable, seatsAt } from "./ring.js";
+import { facts, ring, scoreTable, seatsAt, turnFacts } from "./ring.js";
 
 /** The cities: a custom board's (the view's `custom_data.board`), else the ruleset's (`data.board`); both are {cities}. */
 function board(view, data) {
@@ -29,21 +29,20 @@ export function draw(view, ctx, data) {
   const spaces = cities.map((city, index) => ({
     title: city.name, seats: at.get(index) || [],
     className: `kind-${city.kind} ${owner.has(index) ? `owned seat-${owner.get(index) % 8}` : ""}`,
-    lines: [words(city.kind), city.amount ? money(city.amount) : "", owner.has(index) ? `home of ${ctx.who(owner.get(index))}` : ""]
+    lines: [ctx.term("space_kinds", city.kind), city.amount ? money(city.amount) : "", owner.has(index) ? `home of ${ctx.who(owner.get(index))}` : ""]
       .filter(Boolean),
   }));
   const casino = view.casino ? el("div", { className: "casino" }, el("h4", {}, "Casino"),
-    el("p", {}, `House: ${view.casino.house.join(" ")} (${view.casino.house_total})`),
+    el("p", {}, `House: ${view.casino.house.map(ctx.card).join(", ")} (${view.casino.house_total})`),
     el("ul", {}, view.casino.hands.map((hand) => el("li", {},
-      `${ctx.who(hand.seat)}: ${hand.cards.join(" ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${words(hand.outcome)}` : ""}`)))) : null;
+      `${ctx.who(hand.seat)}: ${hand.cards.map(ctx.card).join(", ")} = ${hand.total}${hand.soft ? " soft" : ""}, bet ${money(hand.bet)}${hand.outcome ? ` — ${ctx.term("hand_states", hand.outcome)}` : ""}`)))) : null;
   const deal = view.deal ? el("div", { className: "deal" }, el("h4", {}, "Black market deal"),
-    el("p", {}, Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
+    el("p", {}, ctx.part("deal", view.deal) ?? Object.entries(view.deal).map(([key, value]) => `${words(key)}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(", "))) : null;
   const middle = el("div", { className: "middle-facts" },
     el("h3", {}, "Hitchiker"),
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
-      ["To decide", view.decider === null || view.decider === undefined ? "–" : ctx.who(view.decider)],
-      ["Phase", words(view.phase)],
+      ...turnFacts(view, "To decide", view.decider, ctx),
       // The bank is a signed ledger (docs/rules/hitchiker.md): below zero, it has paid out more than it took in.
       ["Bank", view.bank < 0 ? `${money(-view.bank)} paid out` : money(view.bank)],
       ["Bad Ride cards left", String(view.bad_ride_cards_left)],

@@ -1,6 +1,6 @@
 // Monopoly: Cars 2: the board from the view's own board data, owners, pawns, the spinner.
-import { el, words } from "../dom.js";
-import { facts, ring, scoreTable, seatsAt } from "./ring.js";
+import { el } from "../dom.js";
+import { facts, ring, scoreTable, seatsAt, turnFacts } from "./ring.js";
 
 /** Monopoly money: M1, M5... */
 export const currency = "M";
@@ -25,8 +25,7 @@ export function draw(view, ctx) {
     el("h3", {}, "Monopoly: Cars 2"),
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
-      ["To play", view.current === null || view.current === undefined ? "–" : ctx.who(view.current)],
-      ["Phase", words(view.phase)],
+      ...turnFacts(view, "To play", view.current, ctx),
       ["Last spin", view.last_spin ?? "–"],
     ]),
     el("table", { className: "numbers" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Money"),

@@ -1,5 +1,5 @@
 // A square ring of spaces (as on a Monopoly board) with the middle free for the table's state.
-import { el } from "../dom.js";
+import { el, phone } from "../dom.js";
 
 /** Grid cell (row, column; 1-based) of ring position i on a rows x columns grid, clockwise from the top left. */
 export function ringCell(i, rows, columns) {
@@ -12,13 +12,20 @@ export function ringCell(i, rows, columns) {
   return [rows - (i - bottom), 1];
 }
 
-/** The smallest near-square grid whose border holds `count` spaces: [rows, columns]. */
+/**
+ * At most this many columns: a cell is as wide as the longest word of its name (about 6 rem), and at a
+ * laptop's 1280 px the board panel holds nine of them; a longer ring grows taller, never wider (a sideways
+ * scrollbar hid Hitchiker's and Whipca$h's right column).
+ */
+export const MAX_RING_COLUMNS = 9;
+
+/** The smallest grid, near square but taller rather than wider, whose border holds `count` spaces: [rows, columns]. */
 export function ringShape(count) {
   let rows = 3;
   let columns = 3;
   while (2 * (rows + columns) - 4 < count) {
-    if (columns > rows) rows += 1;
-    else columns += 1;
+    if (rows > columns && columns < MAX_RING_COLUMNS) columns += 1;
+    else rows += 1;
   }
   return [rows, columns];
 }
@@ -47,6 +54,12 @@ export function ring(spaces, middle, ctx) {
     }, el("span", { className: "space-index" }, String(index)), el("strong", {}, space.title),
     (space.lines || []).map((line) => el("small", {}, line)), pawns(space.seats || [], ctx)));
   });
+  if (phone.matches) {
+    // The ring scrolls sideways on a phone; its middle (the money tables) would scroll out of sight with it,
+    // cut off ("$21,987 pa…"): it goes under the ring instead, as wide as the screen.
+    return el("div", { className: "ring-board" }, el("div", { className: "ring-scroll" }, grid),
+      el("div", { className: "ring-middle below" }, middle));
+  }
   grid.append(el("div", { className: "ring-middle", style: {
     gridRow: `2 / ${rows}`, gridColumn: `2 / ${columns}`,
   } }, middle));
@@ -63,6 +76,15 @@ export function seatsAt(players, positionOf = (player) => player.position) {
     at.get(position).push(seat);
   });
   return at;
+}
+
+/**
+ * Whose turn and the phase, as facts rows; once the game is over (every ruleset's `phase` "over") just that,
+ * never "To play: Bot 2 · Phase over" (the result panel says who won).
+ */
+export function turnFacts(view, label, seat, ctx) {
+  if (view.phase === "over") return [["Game", "over"]];
+  return [[label, seat === null || seat === undefined ? "–" : ctx.who(seat)], ["Phase", ctx.term("phases", view.phase)]];
 }
 
 /** A small table: rows of [label, value]. */

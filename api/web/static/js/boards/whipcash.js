@@ -1,6 +1,6 @@
 // Whipca$h: the loop and the Blind Justice Freeway from the view's board, the Pros and the bank.
-import { el, money, words } from "../dom.js";
-import { facts, pawns, ring, scoreTable, seatsAt } from "./ring.js";
+import { el, money } from "../dom.js";
+import { facts, pawns, ring, scoreTable, seatsAt, turnFacts } from "./ring.js";
 
 export function spaceName(view) {
   return (index) => {
@@ -34,8 +34,7 @@ export function draw(view, ctx) {
     el("h3", {}, view.board.name),
     facts([
       ["Turn", `${view.turn}${view.turn_cap ? ` of ${view.turn_cap}` : ""}`],
-      ["To play", ctx.who(view.current)],
-      ["Phase", words(view.phase)],
+      ...turnFacts(view, "To play", view.current, ctx),
       ["Bank", money(view.bank)],
     ]),
     el("h4", {}, `Blind Justice Freeway (rejoins at ${view.board.freeway.rejoin})`),
