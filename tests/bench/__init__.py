@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,5 +14,7 @@ def load_bench(script: str) -> ModuleType:
     """``bench/<script>.py`` as a module."""
     spec = importlib.util.spec_from_file_location(f"bench_{script}", BENCH / f"{script}.py")
     module = importlib.util.module_from_spec(spec)
+    # Registered, as an import would: a dataclass of the script looks its module up by name.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module

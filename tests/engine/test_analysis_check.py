@@ -1,0 +1,82 @@
+"""The game analysis checked from outside (issue 38, "Done when"), with ``bench/analysis_check.py``: luck
+averages zero for every seat, a heuristic seat's skill shows above random seats', seats of an all-random
+lineup have equal skill, one-option moves carry no skill, the parts add up exactly, and moves called
+costly lose in independent play-outs (heuristic continuations to the end, common random numbers).
+
+Seeds: the harness's own stream (``CHECK_SEED``), which no golden or other test uses. The many
+comparisons are Holm-corrected. The tests read analysis format 2 (``drift``, ``costly``, ``cost_se``).
+The tier marked ``slow`` (``make test-slow``) is the issue's full size: 300 games per ruleset and lineup,
+25 costly moves per ruleset played out 100 times per option; with format 2's play-out pricing that is
+hours per ruleset (FIGURES.md has the figures of smaller runs). ``make test`` runs a small seeded
+version: 30 Monopoly games per lineup (luck, equal skill, sums, forced moves) and a few of their costly
+moves played out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.registry import all_rulesets
+from tests.bench import load_bench
+
+check = load_bench("analysis_check")
+
+#: The small version: Monopoly's games are analysed fastest (most of their moves are forced).
+FAST_RULESET, FAST_GAMES = "monopoly-cars2", 30
+#: Play-outs per option of the small version's costly moves (Monopoly's are short: about 2 ms each).
+FAST_COSTLY_MOVES, FAST_PLAYOUTS = 4, 60
+
+
+def assert_format_2(checks) -> None:
+    assert min(game.format for game in checks) >= 2, "these checks read analysis format 2 (drift, costly, cost_se)"
+
+
+@pytest.fixture(scope="module")
+def fast_games():
+    return [game for lineup in check.LINEUPS for game in check.check_games(FAST_RULESET, lineup, FAST_GAMES)]
+
+
+def test_luck_averages_zero_and_random_seats_have_equal_skill_on_a_small_seeded_run(fast_games):
+    assert_format_2(fast_games)
+    comparisons = check.split_comparisons(fast_games)
+    check.settle(comparisons)
+    lucks = [comparison for comparison in comparisons if comparison.name.endswith("luck == 0")]
+    assert len(lucks) == 2 * check.PLAYERS
+    refused = [comparison.name for comparison in comparisons if comparison.null and not comparison.holm_ok]
+    assert not refused, check.comparison_lines(comparisons)
+
+
+def test_parts_add_up_exactly_and_forced_moves_carry_no_skill(fast_games):
+    assert_format_2(fast_games)
+    assert sum(game.forced for game in fast_games) > 0  # Monopoly's rolls: the check has forced moves to see
+    for game in fast_games:
+        assert game.unsummed == [], f"game {game.seed}: seats whose parts do not add up"
+        assert game.forced_with_skill == [], f"game {game.seed}: forced entries with a decision part"
+        # a seat whose every move was forced (most seats of a Monopoly game): nothing of it is skill
+        assert game.idle_skill == [], f"game {game.seed}: seats with no choice and some skill"
+    assert sum(len(game.moves) < check.PLAYERS for game in fast_games) > 0  # such seats exist
+
+
+def test_a_few_moves_called_costly_lose_in_independent_play_outs(fast_games):
+    assert_format_2(fast_games)
+    sample = check.costly_sample(fast_games, FAST_COSTLY_MOVES)
+    assert len(sample) >= 2, "too few moves called costly to check"
+    assert all(move["cost_se"] is not None and move["cost"] > 0 for *_, move in sample)
+    effects = check.measure_costs(sample, FAST_PLAYOUTS)
+    summary = check.cost_summary(effects)
+    assert summary["moves"] == len(sample)
+    assert summary["effect"] > 0, check.cost_lines({FAST_RULESET: effects}, {})
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(0)  # hours: 600 analyses of format 2 (a Hitchiker game's takes minutes under load)
+@pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
+def test_the_split_and_the_costs_hold_over_300_games_of_each_lineup(ruleset_id):
+    games = [game for lineup in check.LINEUPS for game in check.check_games(ruleset_id, lineup, 300)]
+    assert_format_2(games)
+    effects = {ruleset_id: check.measure_costs(check.costly_sample(games, 25), 100)}
+    comparisons = check.split_comparisons(games) + check.reversal_comparisons(effects[ruleset_id])
+    check.settle(comparisons)
+    assert len(effects[ruleset_id]) >= 10, "too few moves called costly to measure"
+    found = check.failures(games, comparisons, effects)
+    assert not found, "\n".join(found + check.cost_lines(effects, {}))
