@@ -1,0 +1,66 @@
+"""The "was it luck?" page of a finished game at a laptop's width (1280 px) and a phone's (390 px): it waits for the
+analysis (the 202's progress), then draws each seat's win chance along the game (each move a link to the replay at
+its step), the luck-skill split, a key moment in words and each seat's costliest move; the finished table and the
+replay link to it."""
+
+from __future__ import annotations
+
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.web.pages import body_data, console_errors, finished_bot_game, off_screen, viewport, wait, wait_data
+
+#: an analysis plays out every option of every move: a short game's takes seconds, on a loaded machine more
+ANALYSIS_TIMEOUT = 300
+
+
+def test_the_analysis_page_draws_the_chances_the_split_and_a_key_moment_and_links_to_the_replay(service, browser):
+    driver = browser
+    case = finished_bot_game(service.url, "monopoly-cars2", seed=5)
+    game_id = case["game"]["id"]
+    names = [seat["name"] for seat in case["game"]["seats"]]
+    with viewport(driver, 1280, 800):
+        driver.get(f"{service.url}/table/{game_id}")
+        wait_data(driver, "status", "finished")
+        link = wait(driver, lambda d: d.find_elements(By.ID, "over-analysis"))[0]
+        assert link.is_displayed() and link.get_attribute("href") == f"{service.url}/analysis/{game_id}"
+        link.click()
+        wait(driver, lambda d: body_data(d, "analysis") in ("pending", "ready"))
+        wait_data(driver, "analysis", "ready", timeout=ANALYSIS_TIMEOUT)
+    analysis = requests.get(f"{service.url}/v1/games/{game_id}/analysis", timeout=10).json()
+    assert analysis["status"] == "ready"
+    for width in (1280, 390):
+        with viewport(driver, width, 844 if width < 600 else 800):
+            driver.get(f"{service.url}/analysis/{game_id}")
+            wait_data(driver, "analysis", "ready", timeout=60)
+            chart = driver.find_element(By.CSS_SELECTOR, "#chances svg.chances")
+            assert chart.is_displayed()
+            assert len(chart.find_elements(By.CSS_SELECTOR, "polyline.line")) == len(names)
+            columns = chart.find_elements(By.CSS_SELECTOR, "a.column")
+            assert len(columns) == len(analysis["chances"])
+            bars = driver.find_elements(By.CSS_SELECTOR, "#split svg rect.part")
+            assert bars and {bar.get_attribute("data-part") for bar in bars} <= {"skill", "luck", "others", "drift"}
+            split_words = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#split-words li")]
+            assert [line.split(":")[0] for line in split_words] == names and all("mostly" in w for w in split_words)
+            moments = driver.find_elements(By.CSS_SELECTOR, "#moments li")
+            assert len(moments) == len(analysis["key_moments"]) > 0
+            first = analysis["key_moments"][0]
+            assert moments[0].text.startswith(names[first["affected"]]) and "at move" in moments[0].text
+            costly = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#costly li")]
+            for name, part, line in zip(names, analysis["split"], costly, strict=True):
+                assert line.startswith(name), line
+                assert ("the best was" in line) == (part["costliest_move"] is not None), line
+            if width < 600:
+                assert not (outside := off_screen(driver)), outside
+            assert console_errors(driver) == []
+    # A move on the chart opens the replay at its step: the board drawn there is that version's.
+    with viewport(driver, 1280, 800):
+        middle = len(analysis["chances"]) // 2
+        column = driver.find_elements(By.CSS_SELECTOR, "#chances a.column")[middle]
+        href = column.get_attribute("href")
+        step = int(href.rsplit("step=", 1)[1])
+        assert case["versions"][step] <= middle and (step + 1 == len(case["versions"]) or case["versions"][step + 1] > middle)
+        driver.get(href)
+        wait(driver, lambda d: body_data(d, "drawnStep") == str(step))
+        back = driver.find_element(By.ID, "to-analysis")
+        assert back.is_displayed() and back.get_attribute("href") == f"{service.url}/analysis/{game_id}"
