@@ -55,12 +55,17 @@ def test_the_analysis_page_draws_the_chances_the_split_and_a_key_moment_and_link
             assert console_errors(driver) == []
     # A move on the chart opens the replay at its step: the board drawn there is that version's.
     with viewport(driver, 1280, 800):
+        driver.get(f"{service.url}/analysis/{game_id}")
+        wait_data(driver, "analysis", "ready", timeout=60)
         middle = len(analysis["chances"]) // 2
-        column = driver.find_elements(By.CSS_SELECTOR, "#chances a.column")[middle]
-        href = column.get_attribute("href")
-        step = int(href.rsplit("step=", 1)[1])
-        assert case["versions"][step] <= middle and (step + 1 == len(case["versions"]) or case["versions"][step + 1] > middle)
-        driver.get(href)
+        columns = driver.find_elements(By.CSS_SELECTOR, "#chances a.column")
+        assert len(columns) == len(analysis["chances"]), driver.find_element(By.ID, "chances").get_attribute("innerHTML")[:500]
+        column = columns[middle]
+        column.click()
+        wait(driver, lambda d: "/replay/" in d.current_url, message="the chart's move did not open the replay")
+        step = int(driver.current_url.rsplit("step=", 1)[1])
+        versions = case["versions"]
+        assert versions[step] <= middle and (step + 1 == len(versions) or versions[step + 1] > middle)
         wait(driver, lambda d: body_data(d, "drawnStep") == str(step))
         back = driver.find_element(By.ID, "to-analysis")
         assert back.is_displayed() and back.get_attribute("href") == f"{service.url}/analysis/{game_id}"
