@@ -52,7 +52,7 @@ export function drawSeats(list, game, { viewerSeat = null, deadline = null, past
     seat.bot ? el("span", { className: "badge bot", title: ctx.term("bot_about", seat.bot) }, ctx.term("bots", seat.bot)) : null,
     seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
     // The public hint count (hints on): every seat's hints and own win-chance asks, counted once the game moved on.
-    game.hint_counts ? el("span", { className: "badge hints", title: "hints asked (public)" },
+    game.hint_counts && !past ? el("span", { className: "badge hints", title: "hints asked (public)" },
       `${game.hint_counts[seat.seat] ?? 0} hint${game.hint_counts[seat.seat] === 1 ? "" : "s"}`) : null,
     el("span", { className: "seat-status" }, status.join(" · "))));
   }
