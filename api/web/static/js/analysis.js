@@ -1,9 +1,9 @@
 // "Was it luck?": a finished game's analysis (GET /v1/games/{id}/analysis). While the analysis workers compute it
 // (202), the page shows their progress and asks again after Retry-After; once ready (200), each seat's win chance
 // along the game (each move a link to the replay at that step), the luck-skill split, the key moments in words and
-// each seat's costliest move beside the best option. The analysis counts against the calling app's search work:
-// under `make run` (no app keys) the local app's; with keys, the page's publishable key's (docs/web-table.md).
-import { allEvents, get, request } from "./api.js";
+// each seat's costliest move beside the best option. The first ask counts against the asking key's app's search
+// work: under `make run` (no app keys) the local app's; with keys, the app of the page's key (docs/web-table.md).
+import { allEvents, get, Problem, request } from "./api.js";
 import { chanceLines, points, redrawOnResize, splitBars, widthFor } from "./chart.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { contextFor, gameIdFromPath, rulesetInfo, setTitle, stepOfVersion, winnerSentence } from "./parts.js";
@@ -136,6 +136,10 @@ async function main() {
     document.body.dataset.analysis = "failed";
     show($("pending-panel"), false);
     showProblem(error);
+    if (error instanceof Problem && error.body.type && String(error.body.type).endsWith("quota-exceeded")) {
+      // The asking key's app has no search work left today: say so, and how to ask with another app's key.
+      show($("key-panel"));
+    }
   }
 }
 
