@@ -101,3 +101,22 @@ def test_the_page_starts_and_reads_an_analysis_with_a_publishable_key_where_keys
     asked = [key for path, key in service.recorder.api_keys if path.startswith(f"/v1/games/{game['id']}/analysis")]
     assert asked and set(asked) == {browser_key}
     driver.execute_script("localStorage.removeItem('rulehouse.apiKey');")  # the next tests' pages send no key
+
+
+def test_while_the_analysis_waits_for_its_workers_the_page_shows_its_progress_and_draws_it_when_ready(
+        service, workers, browser):
+    driver = browser
+    case = finished_bot_game(service.url, "whipcash", seed=4)
+    game_id = case["game"]["id"]
+    workers.stop()  # nobody takes the analysis job: it stays queued, and the API answers 202
+    driver.get(f"{service.url}/analysis/{game_id}")
+    wait_data(driver, "analysis", "pending")
+    assert driver.find_element(By.ID, "pending-panel").is_displayed()
+    assert driver.find_element(By.ID, "progress").is_displayed()
+    assert "queued" in driver.find_element(By.ID, "progress-text").text
+    assert not driver.find_element(By.ID, "chances-panel").is_displayed()
+    workers.start(1)  # the page asks again by itself, and draws the analysis once it is ready
+    wait_data(driver, "analysis", "ready", timeout=ANALYSIS_TIMEOUT)
+    assert not driver.find_element(By.ID, "pending-panel").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#chances svg polyline.line")
+    assert console_errors(driver) == []
