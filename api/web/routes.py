@@ -62,6 +62,12 @@ def replay(game_id: str) -> Response:
     return _page("replay.html", "Rulehouse replay", "replay.js")
 
 
+@blp.route("/analysis/<game_id>")
+@reads_no_game
+def analysis(game_id: str) -> Response:
+    return _page("analysis.html", "Rulehouse analysis: was it luck?", "analysis.js")
+
+
 @blp.route("/tournament/<tournament_id>")
 def tournament(tournament_id: str) -> Response:
     return _page("tournament.html", "Rulehouse tournament", "tournament.js")

@@ -5,7 +5,7 @@
 Starts an embedded Redis, a worker and the service, creates one game per ruleset with a person
 in seat 0 and bots elsewhere, plays the person's first moves through the API (each decision's
 first option) so that each picture shows a game under way, then photographs seat 0's table at a
-laptop's width and a phone's (``-phone.png``), one replay, a finished table on a phone, the lobby (both
+laptop's width and a phone's (``-phone.png``), one replay, a finished table on a phone and its analysis, the lobby (both
 widths) and a simulation.
 """
 
@@ -103,6 +103,11 @@ def main(out: Path) -> None:
         wait_data(driver, "status", "finished")
         wait(driver, lambda d: d.find_element(By.ID, "over-line").text)
         full_page(driver, out / "table-finished-phone.png", WIDTHS["-phone"])
+        # Its analysis ("was it luck?"), at both widths.
+        driver.get(f"{base}/analysis/{finished}")
+        wait_data(driver, "analysis", "ready", timeout=300)
+        for suffix, width in WIDTHS.items():
+            full_page(driver, out / f"analysis{suffix}.png", width)
         driver.get(f"{base}/")
         wait_data(driver, "ready", "true")
         for suffix, width in WIDTHS.items():

@@ -115,3 +115,82 @@ export function lineBands(lines, { xLabel, ticks = null, reference = null, forma
   });
   return chart;
 }
+
+/** Every seat's win chance (0..1) at every version (`rows[version][seat]`), one line per seat; each version
+ * is a clickable column, a link to `linkFor(version)` (the replay at that move), titled by `columnTitle`; without
+ * `linkFor`, lines alone (x: the row's index, its tick `tickOf(index)`). */
+export function chanceLines(rows, { width = WIDTH, linkFor = null, columnTitle = (v) => `move ${v}`, tickOf = String } = {}) {
+  const height = 220;
+  const left = 44;
+  const bottom = 26;
+  const plotWidth = width - left - 12;
+  const plotHeight = height - bottom - 10;
+  const last = Math.max(1, rows.length - 1);
+  const sx = (v) => left + (v / last) * plotWidth;
+  const sy = (p) => 10 + (1 - p) * plotHeight;
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, className: "lines chances", role: "img" });
+  for (const tick of [0, 0.5, 1]) {
+    chart.append(svg("line", { x1: left, x2: width - 12, y1: sy(tick), y2: sy(tick), className: "grid" }),
+      svg("text", { x: left - 6, y: sy(tick) + 4, className: "tick", "text-anchor": "end" }, `${tick * 100}%`));
+  }
+  for (const v of [0, Math.round(last / 2), last]) {
+    chart.append(svg("text", { x: sx(v), y: height - 8, className: "tick", "text-anchor": "middle" }, tickOf(v)));
+  }
+  const seats = rows.length ? rows[0].length : 0;
+  for (let seat = 0; seat < seats; seat += 1) {
+    const points = rows.map((row, v) => `${sx(v)},${sy(row[seat] ?? 0)}`).join(" ");
+    chart.append(svg("polyline", { points, className: `line seat-${seat % 8}`, dataset: { seat } }));
+  }
+  if (!linkFor) return chart;
+  // One link per version across the plot's height: a click anywhere above a move opens the replay there.
+  const column = plotWidth / last;
+  rows.forEach((row, v) => {
+    chart.append(svg("a", { href: linkFor(v), className: "column", dataset: { version: v } },
+      svg("rect", { x: sx(v) - column / 2, y: 10, width: column, height: plotHeight, className: "hit" }),
+      svg("title", {}, `${columnTitle(v)}: ${row.map((p) => `${(p * 100).toFixed(0)}%`).join(" · ")}`)));
+  });
+  return chart;
+}
+
+const SPLIT_PARTS = ["skill", "luck", "others", "drift"];
+
+/** The luck-skill split, one row per seat ({label, skill, luck, others, drift} in win-chance units): each
+ * part a segment of a bar around a zero line, gains to the right and losses to the left, so the longest
+ * colour says at a glance what moved the seat's chance. */
+export function splitBars(rows, { width = WIDTH } = {}) {
+  const rowHeight = 34;
+  const left = Math.min(140, Math.round(width * 0.3));
+  const plot = width - left - 16;
+  const height = rows.length * rowHeight + 24;
+  const reach = Math.max(0.05, ...rows.map((row) => Math.max(
+    SPLIT_PARTS.reduce((sum, part) => sum + Math.max(0, row[part]), 0),
+    SPLIT_PARTS.reduce((sum, part) => sum - Math.min(0, row[part]), 0))));
+  const zero = left + plot / 2;
+  const scale = (plot / 2) / reach;
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, className: "split", role: "img" });
+  chart.append(svg("line", { x1: zero, x2: zero, y1: 0, y2: height - 18, className: "reference" }),
+    svg("text", { x: left, y: height - 4, className: "tick" }, `−${Math.round(reach * 100)}`),
+    svg("text", { x: zero, y: height - 4, className: "tick", "text-anchor": "middle" }, "0"),
+    svg("text", { x: left + plot, y: height - 4, className: "tick", "text-anchor": "end" }, `+${Math.round(reach * 100)}`));
+  rows.forEach((row, index) => {
+    const y = index * rowHeight + 4;
+    chart.append(svg("text", { x: left - 8, y: y + 17, className: "label", "text-anchor": "end" }, row.label));
+    let right = zero;
+    let leftEdge = zero;
+    for (const part of SPLIT_PARTS) {
+      const size = Math.abs(row[part]) * scale;
+      if (size < 0.5) continue;
+      const x = row[part] >= 0 ? right : leftEdge - size;
+      if (row[part] >= 0) right += size; else leftEdge -= size;
+      chart.append(svg("rect", { x, y, width: size, height: rowHeight - 12, className: `part ${part}`, dataset: { part } },
+        svg("title", {}, `${row.label}: ${part} ${points(row[part])}`)));
+    }
+  });
+  return chart;
+}
+
+/** A change of win chance in percentage points: "+12.3 pts". */
+export function points(change) {
+  const value = Math.round(change * 1000) / 10;
+  return `${value > 0 ? "+" : value < 0 ? "−" : "±"}${Math.abs(value).toFixed(1)} pts`;
+}

@@ -51,6 +51,9 @@ export function drawSeats(list, game, { viewerSeat = null, deadline = null, past
     }, el("span", { className: "seat-name" }, seat.open ? ctx.labels.seats.open_seat ?? "(open seat)" : ctx.who(seat.seat)),
     seat.bot ? el("span", { className: "badge bot", title: ctx.term("bot_about", seat.bot) }, ctx.term("bots", seat.bot)) : null,
     seat.seat === viewerSeat ? el("span", { className: "badge" }, "you") : null,
+    // The public hint count (hints on): every seat's hints and own win-chance asks, counted once the game moved on.
+    game.hint_counts && !past ? el("span", { className: "badge hints", title: "hints asked (public)" },
+      `${game.hint_counts[seat.seat] ?? 0} hint${game.hint_counts[seat.seat] === 1 ? "" : "s"}`) : null,
     el("span", { className: "seat-status" }, status.join(" · "))));
   }
 }
@@ -97,4 +100,12 @@ export function setTitle(game, info, { yourTurn = false } = {}) {
   const title = `${info ? info.title : game.ruleset} · game ${game.id}`;
   $("game-title").textContent = title;
   document.title = yourTurn ? `▶ Your turn · ${title}` : title;
+}
+
+/** The replay's step showing `version`, given the versions of its steps (`[0, ...every version with events]`, in
+ * order): the last step at or before it. */
+export function stepOfVersion(stepVersions, version) {
+  let step = 0;
+  stepVersions.forEach((stepVersion, index) => { if (stepVersion <= version) step = index; });
+  return step;
 }

@@ -129,6 +129,8 @@ async function start() {
     replay.events = await allEvents(gameId, seen);
     replay.steps = stepsOf(replay.events);
     setTitle(game, info);
+    $("to-analysis").href = `/analysis/${encodeURIComponent(gameId)}`;
+    $("analysis-link").hidden = game.status !== "finished"; // only a finished game is analysed
     const query = new URLSearchParams(location.search);
     if (query.has("seat") && isOver(game)) replay.seenBy = Number(query.get("seat"));
     seenByChoices(game);

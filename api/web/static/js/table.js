@@ -1,9 +1,10 @@
 // The table of one game, as a seat (its token from this browser's storage) or as a spectator.
+import { mountHints, mountLiveChances } from "./advice.js";
 import { follow, get, post, Problem, tokens } from "./api.js";
 import { boardFor, drawBoard } from "./boards/index.js";
 import { mountChat } from "./chat.js";
 import { controlsBusy, drawDecisions } from "./controls.js";
-import { $, clear, phone, show, showProblem } from "./dom.js";
+import { $, clear, el, phone, show, showProblem } from "./dom.js";
 import {
   contextFor, drawResult, drawSeats, gameIdFromPath, logLine, rulesetInfo, setTitle, statusWords, winnerSentence,
 } from "./parts.js";
@@ -31,6 +32,10 @@ function whoAmI() {
 }
 
 const me = whoAmI();
+const hints = me.seat === null ? null : mountHints($("hint-box"), { gameId, seat: me.seat, token: me.token });
+const liveChances = mountLiveChances($("win-chances-panel"), {
+  gameId, seat: me.seat, token: me.token, names: () => contextFor(page.game, page.info).who,
+});
 
 function deadlineText(deadline) {
   if (!deadline) return null;
@@ -67,6 +72,8 @@ function render() {
   if (secret) clear($("private")).append(secret);
   show($("decisions-panel"), me.seat !== null);
   if (me.seat !== null) drawDecisions($("decisions"), page.decisions, ctx, act);
+  if (hints && game.hints) hints.update(game, page.decisions, $("decisions"));
+  liveChances.update(game);
   show($("to-bot"), me.seat !== null && game.status === "active");
   drawResult($("result-panel"), $("result"), game.result, ctx, game);
   drawLog(ctx);
@@ -79,6 +86,11 @@ function drawOver(game, ctx) {
   if (!over) return;
   $("over-line").textContent = game.result ? winnerSentence(game.result, ctx) : "This game was stopped before its end.";
   $("over-replay").href = `/replay/${encodeURIComponent(game.id)}`;
+  // A stopped game has no result to analyse (the API answers 409): only a finished one links to its analysis.
+  const more = $("over-more");
+  if (game.status === "finished" && !more.querySelector("#over-analysis")) {
+    more.append(" · ", el("a", { id: "over-analysis", href: `/analysis/${encodeURIComponent(game.id)}` }, "Was it luck? See the analysis"));
+  }
 }
 
 /** Appends the log lines not drawn yet (the first events may come before the seats' names are known). */
