@@ -67,6 +67,16 @@ def tournament(tournament_id: str) -> Response:
     return _page("tournament.html", "Rulehouse tournament", "tournament.js")
 
 
+@blp.route("/leaderboard/<ruleset_id>")
+def leaderboard(ruleset_id: str) -> Response:
+    return _page("leaderboard.html", "Rulehouse leaderboard", "leaderboard.js")
+
+
+@blp.route("/player/<player_id>")
+def player(player_id: str) -> Response:
+    return _page("player.html", "Rulehouse player", "player.js")
+
+
 @blp.route("/simulate")
 def simulate() -> Response:
     return _page("simulate.html", "Rulehouse simulations", "simulate.js")

@@ -1,5 +1,6 @@
 // The lobby: the rulesets, a form to create a game, the games of this browser, waiting games, join by invite.
-import { apiKey, get, post, Problem, setApiKey, tokens } from "./api.js";
+import { get, post, Problem, tokens } from "./api.js";
+import { mountKeyPanel } from "./key_panel.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
 import { statusWords } from "./words.js";
@@ -255,12 +256,7 @@ async function start() {
     $("join-invite").value = fragment.get("invite") || "";
     history.replaceState(null, "", location.pathname);
   }
-  $("api-key").value = apiKey() || "";
-  $("key-form").addEventListener("submit", (submitted) => {
-    submitted.preventDefault();
-    setApiKey($("api-key").value.trim());
-    location.reload();
-  });
+  mountKeyPanel();
   $("create-form").addEventListener("submit", create);
   $("join-form").addEventListener("submit", join);
   $("create-ruleset").addEventListener("change", chooseRuleset);
