@@ -36,7 +36,9 @@ function drawRulesets() {
     list.append(el("li", { dataset: { ruleset: ruleset.id } }, el("strong", {}, ruleset.title),
       ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: ${ruleset.bots.join(", ")} · `,
       served ? el("a", { href: ruleset.links.rules_doc }, "rules as implemented")
-        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`)));
+        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`),
+      " · ", el("a", { href: `/leaderboard/${encodeURIComponent(ruleset.id)}`, className: "leaderboard-link" },
+        "leaderboard")));
   }
   const select = clear($("create-ruleset"));
   for (const ruleset of lobby.rulesets) select.append(el("option", { value: ruleset.id }, ruleset.title));
