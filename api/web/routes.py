@@ -77,6 +77,16 @@ def player(player_id: str) -> Response:
     return _page("player.html", "Rulehouse player", "player.js")
 
 
+@blp.route("/tournaments/new")
+def new_tournament() -> Response:
+    return _page("new_tournament.html", "Rulehouse: new tournament", "new_tournament.js")
+
+
+@blp.route("/experiments/new")
+def new_experiment() -> Response:
+    return _page("new_experiment.html", "Rulehouse: new experiment", "new_experiment.js")
+
+
 @blp.route("/simulate")
 def simulate() -> Response:
     return _page("simulate.html", "Rulehouse simulations", "simulate.js")
