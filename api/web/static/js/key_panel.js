@@ -15,9 +15,7 @@ export function mountKeyPanel() {
 /** Opens the panel when an answer says the page's key lacks a scope (a publishable key on a secret key's page). */
 export function askForKey(error) {
   if (error && error.body && error.body.reason === "scope_missing") {
-    const panel = $("key-panel");
-    panel.hidden = false;
-    if (panel.tagName === "DETAILS") panel.open = true;
+    $("key-panel").open = true;
     $("api-key").focus();
   }
 }

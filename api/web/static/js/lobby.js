@@ -86,14 +86,58 @@ async function chooseRuleset() {
   drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
 }
 
-function seatsFromForm() {
+/** The seats of the form; in a rated game each names its player: a person by name, a bot as bot:<bot>#<seat>. */
+function seatsFromForm(rated) {
   return [...$("create-seats").querySelectorAll(".seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
     const name = row.querySelector(".seat-name").value.trim();
+    const number = Number(row.dataset.seat) + 1;
     if (kind === "open") return { open: true };
-    if (kind.startsWith("bot:")) return { name: name || `Bot ${Number(row.dataset.seat) + 1}`, bot: kind.slice(4) };
-    return { name };
+    if (kind.startsWith("bot:")) {
+      const bot = kind.slice(4);
+      return { name: name || `Bot ${number}`, bot, ...(rated ? { player: `bot:${bot}#${number}` } : {}) };
+    }
+    return rated ? { name, player: name } : { name };
   });
+}
+
+/** A rated game refuses hints and spectators' win chances: checking one side clears the other. */
+function keepSettingsExclusive(changed) {
+  const helps = ["create-hints", "create-spectator-chances"];
+  if (changed.target.id === "create-rated" && changed.target.checked) for (const id of helps) $(id).checked = false;
+  if (helps.includes(changed.target.id) && changed.target.checked) $("create-rated").checked = false;
+}
+
+/** Copies a seat link (the clipboard where the page may write it, else the selection) and says so. */
+async function copyLink(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  button.textContent = "copied";
+  button.dataset.copied = "true";
+}
+
+function shareField(value) {
+  const input = el("input", { readOnly: true, value, className: "share", size: 40 });
+  const button = el("button", { type: "button", className: "copy" }, "copy");
+  button.addEventListener("click", () => copyLink(input, button));
+  return [input, " ", button];
+}
+
+function rulesetTitle(rulesetId) {
+  const ruleset = lobby.rulesets.find((known) => known.id === rulesetId);
+  return ruleset ? ruleset.title : rulesetId || "A game";
+}
+
+/** A game as a person reads it: the game's title and its seats' names (its id only in small print). */
+function readableName(gameId, game) {
+  const title = rulesetTitle(game.ruleset);
+  const names = game.names || Object.values(game.seats || {}).map((entry) => entry.name).filter(Boolean);
+  return [el("strong", { className: "game-name" }, names.length ? `${title}: ${names.join(", ")}` : title), " ",
+    el("code", { className: "muted game-id" }, gameId)];
 }
 
 /**
@@ -110,7 +154,7 @@ function drawLinks(gameId) {
     const shared = `${location.origin}/table/${encodeURIComponent(gameId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
     list.append(el("li", { dataset: { seat } },
       el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
-      " · link for that player: ", el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
+      " · link for that player: ", ...shareField(shared)));
   }
   const invites = clear($("created-invites"));
   const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(gameId)}&invite=${encodeURIComponent(secret)}`;
@@ -134,7 +178,11 @@ async function create(submitted) {
   submitted.preventDefault();
   showProblem(null);
   try {
-    const body = { ruleset: current().id, seats: seatsFromForm(), options: readOptions($("create-options")) };
+    const rated = $("create-rated").checked;
+    const body = { ruleset: current().id, seats: seatsFromForm(rated), options: readOptions($("create-options")) };
+    if (rated) body.rated = true;
+    if ($("create-hints").checked) body.hints = true;
+    if ($("create-spectator-chances").checked) body.win_chances = "spectators";
     const timeout = $("create-timeout").value.trim();
     if (timeout) body.decision_timeout = Number(timeout);
     const seed = $("create-seed").value.trim();
@@ -145,6 +193,7 @@ async function create(submitted) {
     for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
     tokens.save(game.id, {
       ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats,
+      names: game.seats.map((seat) => seat.name || "open seat"),
       invites: game.invites || [], invite: game.invite || null,
     });
     drawMine();
@@ -201,7 +250,7 @@ function drawMine() {
   delete document.body.dataset.turnsMarked;
   const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
   for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
-    list.append(el("li", { dataset: { game: gameId } }, el("code", {}, gameId), ` ${game.ruleset || ""} `,
+    list.append(el("li", { dataset: { game: gameId } }, ...readableName(gameId, game), " ",
       el("span", { className: "game-status muted" }), " ",
       Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
         `play as ${entry.name || `seat ${seat}`}`), " "]),
@@ -221,7 +270,7 @@ async function drawWaiting() {
     const page = await get("/v1/games?status=waiting&limit=20");
     for (const game of page.games || []) {
       const open = game.open_seats ?? (game.seats || []).filter((seat) => seat.open).length;
-      list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${game.ruleset} · `,
+      list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${rulesetTitle(game.ruleset)} · `,
         (game.seats || []).map((seat) => (seat.open ? "(open)" : seat.name)).join(", "), ` · ${open} open`,
         game.decision_timeout ? ` · ${game.decision_timeout} s per decision` : "", " ",
         el("button", { type: "button", className: "link", on: { click: () => { $("join-game").value = game.id; $("join-name").focus(); } } }, "join")));
@@ -260,6 +309,7 @@ async function start() {
   }
   mountKeyPanel();
   $("create-form").addEventListener("submit", create);
+  $("create-settings").addEventListener("change", keepSettingsExclusive);
   $("join-form").addEventListener("submit", join);
   $("create-ruleset").addEventListener("change", chooseRuleset);
   $("add-seat").addEventListener("click", () => {
@@ -270,11 +320,14 @@ async function start() {
     const rows = [...$("create-seats").querySelectorAll(".seat-row")];
     if (rows.length > current().min_players) rows[rows.length - 1].remove();
   });
-  drawMine();
-  drawWaiting();
   try {
-    lobby.rulesets = (await get("/v1/rulesets")).rulesets;
-    drawRulesets();
+    try {
+      lobby.rulesets = (await get("/v1/rulesets")).rulesets;
+      drawRulesets();
+    } finally {
+      drawMine(); // after the rulesets: it names each game by its ruleset's title
+      drawWaiting();
+    }
     await chooseRuleset();
     document.body.dataset.ready = "true";
   } catch (error) {
