@@ -1,13 +1,13 @@
 // The lobby: the rulesets, a form to create a game, the games of this browser, waiting games, join by invite.
 import { get, post, Problem, tokens } from "./api.js";
 import { mountKeyPanel } from "./key_panel.js";
+import { keepCreated, seatLinkItems, shareField, tableLink } from "./seat_links.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
 import { statusWords } from "./words.js";
 
 const lobby = { rulesets: [], details: new Map(), labels: new Map() };
 
-const tableLink = (gameId, seat) => `/table/${encodeURIComponent(gameId)}${seat === null ? "" : `?seat=${seat}`}`;
 
 async function details(rulesetId) {
   if (!lobby.details.has(rulesetId)) lobby.details.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
@@ -108,25 +108,6 @@ function keepSettingsExclusive(changed) {
   if (helps.includes(changed.target.id) && changed.target.checked) $("create-rated").checked = false;
 }
 
-/** Copies a seat link (the clipboard where the page may write it, else the selection) and says so. */
-async function copyLink(input, button) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select();
-    document.execCommand("copy");
-  }
-  button.textContent = "copied";
-  button.dataset.copied = "true";
-}
-
-function shareField(value) {
-  const input = el("input", { readOnly: true, value, className: "share", size: 40 });
-  const button = el("button", { type: "button", className: "copy" }, "copy");
-  button.addEventListener("click", () => copyLink(input, button));
-  return [input, " ", button];
-}
-
 function rulesetTitle(rulesetId) {
   const ruleset = lobby.rulesets.find((known) => known.id === rulesetId);
   return ruleset ? ruleset.title : rulesetId || "A game";
@@ -149,22 +130,16 @@ function drawLinks(gameId) {
   if (!game) return;
   show($("created-panel"));
   $("created-id").textContent = gameId;
-  const list = clear($("created-seats"));
-  for (const [seat, entry] of Object.entries(game.seats || {})) {
-    const shared = `${location.origin}/table/${encodeURIComponent(gameId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
-    list.append(el("li", { dataset: { seat } },
-      el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
-      " · link for that player: ", ...shareField(shared)));
-  }
+  clear($("created-seats")).append(...seatLinkItems(gameId));
   const invites = clear($("created-invites"));
   const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(gameId)}&invite=${encodeURIComponent(secret)}`;
   for (const invite of game.invites || []) {
     invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
-      el("input", { readOnly: true, value: inviteLink(invite.invite), className: "share", size: 40 })));
+      ...shareField(inviteLink(invite.invite))));
   }
   if (game.invite) {
     invites.append(el("li", {}, "Invite to join mid-game: ",
-      el("input", { readOnly: true, value: inviteLink(game.invite), className: "share", size: 40 })));
+      ...shareField(inviteLink(game.invite))));
   }
   $("created-spectate").href = tableLink(gameId, null);
   // Seen at once, wherever the page was scrolled: the links are what the creator needs next.
@@ -189,13 +164,7 @@ async function create(submitted) {
     if (seed) body.seed = Number(seed);
     if ($("create-listed").checked) body.listed = true;
     const game = await post("/v1/games", body);
-    const seats = {};
-    for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
-    tokens.save(game.id, {
-      ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats,
-      names: game.seats.map((seat) => seat.name || "open seat"),
-      invites: game.invites || [], invite: game.invite || null,
-    });
+    keepCreated(game);
     drawMine();
     drawLinks(game.id);
   } catch (error) {

@@ -1,34 +1,16 @@
 // The finished table's "Rematch" button, for the browser that created the game (it holds the creator token):
 // POST /v1/games/{id}/rematch, then the new game's links, kept in this browser like the lobby's creations.
 import { get, post, tokens } from "./api.js";
-import { $, clear, el, show, showProblem } from "./dom.js";
+import { $, clear, show, showProblem } from "./dom.js";
 import { gameIdFromPath } from "./parts.js";
+import { keepCreated, seatLinkItems, tableLink } from "./seat_links.js";
 
 const gameId = gameIdFromPath();
-const seatLink = (id, seat) => `/table/${encodeURIComponent(id)}?seat=${seat}`;
-
-/** Keeps the rematch's tokens as the lobby keeps a created game's, and remembers it on the finished game. */
-function keep(game) {
-  const seats = {};
-  for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
-  tokens.save(game.id, {
-    ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats,
-    invites: game.invites || [], invite: game.invite || null,
-  });
-  tokens.save(gameId, { rematch: game.id });
-}
 
 /** The rematch's links: a play link and the link to send per human seat, and the table to watch. */
 function drawLinks(rematchId) {
-  const game = tokens.game(rematchId) || { seats: {} };
-  const list = clear($("rematch-links"));
-  for (const [seat, entry] of Object.entries(game.seats)) {
-    const shared = `${location.origin}/table/${encodeURIComponent(rematchId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
-    list.append(el("li", { dataset: { seat } },
-      el("a", { href: seatLink(rematchId, seat), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
-      " · link for that player: ", el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
-  }
-  $("rematch-watch").href = `/table/${encodeURIComponent(rematchId)}`;
+  clear($("rematch-links")).append(...seatLinkItems(rematchId));
+  $("rematch-watch").href = tableLink(rematchId, null);
   show($("rematch-started"));
   document.body.dataset.rematch = rematchId;
 }
@@ -40,7 +22,8 @@ async function startRematch() {
   try {
     const game = await post(`/v1/games/${encodeURIComponent(gameId)}/rematch`, undefined,
       { token: tokens.game(gameId).creator_token });
-    keep(game);
+    keepCreated(game);
+    tokens.save(gameId, { rematch: game.id });
     drawLinks(game.id);
   } catch (error) {
     showProblem(error);
