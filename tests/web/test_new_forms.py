@@ -5,7 +5,7 @@ from __future__ import annotations
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import console_errors, fill, select, wait, wait_data
+from tests.web.pages import console_errors, fill, off_screen, select, viewport, wait, wait_data
 
 
 def test_a_tournament_is_created_from_its_form_and_reaches_its_page(service, browser):
@@ -13,6 +13,8 @@ def test_a_tournament_is_created_from_its_form_and_reaches_its_page(service, bro
     driver.get(f"{service.url}/")
     driver.find_element(By.LINK_TEXT, "Tournaments").click()  # the menu
     wait_data(driver, "ready", "true")
+    with viewport(driver, 390, 844):  # a phone: the form fits
+        assert not (gone := off_screen(driver)), gone
     select(driver, "tourney-ruleset", "whipcash")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#tourney-options .option[name=turn_cap]"))
     select(driver, "tourney-format", "swiss")
@@ -36,6 +38,8 @@ def test_an_experiment_is_created_from_its_form_and_reaches_its_page(service, br
     driver.get(f"{service.url}/")
     driver.find_element(By.LINK_TEXT, "Experiments").click()
     wait_data(driver, "ready", "true")
+    with viewport(driver, 390, 844):
+        assert not (gone := off_screen(driver)), gone
     select(driver, "exp-ruleset", "monopoly-cars2")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#exp-sweep-option option[value=starting_money]"))
     fill(driver.find_element(By.ID, "exp-players"), "2")
