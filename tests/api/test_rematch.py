@@ -61,3 +61,15 @@ def test_a_tournament_table_and_a_missing_game_have_no_rematch(client, keys, toy
     body = assert_problem(rematch(client, table["game"], token, api_key(secret)), 409, "illegal-action")
     assert body["reason"] == "tournament_table"
     assert_problem(rematch(client, "nosuchgame", "whatever"), 404, "not-found")
+
+
+def test_two_rematch_calls_at_once_start_one_game(client, app, toy_ruleset):
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": SEATS, "seed": 5,
+                                          "options": {"rounds": 1}}).get_json()
+    play_out(client, app, game)
+    with ThreadPoolExecutor(4) as pool:  # a client each: the test client is not shared across threads
+        answers = list(pool.map(lambda _: rematch(app.test_client(), game["id"], game["creator_token"]), range(4)))
+    assert sorted(answer.status_code for answer in answers) == [200, 200, 200, 201]
+    assert len({answer.get_json()["id"] for answer in answers}) == 1
