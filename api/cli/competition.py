@@ -9,10 +9,8 @@ import sys
 from collections.abc import Callable
 from urllib.parse import quote
 
-from api.cli.support import RequestRefused, http_json
+from api.cli.support import DEFAULT_URL, RequestRefused, http_json, page_address
 from api.ground.config import setting
-
-DEFAULT_URL = "http://127.0.0.1:8000"
 
 
 def add_parsers(sub) -> None:
@@ -75,7 +73,8 @@ def run_tournaments(args: argparse.Namespace) -> int:
                 body[name] = getattr(args, name)
         if args.options:
             body["options"] = json.loads(args.options)
-        return _print_answer(args, _call(args, "POST", "/v1/tournaments", body), print_tournament)
+        return _print_answer(args, _call(args, "POST", "/v1/tournaments", body),
+                             lambda made: print_tournament(made, page=page_address(args.url, tournament_page(made))))
     if args.tournaments_command == "show":
         answer = _call(args, "GET", f"/v1/tournaments/{quote(args.tournament, safe='')}")
         return _print_answer(args, answer, print_tournament)
@@ -88,9 +87,16 @@ def print_tournament_list(answer: dict) -> None:
               f"round {entry['round'] + 1}/{entry['rounds']}")
 
 
-def print_tournament(tournament: dict) -> None:
+def tournament_page(tournament: dict) -> str:
+    return f"/tournament/{quote(tournament['id'], safe='')}"
+
+
+def print_tournament(tournament: dict, page: str | None = None) -> None:
+    """Its standings and rounds; a new tournament's ``page`` (its web page's address) under its first line."""
     print(f"{tournament['id']}: {tournament['format']} of {tournament['ruleset']}, {tournament['status']}, "
           f"round {tournament['round'] + 1} of {tournament['rounds']}")
+    if page:
+        print(f"page: {page}")
     duplicate = tournament["format"] == "duplicate"
     print(f"{'place':>5}  {'entrant':<24} {'points':>7} {'wins':>5} {'opposition':>10}"
           + (f" {'matchpoints':>11}" if duplicate else ""))

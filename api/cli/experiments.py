@@ -192,6 +192,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     except (InvalidOptions, RequestRefused) as error:
         print(refusal_message(error), file=sys.stderr)
         return 2
+    # At once, on stderr (stdout keeps the table or the JSON): the experiment runs on while this waits.
+    print(f"experiment {exp_id}: {support.page_address(args.url, f'/experiments/{exp_id}')}", file=sys.stderr)
     state = wait(experiments, exp_id, show_progress=sys.stderr.isatty())
     support.show_result(args, state, format_table, "api.experiments.plot.plot_experiment")
     return 0 if state["status"] == "finished" else 1

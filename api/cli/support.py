@@ -19,6 +19,14 @@ from api.ground import config
 from api.runs.store import RunStore, connect
 from engine.core.errors import InvalidOptions
 
+#: ``make run``'s service: the HTTP commands' default ``--url``, and the pages' address otherwise
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def page_address(base_url: str | None, path: str) -> str:
+    """The web page at ``path`` of the service at ``base_url`` (default: ``make run``'s)."""
+    return (base_url or DEFAULT_URL).rstrip("/") + path
+
 
 def parse_options(text: str | None) -> dict:
     if not text:

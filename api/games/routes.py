@@ -15,6 +15,7 @@ from api.apps import ownership
 from api.competition import closed_round
 from api.competition.games import seat_player
 from api.games.bodies import STREAM_STATE_FIELDS, deadline_time, event_entries, game_body, waiting_for
+from api.games.rematch import rematch_body, require_rematch_allowed
 from api.games.schemas import (
     ActionResultSchema,
     CreatedGameSchema,
@@ -151,58 +152,64 @@ class Games(MethodView):
         docs/records.md): same ruleset, options and seat names unless `seats` is given (a
         fork has no open seats).
         """
-        new = _new_game(body)
-        ruleset, state = new.ruleset, new.state
-        ownership.admit_search_seats(ruleset, [seat.get("bot") for seat in new.seats], ownership.current_app_id())
-        game_id = secrets.token_hex(8)
-        seats = [{"name": seat.get("name") or (f"{seat['bot']} bot" if seat.get("bot") else None),
-                  "bot": seat.get("bot"), "player": seat_player(seat)} for seat in new.seats]
-        tokens = [secrets.token_urlsafe(24) if seat["name"] and not seat["bot"] else None for seat in seats]
-        creator_token = secrets.token_urlsafe(24)
-        digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
-        digests[token_digest(creator_token)] = "creator"
-        invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game and not body["rated"])
-        timeout, now, result_body = body["decision_timeout"], time.time(), None
-        first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
-                       "players": len(seats),
-                       "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
-        if invites:
-            if new.fork:
-                raise validation_problem({"seats": ["a fork starts at its position: it cannot have open seats"]})
-            status, state_json, events, pending = WAITING, "", [first_event], []
-        else:
-            status = ACTIVE if ruleset.result(state) is None else FINISHED
-            state_json = json.dumps(ruleset.to_dict(state))
-            events = [first_event, *(event.to_dict() for event in
-                                     ([] if new.fork else ruleset.setup_events(state)))]
-            pending = ruleset.pending(state) if status == ACTIVE else []
-            result = ruleset.result(state)
-            result_body = None if result is None else result.to_dict()
-        # The app's live games and, of a rated game, its players' places in rated_players: taken at once, atomically.
-        rated_players = [seat["player"] for seat in seats if body["rated"] and seat["player"]]
-        with ownership.holding("games", game_id, rated=rated_players):
-            made = creation.create(store(), NewGameRecord(
-                game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
-                seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,
-                marks=next_marks(pending, None, 0), created=now, decision_timeout=timeout,
-                app=ownership.current_app_id(), retention=ownership.game_retention(), provenance=new.provenance,
-                listed=body["listed"], invites=invite_digests, hints=body["hints"], chat=body["chat"],
-                rated=body["rated"], win_chances=body["win_chances"]), pending, result=result_body)
-        ownership.claim("games", game_id)
-        if status == WAITING and body["listed"]:
-            Table(store()).list_in_lobby(game_id, ruleset.id, now)
-        due = made.deadline
-        created = {
-            "id": game_id, "ruleset": ruleset.id, "rules_version": ruleset.rules_version, "version": 0,
-            "status": status, "seed": body["seed"],
-            "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
-            "creator_token": creator_token, "decision_timeout": timeout,
-            "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
-            "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
-            "hints": body["hints"], "chat": body["chat"], "rated": body["rated"], "win_chances": body["win_chances"],
-        }
-        location = url_for("games.Game", game_id=game_id)
+        created = create_game(body)
+        location = url_for("games.Game", game_id=created["id"])
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
+
+
+def create_game(body: dict) -> dict:
+    """Create the game a ``CreateGameSchema`` body describes: the creation's answer (its tokens included)."""
+    new = _new_game(body)
+    ruleset, state = new.ruleset, new.state
+    ownership.admit_search_seats(ruleset, [seat.get("bot") for seat in new.seats], ownership.current_app_id())
+    game_id = secrets.token_hex(8)
+    seats = [{"name": seat.get("name") or (f"{seat['bot']} bot" if seat.get("bot") else None),
+              "bot": seat.get("bot"), "player": seat_player(seat)} for seat in new.seats]
+    tokens = [secrets.token_urlsafe(24) if seat["name"] and not seat["bot"] else None for seat in seats]
+    creator_token = secrets.token_urlsafe(24)
+    digests = {token_digest(token): str(number) for number, token in enumerate(tokens) if token}
+    digests[token_digest(creator_token)] = "creator"
+    invites, per_game_invite, invite_digests = game_invites(seats, ruleset.joins_mid_game and not body["rated"])
+    timeout, now, result_body = body["decision_timeout"], time.time(), None
+    first_event = {"type": "game_created", "ruleset": ruleset.id, "rules_version": ruleset.rules_version,
+                   "players": len(seats),
+                   "seats": public_seats(seats), "seed_commitment": new.seed_commitment, "fork": new.fork}
+    if invites:
+        if new.fork:
+            raise validation_problem({"seats": ["a fork starts at its position: it cannot have open seats"]})
+        status, state_json, events, pending = WAITING, "", [first_event], []
+    else:
+        status = ACTIVE if ruleset.result(state) is None else FINISHED
+        state_json = json.dumps(ruleset.to_dict(state))
+        events = [first_event, *(event.to_dict() for event in
+                                 ([] if new.fork else ruleset.setup_events(state)))]
+        pending = ruleset.pending(state) if status == ACTIVE else []
+        result = ruleset.result(state)
+        result_body = None if result is None else result.to_dict()
+    # The app's live games and, of a rated game, its players' places in rated_players: taken at once, atomically.
+    rated_players = [seat["player"] for seat in seats if body["rated"] and seat["player"]]
+    with ownership.holding("games", game_id, rated=rated_players):
+        made = creation.create(store(), NewGameRecord(
+            game_id, ruleset=ruleset.id, rules_version=ruleset.rules_version, state=state_json, status=status,
+            seats=seats, seed=new.seed, options=new.options, tokens=digests, events=events,
+            marks=next_marks(pending, None, 0), created=now, decision_timeout=timeout,
+            app=ownership.current_app_id(), retention=ownership.game_retention(), provenance=new.provenance,
+            listed=body["listed"], invites=invite_digests, hints=body["hints"], chat=body["chat"],
+            rated=body["rated"], win_chances=body["win_chances"]), pending, result=result_body)
+    ownership.claim("games", game_id)
+    if status == WAITING and body["listed"]:
+        Table(store()).list_in_lobby(game_id, ruleset.id, now)
+    due = made.deadline
+    created = {
+        "id": game_id, "ruleset": ruleset.id, "rules_version": ruleset.rules_version, "version": 0,
+        "status": status, "seed": body["seed"],
+        "seats": [{**seat, "token": token} for seat, token in zip(public_seats(seats), tokens, strict=True)],
+        "creator_token": creator_token, "decision_timeout": timeout,
+        "deadline": None if due is None else iso_time(due), "seed_commitment": new.seed_commitment,
+        "fork": new.fork, "invites": invites, "invite": per_game_invite, "listed": body["listed"],
+        "hints": body["hints"], "chat": body["chat"], "rated": body["rated"], "win_chances": body["win_chances"],
+    }
+    return created
 
 
 # -- one game -------------------------------------------------------------------
@@ -255,6 +262,49 @@ class Game(MethodView):
         delete_game(store(), record)
         ownership.release(record.app, "games", game_id)
         return Response(status=204)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    #: sent bare: the finished game says everything
+    takes_no_body = True
+
+    @blp.doc(security=[{"bearerAuth": []}], operationId="rematch_game")
+    @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG_HEADER})
+    @blp.alt_response(200, schema=CreatedGameSchema, description="The rematch was started before: the same answer.")
+    @blp.alt_response(**problem_response(401, "No token, or not one of this game's."))
+    @blp.alt_response(**problem_response(403, "Not the creator token, or the game belongs to another app "
+                                         "(`not_owner`); over a quota of the app (`quota-exceeded`)."))
+    @blp.alt_response(**problem_response(404, "No such game (or it expired)."))
+    @blp.alt_response(**problem_response(409, "The game has not finished (`reason`: not_finished), or it is a "
+                                         "tournament's table (`tournament_table`)."))
+    @blp.alt_response(**problem_response(422, "The ruleset no longer accepts the game's seats or options."))
+    def post(self, game_id: str):
+        """Start a rematch
+
+        The creator token of a finished game (not a tournament's table) creates a new game
+        with the same ruleset, seats and options and a new seed, answered as game creation
+        answers: new seat tokens for the human seats (hand out the new seat links), bots
+        as bots, a named `player` kept. Asking again for the same finished game answers the
+        same rematch (200) instead of creating another one.
+        """
+        record = load_game(game_id, required_token())
+        role, _ = caller_seat(record)
+        require_rematch_allowed(record, role)
+        rematches = store().rematches
+        while not rematches.claim(game_id):
+            kept = rematches.answer(game_id)
+            if kept is not None:
+                return json_response(kept, 200, version=0, role="c",
+                                     headers={"Location": url_for("games.Game", game_id=kept["id"])})
+        try:
+            created = create_game(rematch_body(record))
+        except BaseException:
+            rematches.give_up(game_id)
+            raise
+        rematches.keep(game_id, created)
+        location = url_for("games.Game", game_id=created["id"])
+        return json_response(created, 201, version=0, role="c", headers={"Location": location})
 
 
 @blp.route("/<game_id>/decisions")

@@ -25,6 +25,7 @@ api/competition, without reading the whole analysis); ``...:analysis:v<format>:p
 progress (api/analysis/computing.py). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
 (every write of the game refreshes its TTL too, a move at most every ``TTL_REFRESH_SECONDS``), and
+``game:{<id>}:rematch`` keeps a finished game's rematch, the answer its creation gave (api/games), and
 ``game:{<id>}:chat:rate:<seat>`` holds the times of a seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
 them all.
@@ -88,6 +89,11 @@ def win_chances_key(game_id: str, seat: int | None, version: int) -> str:
     """A seat's win chances at a version (api/win_chances), counted like a hint by ``ASK_HINT_SCRIPT``; the
     spectator view's (``seat`` None), kept by ``KEEP_ANSWER_SCRIPT``."""
     return f"game:{{{game_id}}}:chances:{'spectator' if seat is None else seat}:{version}"
+
+
+def rematch_key(game_id: str) -> str:
+    """A finished game's rematch: the answer its creation gave (api/play/rematch_store.py)."""
+    return f"game:{{{game_id}}}:rematch"
 
 
 def asked_key(game_id: str) -> str:

@@ -36,6 +36,7 @@ from api.play.game_keys import (
     events_key,
     game_key,
     idempotency_key,
+    rematch_key,
     token_digest,
     wake_channel,
 )
@@ -57,6 +58,7 @@ from api.play.hint_store import HintStore, WinChancesStore
 from api.play.job_queues import JobQueues
 from api.play.listeners import Listeners
 from api.play.lobby_store import LobbyStore
+from api.play.rematch_store import RematchStore
 from api.play.scripts import COMMIT_SCRIPT, RESCHEDULE_BOT_CHECK_SCRIPT, TTL_REFRESH_SECONDS
 from api.play.stream_reads import entries_after
 
@@ -112,6 +114,7 @@ class GameStore:
         self.win_chances = WinChancesStore(client, game_ttl)
         self.analyses = AnalysisStore(client)
         self.chat = ChatStore(client)
+        self.rematches = RematchStore(client, finished_ttl)
         #: the global books on the control Redis: decision deadlines and the lobby
         self.deadline_book = DeadlineStore(self.control)
         self.lobby = LobbyStore(self.control)
@@ -240,7 +243,8 @@ class GameStore:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
         asked = self.redis.smembers(asked_key(game_id))
-        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), *analysis_keys(game_id),
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), rematch_key(game_id),
+                          *analysis_keys(game_id),
                           asked_key(game_id), *asked)
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
         self.control.zrem(BOT_GAMES_KEY, game_id)

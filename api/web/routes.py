@@ -73,6 +73,26 @@ def tournament(tournament_id: str) -> Response:
     return _page("tournament.html", "Rulehouse tournament", "tournament.js")
 
 
+@blp.route("/leaderboard/<ruleset_id>")
+def leaderboard(ruleset_id: str) -> Response:
+    return _page("leaderboard.html", "Rulehouse leaderboard", "leaderboard.js")
+
+
+@blp.route("/player/<player_id>")
+def player(player_id: str) -> Response:
+    return _page("player.html", "Rulehouse player", "player.js")
+
+
+@blp.route("/tournaments/new")
+def new_tournament() -> Response:
+    return _page("new_tournament.html", "Rulehouse: new tournament", "new_tournament.js")
+
+
+@blp.route("/experiments/new")
+def new_experiment() -> Response:
+    return _page("new_experiment.html", "Rulehouse: new experiment", "new_experiment.js")
+
+
 @blp.route("/simulate")
 def simulate() -> Response:
     return _page("simulate.html", "Rulehouse simulations", "simulate.js")

@@ -1719,6 +1719,7 @@ OPERATIONS: dict[str, Operation] = {
     'create_game': Operation('create_game', 'POST', '/v1/games', (201,), False, False),
     'get_game': Operation('get_game', 'GET', '/v1/games/{game_id}', (200,), False, False),
     'delete_game': Operation('delete_game', 'DELETE', '/v1/games/{game_id}', (204,), False, False),
+    'rematch_game': Operation('rematch_game', 'POST', '/v1/games/{game_id}/rematch', (200, 201), False, False),
     'get_decisions': Operation('get_decisions', 'GET', '/v1/games/{game_id}/decisions', (200,), False, False),
     'submit_action': Operation('submit_action', 'POST', '/v1/games/{game_id}/actions', (200,), False, True),
     'list_events': Operation('list_events', 'GET', '/v1/games/{game_id}/events', (200,), False, False),
@@ -1897,6 +1898,20 @@ class Operations:
         DELETE /v1/games/{game_id}
         """
         return self._call(OPERATIONS['delete_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    def rematch_game(self, game_id: str) -> CreatedGame:
+        """Start a rematch
+
+        The creator token of a finished game (not a tournament's table) creates a new game
+        with the same ruleset, seats and options and a new seed, answered as game creation
+        answers: new seat tokens for the human seats (hand out the new seat links), bots
+        as bots, a named `player` kept. Asking again for the same finished game answers the
+        same rematch (200) instead of creating another one.
+
+        POST /v1/games/{game_id}/rematch
+        """
+        return self._call(OPERATIONS['rematch_game'], path={'game_id': game_id}, query=None,
             headers=None, body=None)
 
     def get_decisions(self, game_id: str) -> Decisions:
@@ -2627,6 +2642,20 @@ class AsyncOperations:
         DELETE /v1/games/{game_id}
         """
         return await self._call(OPERATIONS['delete_game'], path={'game_id': game_id}, query=None,
+            headers=None, body=None)
+
+    async def rematch_game(self, game_id: str) -> CreatedGame:
+        """Start a rematch
+
+        The creator token of a finished game (not a tournament's table) creates a new game
+        with the same ruleset, seats and options and a new seed, answered as game creation
+        answers: new seat tokens for the human seats (hand out the new seat links), bots
+        as bots, a named `player` kept. Asking again for the same finished game answers the
+        same rematch (200) instead of creating another one.
+
+        POST /v1/games/{game_id}/rematch
+        """
+        return await self._call(OPERATIONS['rematch_game'], path={'game_id': game_id}, query=None,
             headers=None, body=None)
 
     async def get_decisions(self, game_id: str) -> Decisions:

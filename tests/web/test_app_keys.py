@@ -20,6 +20,7 @@ def test_a_table_plays_with_a_publishable_key_entered_in_the_lobby(make_service,
         "ruleset": "monopoly-cars2", "seed": 1, "seats": [{"name": "Ann"}, {"name": "Bo", "bot": "random"}]}).json()
     driver = browser
     driver.get(f"{service.url}/")
+    driver.find_element(By.CSS_SELECTOR, "#key-panel summary").click()  # folded away: for developers
     fill(driver.find_element(By.ID, "api-key"), browser_key)
     driver.find_element(By.ID, "key-submit").click()
     wait_data(driver, "ready", "true")

@@ -156,6 +156,10 @@ def test_the_cli_runs_a_round_robin_and_reads_its_standings_ratings_and_players(
         assert "ordinal" in board.stdout
         player = run_cli("player", "bot:random#1", "--url", url, redis_url="")
         assert player.returncode == 0 and "3 rated game(s)" in player.stdout, player.stdout
+        said = run_cli("tourney", "create", "toy-race", "--format", "round_robin", "--table-size", "2",
+                       "--entrants", "bot:random#8,bot:random#9", "--url", url, redis_url="")
+        first, page = said.stdout.splitlines()[:2]
+        assert said.returncode == 0 and page == f"page: {url}/tournament/{first.split(':')[0]}", said.stdout
         refused = run_cli("tourney", "create", "toy-race", "--format", "duplicate", "--table-size", "4",
                           "--entrants", "a,b,c", "--url", url, redis_url="")
         assert refused.returncode == 2 and "/entrants" in refused.stderr and "Traceback" not in refused.stderr

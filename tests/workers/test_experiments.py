@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from rq import Queue
 
@@ -143,6 +144,8 @@ def test_the_cli_prints_a_table_and_plots_a_sweep(redis_db_url, workers, tmp_pat
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "monopoly-cars2: 2 players, seed 4, finished"
+    # its id and page, at once on stderr (the table keeps stdout)
+    assert re.search(r"^experiment (\S+): http://127\.0\.0\.1:8000/experiments/\1$", done.stderr, re.M), done.stderr
     assert lines[1].index("first mover wins") < lines[1].index("vs base") < lines[1].index("seat 0 wins")
     assert [line.split()[0] for line in lines[2:5]] == ["base", "starting_money=6", "starting_money=24"]
     assert all(line.split()[1] == "200" for line in lines[2:5])
@@ -190,6 +193,7 @@ def test_the_cli_runs_an_experiment_on_a_remote_service_with_the_same_results(re
     for variant in mine + theirs:
         variant.pop("cpu_seconds")
     assert mine == theirs
+    assert f"experiment {json.loads(remote.stdout)['id']}: {url}/experiments/" in remote.stderr
     assert refused.returncode == 2 and "/sweep/starting_money/0" in refused.stderr
     assert refused.stderr.count("\n") == 1, refused.stderr
 

@@ -1,12 +1,13 @@
 // The lobby: the rulesets, a form to create a game, the games of this browser, waiting games, join by invite.
-import { apiKey, get, post, Problem, setApiKey, tokens } from "./api.js";
+import { get, post, Problem, tokens } from "./api.js";
+import { mountKeyPanel } from "./key_panel.js";
+import { keepCreated, seatLinkItems, shareField, tableLink } from "./seat_links.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
 import { statusWords } from "./words.js";
 
 const lobby = { rulesets: [], details: new Map(), labels: new Map() };
 
-const tableLink = (gameId, seat) => `/table/${encodeURIComponent(gameId)}${seat === null ? "" : `?seat=${seat}`}`;
 
 async function details(rulesetId) {
   if (!lobby.details.has(rulesetId)) lobby.details.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}`));
@@ -35,7 +36,9 @@ function drawRulesets() {
     list.append(el("li", { dataset: { ruleset: ruleset.id } }, el("strong", {}, ruleset.title),
       ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: ${ruleset.bots.join(", ")} · `,
       served ? el("a", { href: ruleset.links.rules_doc }, "rules as implemented")
-        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`)));
+        : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`),
+      " · ", el("a", { href: `/leaderboard/${encodeURIComponent(ruleset.id)}`, className: "leaderboard-link" },
+        "leaderboard")));
   }
   const select = clear($("create-ruleset"));
   for (const ruleset of lobby.rulesets) select.append(el("option", { value: ruleset.id }, ruleset.title));
@@ -83,14 +86,39 @@ async function chooseRuleset() {
   drawOptions($("create-options"), (await details(ruleset.id)).options_schema);
 }
 
-function seatsFromForm() {
+/** The seats of the form; in a rated game each names its player: a person by name, a bot as bot:<bot>#<seat>. */
+function seatsFromForm(rated) {
   return [...$("create-seats").querySelectorAll(".seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
     const name = row.querySelector(".seat-name").value.trim();
+    const number = Number(row.dataset.seat) + 1;
     if (kind === "open") return { open: true };
-    if (kind.startsWith("bot:")) return { name: name || `Bot ${Number(row.dataset.seat) + 1}`, bot: kind.slice(4) };
-    return { name };
+    if (kind.startsWith("bot:")) {
+      const bot = kind.slice(4);
+      return { name: name || `Bot ${number}`, bot, ...(rated ? { player: `bot:${bot}#${number}` } : {}) };
+    }
+    return rated ? { name, player: name } : { name };
   });
+}
+
+/** A rated game refuses hints and spectators' win chances: checking one side clears the other. */
+function keepSettingsExclusive(changed) {
+  const helps = ["create-hints", "create-spectator-chances"];
+  if (changed.target.id === "create-rated" && changed.target.checked) for (const id of helps) $(id).checked = false;
+  if (helps.includes(changed.target.id) && changed.target.checked) $("create-rated").checked = false;
+}
+
+function rulesetTitle(rulesetId) {
+  const ruleset = lobby.rulesets.find((known) => known.id === rulesetId);
+  return ruleset ? ruleset.title : rulesetId || "A game";
+}
+
+/** A game as a person reads it: the game's title and its seats' names (its id only in small print). */
+function readableName(gameId, game) {
+  const title = rulesetTitle(game.ruleset);
+  const names = game.names || Object.values(game.seats || {}).map((entry) => entry.name).filter(Boolean);
+  return [el("strong", { className: "game-name" }, names.length ? `${title}: ${names.join(", ")}` : title), " ",
+    el("code", { className: "muted game-id" }, gameId)];
 }
 
 /**
@@ -102,22 +130,16 @@ function drawLinks(gameId) {
   if (!game) return;
   show($("created-panel"));
   $("created-id").textContent = gameId;
-  const list = clear($("created-seats"));
-  for (const [seat, entry] of Object.entries(game.seats || {})) {
-    const shared = `${location.origin}/table/${encodeURIComponent(gameId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
-    list.append(el("li", { dataset: { seat } },
-      el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
-      " · link for that player: ", el("input", { readOnly: true, value: shared, className: "share", size: 40 })));
-  }
+  clear($("created-seats")).append(...seatLinkItems(gameId));
   const invites = clear($("created-invites"));
   const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(gameId)}&invite=${encodeURIComponent(secret)}`;
   for (const invite of game.invites || []) {
     invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
-      el("input", { readOnly: true, value: inviteLink(invite.invite), className: "share", size: 40 })));
+      ...shareField(inviteLink(invite.invite))));
   }
   if (game.invite) {
     invites.append(el("li", {}, "Invite to join mid-game: ",
-      el("input", { readOnly: true, value: inviteLink(game.invite), className: "share", size: 40 })));
+      ...shareField(inviteLink(game.invite))));
   }
   $("created-spectate").href = tableLink(gameId, null);
   // Seen at once, wherever the page was scrolled: the links are what the creator needs next.
@@ -131,19 +153,18 @@ async function create(submitted) {
   submitted.preventDefault();
   showProblem(null);
   try {
-    const body = { ruleset: current().id, seats: seatsFromForm(), options: readOptions($("create-options")) };
+    const rated = $("create-rated").checked;
+    const body = { ruleset: current().id, seats: seatsFromForm(rated), options: readOptions($("create-options")) };
+    if (rated) body.rated = true;
+    if ($("create-hints").checked) body.hints = true;
+    if ($("create-spectator-chances").checked) body.win_chances = "spectators";
     const timeout = $("create-timeout").value.trim();
     if (timeout) body.decision_timeout = Number(timeout);
     const seed = $("create-seed").value.trim();
     if (seed) body.seed = Number(seed);
     if ($("create-listed").checked) body.listed = true;
     const game = await post("/v1/games", body);
-    const seats = {};
-    for (const seat of game.seats) if (seat.token) seats[seat.seat] = { name: seat.name, token: seat.token };
-    tokens.save(game.id, {
-      ruleset: game.ruleset, created: new Date().toISOString(), creator_token: game.creator_token, seats,
-      invites: game.invites || [], invite: game.invite || null,
-    });
+    keepCreated(game);
     drawMine();
     drawLinks(game.id);
   } catch (error) {
@@ -198,7 +219,7 @@ function drawMine() {
   delete document.body.dataset.turnsMarked;
   const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
   for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
-    list.append(el("li", { dataset: { game: gameId } }, el("code", {}, gameId), ` ${game.ruleset || ""} `,
+    list.append(el("li", { dataset: { game: gameId } }, ...readableName(gameId, game), " ",
       el("span", { className: "game-status muted" }), " ",
       Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
         `play as ${entry.name || `seat ${seat}`}`), " "]),
@@ -218,7 +239,7 @@ async function drawWaiting() {
     const page = await get("/v1/games?status=waiting&limit=20");
     for (const game of page.games || []) {
       const open = game.open_seats ?? (game.seats || []).filter((seat) => seat.open).length;
-      list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${game.ruleset} · `,
+      list.append(el("li", { dataset: { game: game.id } }, el("code", {}, game.id), ` ${rulesetTitle(game.ruleset)} · `,
         (game.seats || []).map((seat) => (seat.open ? "(open)" : seat.name)).join(", "), ` · ${open} open`,
         game.decision_timeout ? ` · ${game.decision_timeout} s per decision` : "", " ",
         el("button", { type: "button", className: "link", on: { click: () => { $("join-game").value = game.id; $("join-name").focus(); } } }, "join")));
@@ -255,13 +276,9 @@ async function start() {
     $("join-invite").value = fragment.get("invite") || "";
     history.replaceState(null, "", location.pathname);
   }
-  $("api-key").value = apiKey() || "";
-  $("key-form").addEventListener("submit", (submitted) => {
-    submitted.preventDefault();
-    setApiKey($("api-key").value.trim());
-    location.reload();
-  });
+  mountKeyPanel();
   $("create-form").addEventListener("submit", create);
+  $("create-settings").addEventListener("change", keepSettingsExclusive);
   $("join-form").addEventListener("submit", join);
   $("create-ruleset").addEventListener("change", chooseRuleset);
   $("add-seat").addEventListener("click", () => {
@@ -272,11 +289,14 @@ async function start() {
     const rows = [...$("create-seats").querySelectorAll(".seat-row")];
     if (rows.length > current().min_players) rows[rows.length - 1].remove();
   });
-  drawMine();
-  drawWaiting();
   try {
-    lobby.rulesets = (await get("/v1/rulesets")).rulesets;
-    drawRulesets();
+    try {
+      lobby.rulesets = (await get("/v1/rulesets")).rulesets;
+      drawRulesets();
+    } finally {
+      drawMine(); // after the rulesets: it names each game by its ruleset's title
+      drawWaiting();
+    }
     await chooseRuleset();
     document.body.dataset.ready = "true";
   } catch (error) {

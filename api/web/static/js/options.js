@@ -10,6 +10,8 @@ export function drawOptions(fieldset, optionsSchema) {
   const legend = fieldset.querySelector("legend");
   clear(fieldset);
   if (legend) fieldset.append(legend);
+  // The options only JSON can say (boards, decks, charts): folded away, for whoever edits house data.
+  const folded = el("details", { className: "json-options developer" }, el("summary", {}, "Data options (JSON)"));
   for (const [name, schema] of Object.entries(optionsSchema.properties || {})) {
     const type = kinds(schema);
     const hint = schema.description || "";
@@ -35,9 +37,11 @@ export function drawOptions(fieldset, optionsSchema) {
       input.dataset.kind = "json";
     }
     input.classList.add("option");
-    fieldset.append(el("label", { className: "option-field" }, el("span", {}, words(name)), input,
-      hint ? el("small", { className: "muted" }, hint) : null));
+    const field = el("label", { className: "option-field" }, el("span", {}, words(name)), input,
+      hint ? el("small", { className: "muted" }, hint) : null);
+    (input.tagName === "TEXTAREA" ? folded : fieldset).append(field);
   }
+  if (folded.children.length > 1) fieldset.append(folded);
 }
 
 /** The options the user set (fields left empty keep the ruleset's default). Throws on bad JSON. */

@@ -1,0 +1,58 @@
+"""The tournament and experiment forms (in the page menu): each creates its thing and leads to its page."""
+
+from __future__ import annotations
+
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.web.pages import console_errors, fill, off_screen, select, viewport, wait, wait_data
+
+
+def test_a_tournament_is_created_from_its_form_and_reaches_its_page(service, browser):
+    driver = browser
+    driver.get(f"{service.url}/")
+    driver.find_element(By.LINK_TEXT, "Tournaments").click()  # the menu
+    wait_data(driver, "ready", "true")
+    with viewport(driver, 390, 844):  # a phone: the form fits
+        assert not (gone := off_screen(driver)), gone
+    select(driver, "tourney-ruleset", "whipcash")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#tourney-options .option[name=turn_cap]"))
+    select(driver, "tourney-format", "swiss")
+    fill(driver.find_element(By.ID, "tourney-rounds"), "2")
+    fill(driver.find_element(By.CSS_SELECTOR, "#tourney-options .option[name=turn_cap]"), "8")
+    driver.find_element(By.ID, "tourney-submit").click()
+    wait(driver, lambda d: "/tournament/" in d.current_url)
+    tournament_id = driver.current_url.rsplit("/", 1)[1]
+    wait_data(driver, "ready", "true")
+    made = requests.get(f"{service.url}/v1/tournaments/{tournament_id}", timeout=10).json()
+    assert (made["ruleset"], made["format"], made["rounds"]) == ("whipcash", "swiss", 2)
+    assert made["options"] == {"turn_cap": 8}
+    rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+    entrants = {row.get_attribute("data-entrant") for row in rows}
+    assert entrants == {"bot:heuristic#1", "bot:heuristic#2", "bot:random#1", "bot:random#2"}
+    assert console_errors(driver) == []
+
+
+def test_an_experiment_is_created_from_its_form_and_reaches_its_page(service, browser):
+    driver = browser
+    driver.get(f"{service.url}/")
+    driver.find_element(By.LINK_TEXT, "Experiments").click()
+    wait_data(driver, "ready", "true")
+    with viewport(driver, 390, 844):
+        assert not (gone := off_screen(driver)), gone
+    select(driver, "exp-ruleset", "monopoly-cars2")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#exp-sweep-option option[value=starting_money]"))
+    fill(driver.find_element(By.ID, "exp-players"), "2")
+    select(driver, "exp-sweep-option", "starting_money")
+    fill(driver.find_element(By.ID, "exp-sweep-values"), "6, 24")
+    fill(driver.find_element(By.ID, "exp-games"), "40")
+    fill(driver.find_element(By.ID, "exp-seed"), "3")
+    driver.find_element(By.ID, "exp-submit").click()
+    wait(driver, lambda d: "/experiments/" in d.current_url and not d.current_url.endswith("/new"))
+    exp_id = driver.current_url.rsplit("/", 1)[1]
+    wait_data(driver, "experiment", "finished", timeout=120)
+    made = requests.get(f"{service.url}/v1/experiments/{exp_id}", timeout=10).json()
+    assert [variant["point"] for variant in made["result"]["variants"]][1:] == [{"starting_money": 6},
+                                                                              {"starting_money": 24}]
+    assert driver.find_element(By.ID, "exp-sentence").text.startswith("with starting_money=")
+    assert console_errors(driver) == []
