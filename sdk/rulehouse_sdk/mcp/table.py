@@ -101,8 +101,9 @@ class Table:
         if option is not None:
             decision = next((d for d in decisions if d["id"] == decision_of(option)), None)
             if decision is None:
-                raise TableError(self._refusal(f"option {option} is not on offer: its decision "
-                                               f"{decision_of(option)} is not pending for you", decisions, words))
+                raise TableError(self._refusal(f"stale: option {option} is no longer on offer (its decision "
+                                               f"{decision_of(option)} is not pending for seat {seat})",
+                                               decisions, words))
             try:
                 body = chosen_action(decision, option, amounts, words)
             except OptionRefused as refused:
