@@ -209,9 +209,10 @@ def build_server(base_url: str, *, api_key: str | None = None, client_options: d
 
     @server.tool()
     def hint(ctx: Context, game_id: GameId, seat: SeatNumber = None) -> dict[str, Any]:
-        """The service's suggestion for your pending decision, where the game allows hints."""
+        """The service's suggestion for your pending decision, where the game allows hints: the action,
+        its option id and label. Status "pending": the search is still running, ask again."""
         table = tables.of(ctx)
-        return answered(lambda: table.seat_client(game_id, seat)[1].get_hint(game_id, wait=ANALYSIS_WAIT_SECONDS))
+        return answered(lambda: table.hint(game_id, seat, ANALYSIS_WAIT_SECONDS))
 
     @server.tool()
     def win_chances(ctx: Context, game_id: GameId, seat: SeatNumber = None) -> dict[str, Any]:

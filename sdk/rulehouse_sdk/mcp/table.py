@@ -14,7 +14,7 @@ from typing import Any
 
 from rulehouse_sdk.client import Client, decision_tag
 from rulehouse_sdk.errors import IllegalAction, InvalidRequest, RulehouseError, StaleVersion
-from rulehouse_sdk.mcp.options import OptionRefused, chosen_action, decision_of, offered
+from rulehouse_sdk.mcp.options import OptionRefused, chosen_action, decision_of, offered, option_id
 from rulehouse_sdk.mcp.words import Words
 
 #: the longest a ``wait_for_turn`` call may wait (seconds): a tool call should come back
@@ -144,6 +144,20 @@ class Table:
                         "waiting_for": pending["waiting_for"], "version": pending["version"]}
             time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 1.5, POLL_SECONDS[1])
+
+    def hint(self, game_id: str, seat: int | None, wait: float) -> dict[str, Any]:
+        """The service's hint, with the option id (and label) of the move it suggests."""
+        seat, client = self.seat_client(game_id, seat)
+        found = dict(client.get_hint(game_id, wait=wait))
+        decision = next((d for d in client.get_decisions(game_id)["decisions"] if d["id"] == found.get("decision")),
+                        None)
+        if decision is not None and found.get("action"):
+            game = client.get_game(game_id)
+            words = self.words(game["ruleset"], game)
+            ranged = frozenset((decision.get("ranges") or {}).get(found["action"]["type"], {}))
+            found["option"] = option_id(decision["id"], found["action"], ranged)
+            found["label"] = words.action(found["action"])
+        return found
 
     @staticmethod
     def _refusal(why: str, decisions: list[dict[str, Any]], words: Words) -> str:
