@@ -13,7 +13,7 @@ from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from api.analysis.routes import blp as analysis_blp
-from api.apps import access, limits
+from api.apps import access, limits, quotas
 from api.apps.app_store import AppKeys
 from api.apps.routes import blp as apps_blp
 from api.apps.routes import hooks_blp as webhooks_blp
@@ -44,6 +44,7 @@ from api.records.routes import blp as records_blp
 from api.rulesets.routes import blp as rulesets_blp
 from api.seats.routes import blp as seats_blp
 from api.service.game_listeners import wire
+from api.service.quota_census import census
 from api.simulations.routes import blp as simulations_blp
 from api.system.routes import bench
 from api.system.routes import blp as system_blp
@@ -185,7 +186,8 @@ def create_app(config: dict | None = None) -> Flask:
     moves.states.resize(app.config["STATE_CACHE_SIZE"])
     timelines.resize(app.config["TIMELINE_GAMES"])
     app.extensions["rulehouse.store"] = store
-    app.extensions[access.EXTENSION] = AppKeys(store.control)
+    app.extensions[access.EXTENSION] = store.beside(AppKeys)
+    app.extensions[quotas.CENSUS_EXTENSION] = census(store)
     app.extensions[WEBHOOKS_EXTENSION] = webhooks
     if not app.config["REQUIRE_API_KEYS"]:
         log.warning("development mode: requests without an app key belong to the 'local' app "

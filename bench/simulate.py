@@ -33,7 +33,7 @@ from rq import Worker  # noqa: E402
 
 from api.runs.keys import run_key  # noqa: E402
 from api.service.embedded_redis import EmbeddedRedis  # noqa: E402
-from api.simulations import lifecycle as jobs  # noqa: E402
+from api.simulations import lifecycle as simulations  # noqa: E402
 from engine.simulate import play_chunk  # noqa: E402
 
 
@@ -78,12 +78,12 @@ def queued_rate(redis_url: str, body: dict, workers: int, fork: bool) -> tuple[f
     try:
         cpu_before = cpu_seconds(watched)
         began = time.perf_counter()
-        sim_id = jobs.submit(client, body)
-        while client.hget(run_key(jobs.KIND, sim_id), "status") not in (b"finished", b"failed", b"cancelled"):
+        sim_id = simulations.submit(client, body)
+        while client.hget(run_key(simulations.KIND, sim_id), "status") not in (b"finished", b"failed", b"cancelled"):
             time.sleep(0.01)
         elapsed = time.perf_counter() - began
         cpu = cpu_seconds(watched) - cpu_before
-        state = jobs.status(client, sim_id)
+        state = simulations.status(client, sim_id)
         if state["status"] != "finished" or state["progress"]["games_done"] != body["games"]:
             raise SystemExit(f"simulation ended {state['status']}: {state['error']}")
         return body["games"] / elapsed, body["games"] / cpu, state["chunks"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from api.apps import accounting
+from api.apps.accounting import Accounting
 from api.play.game_record import FINISHED
 from api.play.store import GameStore
 from api.records.build import full_record
@@ -56,8 +56,8 @@ def compute_analysis(store: GameStore, game_id: str, job_id: str, app_id: str | 
     try:
         outcome, work = _compute(store, game_id, job_id)
     finally:  # an error charges what was reserved for nothing: give it back
-        if accounting.settle(store.control, analysis_charge_id(game_id), work) is None and app_id and reserved:
-            accounting.add_work(store.control, app_id, QUOTA, work - reserved)
+        if store.beside(Accounting).settle(analysis_charge_id(game_id), work) is None and app_id and reserved:
+            store.beside(Accounting).add_work(app_id, QUOTA, work - reserved)
     return outcome
 
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import redis
 
+from api.apps.holds import Holds
+
 #: What a secret key may be scoped to. ``admin`` may read, cancel and delete any app's games
 #: and simulations; the others name the resources an app creates and owns.
 SCOPES = ("games", "simulations", "webhooks", "admin")
@@ -90,6 +92,10 @@ class UnknownApp(LookupError):
 class AppKeys:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client  # decode_responses=True
+
+    def holds(self, app_id: str) -> Holds:
+        """The app's hold sets (``api.apps.holds``), on the same Redis."""
+        return Holds(self.redis, app_id)
 
     # -- administration (the CLI) ----------------------------------------------
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import redis
 
+#: The hold set of an app's rated players (``api.competition.rated_players``), kept for good.
+RATED_PLAYERS = "rated-players"
 #: Hold sets are kept this long after the last take (past any thing's life: retention is at most 90 days).
 HOLD_TTL = 91 * 24 * 3600
 

@@ -50,7 +50,7 @@ def admit_search_seats(ruleset, bots: list[str | None], owner: str | None) -> No
     """Before searching bots take seats of a game of ``owner`` (creation, a start that fills open
     seats, a seat handed to a bot): 403 when the owner's search work of today is spent."""
     if any(bot_searches(ruleset.id, bot) for bot in bots) and (app := _paying_app(owner)) is not None:
-        accounting.check_room(app, "search_work_per_day")
+        accounting.current().check_room(app, "search_work_per_day")
 
 
 def admit_hint(owner: str | None, cost: int, *, game_id: str | None = None, seat: int | None = None) -> bool:
@@ -60,13 +60,13 @@ def admit_hint(owner: str | None, cost: int, *, game_id: str | None = None, seat
     app = _paying_app(owner)
     if app is None:
         return False
-    accounting.admit(app, "search_work_per_day", cost, game_id=game_id, seat=seat)
+    accounting.current().admit(app, "search_work_per_day", cost, game_id=game_id, seat=seat)
     return True
 
 
 def refund_hint(owner: str, cost: int) -> None:
     """Take back what ``admit_hint`` counted for work another request had asked already."""
-    accounting.give_back(keys().redis, owner, "search_work_per_day", cost)
+    accounting.current().give_back(owner, "search_work_per_day", cost)
 
 
 def claim_search(payer: str | None, bound: int, computation_id: str, *, game_id: str | None = None,
@@ -76,14 +76,14 @@ def claim_search(payer: str | None, bound: int, computation_id: str, *, game_id:
     None when another ask holds the computation (nothing reserved: wait for its answer), 403 past a
     quota (the claim given up), else whether something was reserved. The job settles the charge at the
     work it did; ``forgo_search`` gives claim and charge back when no job is queued after all."""
-    if not accounting.claim(keys().redis, computation_id):
+    if not accounting.current().claim(computation_id):
         return None
     app = _paying_app(payer)
     try:
-        return app is not None and accounting.reserve(app, "search_work_per_day", bound, computation_id,
+        return app is not None and accounting.current().reserve(app, "search_work_per_day", bound, computation_id,
                                                       game_id=game_id, seat=seat)
     except ApiProblem:
-        accounting.unclaim(keys().redis, computation_id)
+        accounting.current().unclaim(computation_id)
         raise
 
 
@@ -92,18 +92,18 @@ def forgo_search(computation_id: str, *, computing: bool = False) -> None:
     time) it was asked meanwhile. Its charge is given back whole, unless a job is ``computing`` it, which
     settles it."""
     if not computing:
-        accounting.settle(keys().redis, computation_id, 0)
-    accounting.unclaim(keys().redis, computation_id)
+        accounting.current().settle(computation_id, 0)
+    accounting.current().unclaim(computation_id)
 
 
 def claim_computation(computation_id: str) -> bool:
     """Claim a computation without reserving (``api.apps.accounting``): one computed in the request, or one
     whose job was lost, to queue it again under the charge already reserved. False while another ask holds it."""
-    return accounting.claim(keys().redis, computation_id)
+    return accounting.current().claim(computation_id)
 
 
 def unclaim_computation(computation_id: str) -> None:
-    accounting.unclaim(keys().redis, computation_id)
+    accounting.current().unclaim(computation_id)
 
 
 def claim(kind: str, resource_id: str) -> None:

@@ -20,14 +20,21 @@ requests come at once. Over a quota: 403 ``quota-exceeded``, nothing made, nothi
 
 The daily work of a simulation or experiment (``api.apps.accounting``) is admitted after its holds;
 when the work is refused, the holds are given back.
+
+What exists is the rooms' to say, and they sit above the apps: the app factory hands their answers down
+as a ``Census`` (``api/app.py``): by hold set and holder prefix, the ``Life`` of each thing (ended, or
+going on with what it weighs now), the rated players' own release, and the bounds that are the
+service's, not an app's. So the apps room imports none of the rooms that hold its quotas.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
 
 from flask import current_app
 
@@ -35,16 +42,10 @@ from api.apps import accounting
 from api.apps.access import keys
 from api.apps.accounting import over_quota, quota_of
 from api.apps.app_store import App
-from api.apps.holds import Ask, Holds
-from api.competition import rated_players
-from api.competition.competition_keys import tournament_key
-from api.competition.rated_players import RATED_PLAYERS
-from api.competition.tournaments import RUNNING
-from api.experiments.spec import MAX_EXPERIMENTS_IN_FLIGHT
-from api.experiments.store import ExperimentStore
+from api.apps.holds import RATED_PLAYERS, Ask, Holds
 from api.play.game_record import OVER
+from api.play.store import GameStore
 from api.runs.store import ACTIVE, RunStore
-from api.simulations.store import SimulationStore
 from engine.core.registry import get_ruleset
 from engine.experiments.drama import DRAMA_WORK_FACTOR
 
@@ -52,6 +53,62 @@ LIVE_GAMES, QUEUED_CHUNKS, LIVE_EXPERIMENTS = "live-games", "queued-chunks", "li
 #: The quota each hold set counts against (its name in 403 problems and ``GET /v1/apps/me``).
 QUOTA_OF_SET = {LIVE_GAMES: "live_games", QUEUED_CHUNKS: "queued_chunks", LIVE_EXPERIMENTS: "experiments_in_flight",
                 RATED_PLAYERS: "rated_players"}
+
+
+@dataclass(frozen=True, slots=True)
+class Life:
+    """What a holder's thing is now, as its room says: ``ended`` (a game over, a run no longer active), and
+    while it goes on what it ``weighs`` (a run's chunks not yet played; None: its weight stays)."""
+    ended: bool
+    weighs: int | None = None
+
+
+#: A room's answer for some of its things, by id: each one's ``Life``, or None (gone, or not made yet).
+Lives = Callable[[list[str]], list[Life | None]]
+
+
+class RatedPlayers(Protocol):
+    """The rated players' hold set, released by what the competition room keeps of them
+    (``api.competition.rated_players``)."""
+
+    def give_back(self, app_id: str, players: list[str]) -> None: ...
+
+    def reconcile(self, app_id: str, pending_seconds: float) -> None: ...
+
+
+@dataclass(frozen=True)
+class Census:
+    """What the rooms above tell the quotas (built by the app factory): ``lives`` by (hold set, holder prefix:
+    ``tournament``, ``sim``, ``exp``, or "" for a plain id), the ``rated_players``' release, and the
+    ``bounds`` of hold sets that are the service's rather than an app's quota."""
+    lives: dict[tuple[str, str], Lives]
+    rated_players: RatedPlayers
+    bounds: dict[str, int]
+
+
+CENSUS_EXTENSION = "rulehouse.quota_census"
+
+
+def _census() -> Census:
+    return current_app.extensions[CENSUS_EXTENSION]
+
+
+def game_lives(store: GameStore) -> Lives:
+    """Games: over once finished or aborted."""
+    return lambda ids: [None if status is None else Life(status in OVER) for status in store.statuses(ids)]
+
+
+def run_lives(store: RunStore, chunks_left: Callable[[dict, int], int] | None = None) -> Lives:
+    """Runs of ``store``'s kind: ended once no longer active; while active, ``chunks_left`` (of its spec and its
+    chunks done) is what it weighs."""
+    def life(status: str | None, spec: str | None, done: str | None) -> Life | None:
+        if status is None:
+            return None
+        if status not in ACTIVE:
+            return Life(ended=True)
+        return Life(ended=False, weighs=None if chunks_left is None else chunks_left(json.loads(spec), int(done or 0)))
+
+    return lambda ids: [life(*state) for state in store.states(ids)]
 #: What a thing of each kind holds: (hold set, holder) for its id. The first counts the thing's weight
 #: (a tournament's tables, a simulation's or experiment's chunks), the others one each.
 HELD_AS = {
@@ -65,7 +122,7 @@ PENDING_SECONDS = 60.0
 
 
 def holds(app_id: str) -> Holds:
-    return Holds(keys().redis, app_id)
+    return keys().holds(app_id)
 
 
 def asks_for(app: App, kind: str, resource_id: str, weight: int = 1, rated: list[str] | tuple[str, ...] = ()
@@ -80,8 +137,8 @@ def asks_for(app: App, kind: str, resource_id: str, weight: int = 1, rated: list
 
 
 def _allowed(app: App, hold_set: str) -> int:
-    # The experiments in flight are a bound of the service, not a quota an app may change.
-    return MAX_EXPERIMENTS_IN_FLIGHT if hold_set == LIVE_EXPERIMENTS else quota_of(app, QUOTA_OF_SET[hold_set])
+    bounds = _census().bounds  # the experiments in flight
+    return bounds[hold_set] if hold_set in bounds else quota_of(app, QUOTA_OF_SET[hold_set])
 
 
 def admit(app: App, *asks: Ask, work: tuple[str, int] | None = None) -> None:
@@ -98,7 +155,7 @@ def admit(app: App, *asks: Ask, work: tuple[str, int] | None = None) -> None:
         raise over_quota(QUOTA_OF_SET.get(ask.hold_set, ask.hold_set), refused.held, refused.asked, ask.allowed)
     if work is not None:
         try:
-            accounting.admit(app, *work)
+            accounting.current().admit(app, *work)
         except Exception:
             _give_back(held, asks)
             raise
@@ -123,7 +180,7 @@ def _give_back(held: Holds, asks: tuple[Ask, ...]) -> None:
         if ask.hold_set != RATED_PLAYERS:
             held.release(ask.hold_set, ask.holder)
     # A player may have been held before this request (another game of it): only one left with nothing goes.
-    rated_players.give_back(held.redis, held.app_id, [ask.holder for ask in asks if ask.hold_set == RATED_PLAYERS])
+    _census().rated_players.give_back(held.app_id, [ask.holder for ask in asks if ask.hold_set == RATED_PLAYERS])
 
 
 def confirm(app_id: str, kind: str, resource_id: str) -> None:
@@ -153,71 +210,33 @@ def used(app_id: str, quota: str) -> int:
 def reconcile(app_id: str, hold_set: str) -> None:
     """Give back what the set's holders no longer hold: things that ended or are gone, chunks played; of the
     rated players, those whose game never appeared (the others leave when their last game or list does)."""
-    held = holds(app_id)
+    census = _census()
     if hold_set == RATED_PLAYERS:
-        rated_players.reconcile(held.redis, app_id, PENDING_SECONDS)
+        census.rated_players.reconcile(app_id, PENDING_SECONDS)
         return
+    held = holds(app_id)
     entries = held.holders(hold_set)
-    if entries:
-        _RECONCILE[hold_set](held, entries)
+    by_kind: dict[str, list[tuple[str, float | None]]] = {}
+    for holder, pending in entries:
+        by_kind.setdefault(holder.partition(":")[0] if ":" in holder else "", []).append((holder, pending))
+    ended = []
+    for kind, group in by_kind.items():
+        lives = census.lives[(hold_set, kind)]([holder.rpartition(":")[2] for holder, _ in group])
+        for (holder, pending), life in zip(group, lives, strict=True):
+            if life is None:
+                if _never_made_or_gone(pending):
+                    ended.append(holder)
+            elif life.ended:
+                ended.append(holder)
+            elif life.weighs is not None:
+                held.reweigh(hold_set, holder, life.weighs)
+    if ended:
+        held.release(hold_set, *ended)
 
 
 def _never_made_or_gone(pending_since: float | None) -> bool:
     """A holder whose thing is missing: gone once confirmed; never made once pending too long."""
     return pending_since is None or time.time() - pending_since > PENDING_SECONDS
-
-
-def _live_games(held: Holds, entries: list[tuple[str, float | None]]) -> None:
-    games = [holder for holder, _ in entries if not holder.startswith("tournament:")]
-    tournaments = [holder for holder, _ in entries if holder.startswith("tournament:")]
-    pipe = held.redis.pipeline(transaction=False)
-    for holder in tournaments:
-        pipe.hget(tournament_key(holder.partition(":")[2]), "status")
-    # Over: a game finished or aborted, a tournament no longer running; None: gone (or not made yet).
-    over = {holder: None if status is None else status in OVER for holder, status in
-            zip(games, current_app.extensions["rulehouse.store"].statuses(games), strict=True)}
-    over |= {holder: None if status is None else status != RUNNING
-             for holder, status in zip(tournaments, pipe.execute(), strict=True)}
-    ended = [holder for holder, pending in entries
-             if over[holder] or (over[holder] is None and _never_made_or_gone(pending))]
-    held.release(LIVE_GAMES, *ended)
-
-
-def _metas(held: Holds, entries: list[tuple[str, float | None]], store: type[RunStore]) -> list[list[str | None]]:
-    """Status, spec and chunks done of each holder's run, asked of the runs' store."""
-    return store(held.redis).states([holder.rpartition(":")[2] for holder, _ in entries])  # sim:<id>, exp:<id>, <id>
-
-
-def _queued_chunks(held: Holds, entries: list[tuple[str, float | None]]) -> None:
-    sims = [entry for entry in entries if entry[0].startswith("sim:")]
-    exps = [entry for entry in entries if entry[0].startswith("exp:")]
-    ended = []
-    for group, store, remaining in ((sims, SimulationStore, _simulation_chunks),
-                                    (exps, ExperimentStore, _experiment_chunks)):
-        for (holder, pending), (status, spec, done) in zip(group, _metas(held, group, store), strict=True):
-            if status in ACTIVE:
-                held.reweigh(QUEUED_CHUNKS, holder, remaining(json.loads(spec), int(done or 0)))
-            elif status is not None or _never_made_or_gone(pending):
-                ended.append(holder)
-    held.release(QUEUED_CHUNKS, *ended)
-
-
-def _simulation_chunks(spec: dict, done: int) -> int:
-    return max(0, spec["chunks"] - done)
-
-
-def _experiment_chunks(spec: dict, done: int) -> int:
-    return max(0, spec["budget_chunks"] - done) * len(spec["variants"])
-
-
-def _experiments(held: Holds, entries: list[tuple[str, float | None]]) -> None:
-    ended = [holder for (holder, pending), (status, _, _) in zip(entries, _metas(held, entries, ExperimentStore),
-                                                                  strict=True)
-             if status not in ACTIVE and (status is not None or _never_made_or_gone(pending))]
-    held.release(LIVE_EXPERIMENTS, *ended)
-
-
-_RECONCILE = {LIVE_GAMES: _live_games, QUEUED_CHUNKS: _queued_chunks, LIVE_EXPERIMENTS: _experiments}
 
 
 # -- simulations ------------------------------------------------------------------------------------

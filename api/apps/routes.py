@@ -58,8 +58,8 @@ class Me(MethodView):
                 "live_games": quotas.used(app.id, "live_games"),
                 "queued_chunks": quotas.used(app.id, "queued_chunks"),
                 "rated_players": quotas.used(app.id, "rated_players"),
-                "simulation_work_today": accounting.work_today(keys().redis, app.id, "simulation_work_per_day"),
-                "search_work_today": accounting.work_today(keys().redis, app.id, "search_work_per_day"),
+                "simulation_work_today": accounting.current().work_today(app.id, "simulation_work_per_day"),
+                "search_work_today": accounting.current().work_today(app.id, "search_work_per_day"),
             }
         return json_response({
             "id": app.id, "name": app.name, "key_kind": app.key_kind,

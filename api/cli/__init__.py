@@ -6,14 +6,18 @@
 - ``apps``, ``competition`` (``tourney``, ``ratings``, ``player``), ``experiments``: the commands of those rooms;
 - ``support``: what they share (Redis's URL, HTTP calls to a running service, waiting on a run).
 
-Each command imports what only it needs inside its own function (Redis, RQ, the jobs, the worker,
-matplotlib, numpy, the analysis): ``rulehouse --help`` and the light commands start without them.
+Each command imports what only it needs inside its own function (the worker, the embedded Redis,
+matplotlib, numpy, the analysis): ``rulehouse --help`` and the light commands start without them. Redis's
+client and RQ are not among them: the runs' store and the wait for Redis that every group shares load them.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from api.cli import apps, competition, experiments, processes, records, simulate
 from api.cli.support import Unreachable
@@ -67,9 +71,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.exceptions import TimeoutError as RedisTimeoutError
-
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

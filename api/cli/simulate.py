@@ -24,6 +24,7 @@ from api.cli.support import (
 from api.simulations.table import format_table
 from engine.core.errors import InvalidOptions
 from engine.core.registry import UnknownRuleset, get_ruleset
+from engine.experiments.drama import drama_measures, play_drama_chunk
 from engine.simulate import simulate, summarize
 
 #: The simulations' lifecycle, loaded only by ``--queue`` (with Redis).
@@ -82,8 +83,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def simulate_drama(ruleset_id: str, games: int, players: int, bots: list[str], options: dict, seed: int) -> dict:
     """``simulate`` with the drama of every game (``rulehouse simulate --drama``), in this process."""
-    from engine.experiments.drama import drama_measures, play_drama_chunk  # only this command pays their import
-
     tally = play_drama_chunk(ruleset_id, players, bots, options, seed, 0, games)
     drama = drama_measures(get_ruleset(ruleset_id), tally.drama, players)
     return {**summarize(ruleset_id, seed, tally), "drama": drama}
@@ -98,6 +97,7 @@ def cmd_train_values(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("numpy") is None:
         print("rulehouse: train-values needs numpy: pip install 'rulehouse[train]'", file=sys.stderr)
         return 1
+    # only once numpy is known to be there (the train extra): they import it
     from engine.values.model import model_path
     from engine.values.train import ModelRefused, train
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from api.ground import config
+from api.runs.store import RunStore, connect
 from engine.core.errors import InvalidOptions
 
 
@@ -117,9 +118,6 @@ class RedisRuns:
     straight into a Redis server that workers listen on; ``warn_idle``: say so when no worker listens."""
 
     def __init__(self, redis_url: str, lifecycle: str, *, warn_idle: bool = False) -> None:
-        # Loaded per command: the command line loads Redis and the runs only for the commands that use them.
-        from api.runs.store import RunStore, connect
-
         self.url = redis_url
         self.redis = connect(redis_url)
         self.store = RunStore(self.redis)

@@ -1,7 +1,8 @@
 """Players, ratings and tournaments of an app (docs/competition.md): the service around
 ``engine/competition``. Flask-free except ``routes`` and ``tournament_routes``.
 
-Keys (all on the control Redis, ``store.control``, each under its app's ``app:{<id>}`` prefix so one
+Keys (all on the control Redis, read and written by ``api.competition.player_store`` and
+``api.competition.tournament_store``, each under its app's ``app:{<id>}`` prefix so one
 app's players never reach another's). A player is known to its app while it has games kept there or a
 rating (no set of players grows beside them; older versions kept ``app:{<app>}:players``, read no more):
 

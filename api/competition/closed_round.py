@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from api.competition.competition_keys import closed_key
+from api.competition.tournament_store import tournament_store
 from api.http.helpers import bearer_token, store
 from api.http.problems import ApiProblem
 
@@ -60,7 +60,7 @@ def check(game_id: str, use: tuple[str, str] | None, *, seat_asked: str | None =
     request's endpoint and method; None: a use that is no seat's play, such as a fork) is not the play
     of one of its seats, by that seat's token (its past views: its own seat's only)."""
     games = store()
-    tournament_id = games.control.get(closed_key(game_id))
+    tournament_id = tournament_store(games).closed_by(game_id)
     if tournament_id is None:
         return
     if use not in SEAT_PLAY:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 PENDING_KEY = "competition:pending"
+#: due-time index of the players' lists that may hold an expired game (``api.competition.player_lists``)
+LISTS_DUE_KEY = "competition:lists-due"
 
 
 def player_games_key(app_id: str, player: str) -> str:

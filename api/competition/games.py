@@ -8,19 +8,10 @@ import logging
 import time
 from collections import defaultdict
 
-import redis
-
 from api.apps.notify import hooks
-from api.competition import due, player_lists, rated_players
-from api.competition.competition_keys import (
-    PENDING_KEY,
-    board_key,
-    closed_key,
-    player_games_key,
-    player_results_key,
-    rated_game_key,
-    ratings_key,
-)
+from api.competition import player_lists
+from api.competition.player_store import player_store
+from api.competition.tournament_store import tournament_store
 from api.play.game_record import ACTIVE, FINISHED, WAITING, GameRecord
 from api.play.store import GameStore
 from engine.competition import Rating, ranks_from_result, rate
@@ -30,14 +21,6 @@ log = logging.getLogger("rulehouse.competition")
 
 #: A seat whose last this many decisions in a row were defaults played at its deadline has left.
 LEFT_AFTER_TIMEOUTS = 3
-#: The latest rated results kept per player (``GET /v1/players/{id}``).
-RESULTS_KEPT = 20
-#: A player's index (games, results) lives this long after its last write.
-INDEX_TTL = 400 * 24 * 3600
-#: A player's games index keeps its newest this many (a bot of a busy app sits at every game).
-GAMES_INDEXED = 10_000
-#: How long the mark that a game was rated is kept (longer than any game is).
-RATED_MARK_TTL = 120 * 24 * 3600
 #: The sweep looks at a rated game waiting for its rating again this long after its last look (the move
 #: that finishes a game rates it at once: the sweep is for a finish whose process died before rating it).
 RATING_RECHECK_SECONDS = 20
@@ -89,30 +72,16 @@ def game_created(store: GameStore, app_id: str, game_id: str, seats: list[dict],
                  created: float | None = None) -> None:
     """Index a new game under each of its named players (and queue its rating when it is rated)."""
     created = time.time() if created is None else created
-    pipe = store.control.pipeline(transaction=False)
-    for number, seat in enumerate(seats):
-        player = seat_player(seat)
-        if player is not None:
-            _index(pipe, store, app_id, game_id, number, player, created)
-    if rated:  # due-time index (api/competition/due.py): the sweep first looks at it a little later
-        pipe.zadd(PENDING_KEY, {f"{app_id} {game_id}": created + RATING_RECHECK_SECONDS})
-        # Its players count in rated_players while it is indexed, whatever let them go since the request's take.
-        rated_players.hold_indexed(pipe, app_id, [player for seat in seats if (player := seat_player(seat))])
-    pipe.execute()
+    seated = [(number, player) for number, seat in enumerate(seats) if (player := seat_player(seat)) is not None]
+    # rated: due-time index (api/competition/due.py), the sweep first looks at it a little later
+    player_store(store).index_game(app_id, game_id, seated, created, look_again=player_lists.recheck_after(store),
+                                   rating_due=created + RATING_RECHECK_SECONDS if rated else None)
 
 
 def player_joined(store: GameStore, app_id: str, game_id: str, seat: int, player: str) -> None:
     """Index a game under a player who joined it (``POST /v1/games/{id}/join`` with ``player``)."""
-    pipe = store.control.pipeline(transaction=False)
-    _index(pipe, store, app_id, game_id, seat, player, time.time())
-    pipe.execute()
-
-
-def _index(pipe, store: GameStore, app_id: str, game_id: str, seat: int, player: str, created: float) -> None:
-    pipe.zadd(player_games_key(app_id, player), {f"{game_id}:{seat}": created})
-    player_lists.schedule(pipe, store, app_id, player, created)  # looked at again once the game may be gone
-    pipe.zremrangebyrank(player_games_key(app_id, player), 0, -GAMES_INDEXED - 1)
-    pipe.expire(player_games_key(app_id, player), INDEX_TTL)
+    player_store(store).index_game(app_id, game_id, [(seat, player)], time.time(),
+                                   look_again=player_lists.recheck_after(store))
 
 
 def game_forgotten(store: GameStore, app_id: str, game_id: str, seats: list[dict]) -> None:
@@ -120,12 +89,7 @@ def game_forgotten(store: GameStore, app_id: str, game_id: str, seats: list[dict
     in rated_players, unless it has a rating) and the queue of games to rate; what it counted in ratings, if it
     was rated, stays."""
     players = {seat_player(seat): number for number, seat in enumerate(seats) if seat_player(seat) is not None}
-    pipe = store.control.pipeline(transaction=False)
-    for player, number in players.items():
-        pipe.zrem(player_games_key(app_id, player), f"{game_id}:{number}")
-    pipe.zrem(PENDING_KEY, f"{app_id} {game_id}")
-    pipe.delete(rated_game_key(app_id, game_id))  # no game left to rate twice
-    pipe.execute()
+    player_store(store).forget_game(app_id, game_id, players)
     for player in players:
         player_lists.forget_if_empty(store, app_id, player)
 
@@ -169,53 +133,37 @@ def rate_game(store: GameStore, app_id: str, game_id: str) -> str:
     not ended (``closed``) waits: its place would tell the round's other tables of their deals, so
     ratings, the leaderboard, results and ``rating.updated`` show it only once the round ends (the round's
     end rates it)."""
-    member = f"{app_id} {game_id}"
+    players_store = player_store(store)
     record = store.load(game_id)
     if record is None or not record.rated:
-        store.control.zrem(PENDING_KEY, member)
+        players_store.leave_pending(app_id, game_id)
         return "gone" if record is None else "unrated"
     if record.status != FINISHED:
         return "running"
-    if store.control.exists(closed_key(game_id)):
+    if tournament_store(store).closed_by(game_id) is not None:
         return "closed"
     ranks = final_ranks(store, record)
     if ranks is None:
-        store.control.zrem(PENDING_KEY, member)
+        players_store.leave_pending(app_id, game_id)
         log.warning("rated game %s of %s could not be read under today's rules: not rated", game_id, app_id)
         return "unrated"
     players = [seat_player(seat) for seat in record.seats]
-    ratings, board, done = ratings_key(app_id, record.ruleset), board_key(app_id, record.ruleset), \
-        rated_game_key(app_id, game_id)
-    with store.control.pipeline(transaction=True) as pipe:
-        while True:
-            try:
-                pipe.watch(ratings, done)
-                if pipe.exists(done):
-                    pipe.unwatch()
-                    store.control.zrem(PENDING_KEY, member)
-                    return "done"
-                stored = [json.loads(value) if value else None for value in pipe.hmget(ratings, players)]
-                before = [Rating(entry["mu"], entry["sigma"]) if entry else Rating() for entry in stored]
-                after = rate(before, ranks)
-                pipe.multi()
-                now = time.time()
-                for seat, player in enumerate(players):
-                    games = (stored[seat] or {}).get("games", 0) + 1
-                    pipe.hset(ratings, player, json.dumps({"mu": after[seat].mu, "sigma": after[seat].sigma,
-                                                           "games": games}))
-                    pipe.zadd(board, {player: after[seat].ordinal})
-                    result = {"game": game_id, "ruleset": record.ruleset, "seat": seat, "place": ranks[seat],
-                              "players": len(players), "tournament": record.tournament, "finished": now,
-                              "before": before[seat].to_dict(), "after": after[seat].to_dict()}
-                    pipe.lpush(player_results_key(app_id, player), json.dumps(result))
-                    pipe.ltrim(player_results_key(app_id, player), 0, RESULTS_KEPT - 1)
-                    pipe.expire(player_results_key(app_id, player), INDEX_TTL)
-                pipe.set(done, "1", ex=RATED_MARK_TTL)
-                pipe.zrem(PENDING_KEY, member)
-                pipe.execute()
-                break
-            except redis.WatchError:
-                continue  # another game of the ruleset was rated meanwhile: read the ratings again
+    before: list[Rating] = []
+    after: list[Rating] = []
+
+    def rated(stored: list[dict | None]) -> list[tuple[dict, float, dict]]:
+        before[:] = [Rating(entry["mu"], entry["sigma"]) if entry else Rating() for entry in stored]
+        after[:] = rate(before, ranks)
+        now = time.time()
+        return [({"mu": after[seat].mu, "sigma": after[seat].sigma, "games": (stored[seat] or {}).get("games", 0) + 1},
+                 after[seat].ordinal,
+                 {"game": game_id, "ruleset": record.ruleset, "seat": seat, "place": ranks[seat],
+                  "players": len(players), "tournament": record.tournament, "finished": now,
+                  "before": before[seat].to_dict(), "after": after[seat].to_dict()})
+                for seat in range(len(players))]
+
+    if not players_store.rate(app_id, game_id, record.ruleset, players, rated):
+        return "done"
     _tell_rated(app_id, game_id, record.ruleset, players, ranks, before, after)
     return "rated"
 
@@ -234,8 +182,8 @@ def sweep(store: GameStore) -> int:
     """Rate the rated games that finished without their last move rating them (a process died between
     the two); the number rated. Every pending game is looked at when it is due (``api.competition.due``:
     again ``RATING_RECHECK_SECONDS`` after each look), however many other apps' games wait."""
-    return due.drain(store.control, PENDING_KEY, lambda members: _rate_due(store, members), batch=SWEEP_BATCH,
-                     recheck=RATING_RECHECK_SECONDS, max_batches=SWEEP_BATCHES)
+    return player_store(store).drain_pending(lambda members: _rate_due(store, members), batch=SWEEP_BATCH,
+                                             recheck=RATING_RECHECK_SECONDS, max_batches=SWEEP_BATCHES)
 
 
 def _rate_due(store: GameStore, members: list[str]) -> int:

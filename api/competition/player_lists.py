@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import time
 
-from api.competition import due, rated_players
-from api.competition.competition_keys import player_games_key
+from api.competition.player_store import player_store
 from api.play.store import GameStore
 
-DUE_KEY = "competition:lists-due"
 #: Lists a sweep claims at a time, and the batches it looks at before it leaves the rest to the next sweep
 #: (a few seconds later, first in line).
 SWEEP_BATCH, SWEEP_BATCHES = 200, 10
@@ -29,39 +27,29 @@ def recheck_after(store: GameStore) -> int:
     return min(store.game_ttl, store.finished_ttl)
 
 
-def schedule(pipe, store: GameStore, app_id: str, player: str, at: float) -> None:
-    """In ``pipe``: look at the player's list ``recheck_after`` seconds after ``at`` (or earlier, if due so)."""
-    pipe.zadd(DUE_KEY, {f"{app_id} {player}": at + recheck_after(store)}, lt=True)
-
-
 def prune(store: GameStore, app_id: str, player: str) -> int:
     """Drop the entries of the player's games that are gone; how many entries are left."""
-    key = player_games_key(app_id, player)
-    members = store.control.zrange(key, 0, -1)
+    players_store = player_store(store)
+    members = players_store.games(app_id, player)
     statuses = store.statuses([member.rpartition(":")[0] for member in members])
     gone = [member for member, status in zip(members, statuses, strict=True) if status is None]
-    if gone:
-        store.control.zrem(key, *gone)
+    players_store.drop_games(app_id, player, gone)
     return len(members) - len(gone)
 
 
 def forget_if_empty(store: GameStore, app_id: str, player: str) -> None:
     """The player's list lost its last entry (a game deleted, or the games expired): nothing to look at again,
     and, unless it has a rating, its place in rated_players is given back."""
-    key, member = player_games_key(app_id, player), f"{app_id} {player}"
-    if store.control.exists(key):
-        return
-    rated_players.release(store.control, app_id, [player])  # looks again, atomically, at list and ratings
-    store.control.zrem(DUE_KEY, member)
-    if store.control.exists(key):  # a game indexed meanwhile
-        store.control.zadd(DUE_KEY, {member: time.time() + recheck_after(store)}, lt=True)
+    players_store = player_store(store)
+    if not players_store.has_games(app_id, player):
+        players_store.let_go(app_id, player, recheck_after(store), time.time())
 
 
 def sweep(store: GameStore) -> int:
     """Prune the lists that are due, every one of them (``due.drain``): a list that still has games comes
     round again one TTL later, an empty one leaves the index. How many were looked at."""
-    return due.drain(store.control, DUE_KEY, lambda members: _look(store, members), batch=SWEEP_BATCH,
-                     recheck=recheck_after(store), max_batches=SWEEP_BATCHES)
+    return player_store(store).drain_lists(lambda members: _look(store, members), batch=SWEEP_BATCH,
+                                           recheck=recheck_after(store), max_batches=SWEEP_BATCHES)
 
 
 def _look(store: GameStore, members: list[str]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api.competition.competition_keys import board_key, player_games_key, player_results_key, ratings_key
+from api.competition.player_store import player_store
 from api.play.store import GameStore
 from engine.competition import Rating
 from engine.core.registry import all_rulesets
@@ -12,24 +12,15 @@ from engine.core.registry import all_rulesets
 
 def known(store: GameStore, app_id: str, player: str) -> bool:
     """Whether the app keeps anything of ``player``: games (their index) or a rating in some ruleset."""
-    pipe = store.control.pipeline(transaction=False)
-    pipe.exists(player_games_key(app_id, player))
-    for ruleset in all_rulesets():
-        pipe.hexists(ratings_key(app_id, ruleset), player)
-    return any(pipe.execute())
+    return player_store(store).known(app_id, player, list(all_rulesets()))
 
 
 def player_ratings(store: GameStore, app_id: str, player: str) -> list[dict]:
     """The player's rating in each ruleset it has rated games of, with its place on that leaderboard."""
     rulesets = list(all_rulesets())
-    pipe = store.control.pipeline(transaction=False)
-    for ruleset in rulesets:
-        pipe.hget(ratings_key(app_id, ruleset), player)
-        pipe.zrevrank(board_key(app_id, ruleset), player)
-    values = pipe.execute()
     found = []
-    for index, ruleset in enumerate(rulesets):
-        stored, rank = values[2 * index], values[2 * index + 1]
+    for ruleset, (stored, rank) in zip(rulesets, player_store(store).ratings_and_places(app_id, player, rulesets),
+                                       strict=True):
         if stored is None:
             continue
         entry = json.loads(stored)
@@ -39,11 +30,11 @@ def player_ratings(store: GameStore, app_id: str, player: str) -> list[dict]:
 
 
 def recent_results(store: GameStore, app_id: str, player: str) -> list[dict]:
-    return [json.loads(entry) for entry in store.control.lrange(player_results_key(app_id, player), 0, -1)]
+    return player_store(store).recent_results(app_id, player)
 
 
 def games_played(store: GameStore, app_id: str, player: str) -> int:
-    return int(store.control.zcard(player_games_key(app_id, player)))
+    return player_store(store).games_count(app_id, player)
 
 
 #: How many of a player's most recent games its ``move_cost`` reads the stored analyses of.
@@ -57,7 +48,7 @@ def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None,
     choice. Reads only each analysis' seat costs (``AnalysisStore.costs``), never an analysis
     itself (a long game's is megabytes), and starts none: one not asked, running or failed counts
     for nothing."""
-    members = store.control.zrevrange(player_games_key(app_id, player), 0, MOVE_COST_GAMES - 1)
+    members = [member for member, _ in player_store(store).newest_games(app_id, player, 0, MOVE_COST_GAMES)]
     stored = store.analyses.costs([member.rpartition(":")[0] for member in members])
     cost, decisions, games = 0.0, 0, 0
     for member, seat_costs in zip(members, stored, strict=True):
@@ -71,8 +62,8 @@ def move_cost(store: GameStore, app_id: str, player: str) -> tuple[float | None,
 def player_games(store: GameStore, app_id: str, player: str, offset: int, limit: int) -> tuple[list[dict], int | None]:
     """A page of the player's games, newest first, and the offset of the next page (None: the last).
     Games that expired leave the index as they are met."""
-    key = player_games_key(app_id, player)
-    entries = store.control.zrevrange(key, offset, offset + limit - 1, withscores=True)
+    players_store = player_store(store)
+    entries = players_store.newest_games(app_id, player, offset, limit)
     games = store.fields_of([member.rpartition(":")[0] for member, _ in entries],
                             ["ruleset", "status", "rated", "tournament"])
     found, gone = [], []
@@ -83,20 +74,17 @@ def player_games(store: GameStore, app_id: str, player: str, offset: int, limit:
             continue
         found.append({"id": game_id, "seat": int(seat), "ruleset": ruleset, "status": status, "rated": rated == "1",
                       "tournament": tournament, "created": created})
-    if gone:
-        store.control.zrem(key, *gone)
-    more = len(entries) == limit and store.control.zcard(key) > offset + limit - len(gone)
+    players_store.drop_games(app_id, player, gone)
+    more = len(entries) == limit and players_store.games_count(app_id, player) > offset + limit - len(gone)
     return found, (offset + limit - len(gone) if more else None)
 
 
 def leaderboard(store: GameStore, app_id: str, ruleset: str, offset: int, limit: int) -> tuple[list[dict], int | None]:
     """A page of the app's leaderboard of ``ruleset``: best ordinal first, and the next page's offset."""
-    board = store.control.zrevrange(board_key(app_id, ruleset), offset, offset + limit, withscores=True)
+    board = player_store(store).board(app_id, ruleset, offset, limit + 1)
     more = len(board) > limit
-    board = board[:limit]
-    stored = store.control.hmget(ratings_key(app_id, ruleset), [player for player, _ in board]) if board else []
     entries = []
-    for place, ((player, _), value) in enumerate(zip(board, stored, strict=True), start=offset + 1):
+    for place, (player, value) in enumerate(board[:limit], start=offset + 1):
         entry = json.loads(value)
         entries.append({"place": place, "player": player, **Rating(entry["mu"], entry["sigma"]).to_dict(),
                         "games": entry["games"]})

@@ -20,11 +20,10 @@ import time
 
 import redis
 
-from api.apps.holds import holders_key
+from api.apps.holds import RATED_PLAYERS, holders_key
 from api.competition.competition_keys import player_games_key, ratings_key
 from engine.core.registry import all_rulesets
 
-RATED_PLAYERS = "rated-players"
 #: Pending holders a reconciliation looks at, at most (they are as many as the rated creations in flight).
 RECONCILE_BATCH = 1000
 
@@ -85,3 +84,17 @@ def reconcile(client: redis.Redis, app_id: str, pending_seconds: float) -> None:
     if stale:
         release(client, app_id, stale, bound=time.time() - pending_seconds)
         client.zadd(hold_set_key(app_id), dict.fromkeys(stale, 0), xx=True)
+
+
+class RatedPlayers:
+    """The rated players' hold set as the app's quotas release it (``api.apps.quotas.Census``), on the control
+    Redis; built once per game store (``store.beside(RatedPlayers)``)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def give_back(self, app_id: str, players: list[str]) -> None:
+        give_back(self.redis, app_id, players)
+
+    def reconcile(self, app_id: str, pending_seconds: float) -> None:
+        reconcile(self.redis, app_id, pending_seconds)

@@ -11,7 +11,7 @@ in any game.
 
 from __future__ import annotations
 
-from api.apps import accounting
+from api.apps.accounting import Accounting
 from api.apps.app_store import AppKeys
 from api.play.store import GameStore
 from engine.core.registry import get_ruleset
@@ -35,15 +35,15 @@ def reserve(store: GameStore, app_id: str, ruleset_id: str, bots: list[str | Non
     """Reserve the round's room, or raise the quota problem (``ApiProblem``, nothing reserved). The charge
     held (None: nothing to hold: no searching seat, or an app that is gone)."""
     bound = round_bound(ruleset_id, bots)
-    app = AppKeys(store.control).app(app_id)
+    app = store.beside(AppKeys).app(app_id)
     if bound == 0 or app is None:
         return None
     held = charge_id(tournament_id, number)
-    accounting.reserve(app, QUOTA, bound, held, game_id=None, seat=None, client=store.control)
+    store.beside(Accounting).reserve(app, QUOTA, bound, held, game_id=None, seat=None)
     return held
 
 
 def release(store: GameStore, held: str | None) -> None:
     """Give back a round's reservation (its end, or the tournament's); nothing when given back already."""
     if held is not None:
-        accounting.settle(store.control, held, 0)
+        store.beside(Accounting).settle(held, 0)

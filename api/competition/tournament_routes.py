@@ -12,8 +12,8 @@ from flask_smorest import Blueprint
 from api.apps import ownership
 from api.apps.access import may
 from api.competition import tournaments
-from api.competition.competition_keys import app_tournaments_key
 from api.competition.schemas import CreateTournamentSchema, TournamentListSchema, TournamentSchema
+from api.competition.tournament_store import tournament_store
 from api.ground.times import iso_time
 from api.http.helpers import json_response, store
 from api.http.problems import ApiProblem, problem_response, validation_problem
@@ -117,7 +117,7 @@ class Tournaments(MethodView):
 
         Newest first, at most 100: id, ruleset, format, status and rounds.
         """
-        ids = store().control.zrevrange(app_tournaments_key(ownership.current_app_id()), 0, 99)
+        ids = tournament_store(store()).app_tournaments(ownership.current_app_id(), 100)
         found = [tournament for tournament in (tournaments.load(store(), tid) for tid in ids) if tournament]
         return json_response({"tournaments": [
             {"id": t["id"], "ruleset": t["spec"].ruleset, "format": t["spec"].format, "status": t["status"],

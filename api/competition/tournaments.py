@@ -2,7 +2,7 @@
 and starts the next round itself once every game of a round has finished (the move that finishes
 the round's last game does it, and the worker sweep, every few seconds, does whatever that missed).
 
-Keys (control Redis):
+Keys (control Redis; read and written by ``api.competition.tournament_store``):
 
 - ``tournament:{<id>}``   hash: ``app``, ``spec`` (JSON: ruleset, rules_version, format, table_size,
   entrants, rounds, seed, decision_timeout, options, rated), ``status`` (``running``, ``finished``,
@@ -30,9 +30,10 @@ from dataclasses import dataclass
 
 from api.apps.app_store import AppKeys
 from api.apps.notify import hooks
-from api.competition import due, round_room
-from api.competition.competition_keys import RUNNING_TOURNAMENTS_KEY, app_tournaments_key, closed_key, tournament_key
+from api.apps.quotas import Life, Lives
+from api.competition import round_room
 from api.competition.games import final_ranks, rate_game
+from api.competition.tournament_store import TOURNAMENT_TTL, tournament_store
 from api.http.problems import ApiProblem
 from api.play import creation
 from api.play.game_keys import token_digest
@@ -48,10 +49,6 @@ from engine.core.registry import get_ruleset
 log = logging.getLogger("rulehouse.tournaments")
 
 RUNNING, DONE, CANCELLED = "running", "finished", "cancelled"
-#: A round check or start holds the tournament's lock at most this long (a dead holder's lapses).
-LOCK_SECONDS = 30
-#: Tournaments are kept this long after their last change (a running one is renewed while it runs).
-TOURNAMENT_TTL = 30 * 24 * 3600
 #: A running tournament's life (and its closed marks') is renewed when less than this is left of it.
 RENEW_AFTER_SECONDS = 24 * 3600
 #: The sweep looks at a running tournament again this long after its last look (the move that ends a
@@ -112,25 +109,21 @@ def create(store: GameStore, app_id: str, spec: Spec, tournament_id: str | None 
     held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, 0)
     now = time.time()
     try:
-        pipe = store.control.pipeline(transaction=True)
-        pipe.hset(tournament_key(tournament_id), mapping={
+        tournament_store(store).create(tournament_id, app_id, {
             "app": app_id, "spec": json.dumps(spec.to_dict()), "status": RUNNING, "reason": "", "round": "0",
-            "created": repr(now), "updated": repr(now)})
-        pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
-        pipe.zadd(app_tournaments_key(app_id), {tournament_id: now})
-        pipe.execute()
+            "created": repr(now), "updated": repr(now)}, now)
         _make_round(store, tournament_id, app_id, spec, 0, tables, held)
     except Exception:
         round_room.release(store, held)  # no round runs on it
         raise
     # Only now does the sweep look at it: its first round exists.
-    store.control.zadd(RUNNING_TOURNAMENTS_KEY, {tournament_id: now + RECHECK_SECONDS})
+    tournament_store(store).watch_running(tournament_id, now + RECHECK_SECONDS)
     return tournament_id
 
 
 def load(store: GameStore, tournament_id: str) -> dict | None:
     """The stored tournament: its fields with ``spec`` a ``Spec`` and ``rounds`` the rounds started."""
-    data = store.control.hgetall(tournament_key(tournament_id))
+    data = tournament_store(store).fields(tournament_id)
     if not data:
         return None
     spec = Spec.from_dict(json.loads(data["spec"]))
@@ -138,6 +131,13 @@ def load(store: GameStore, tournament_id: str) -> dict | None:
     return {"id": tournament_id, "app": data["app"], "spec": spec, "status": data["status"],
             "reason": data["reason"] or None, "round": int(data["round"]), "created": float(data["created"]),
             "updated": float(data["updated"]), "rounds": rounds}
+
+
+def quota_lives(store: GameStore) -> Lives:
+    """The tournaments an app's ``live_games`` quota holds (``api.apps.quotas.Census``): ended once no longer
+    running."""
+    return lambda ids: [None if status is None else Life(status != RUNNING)
+                        for status in tournament_store(store).statuses(ids)]
 
 
 def results_of(rounds: list[dict]) -> list[TableResult]:
@@ -181,21 +181,21 @@ def cancel(store: GameStore, tournament_id: str) -> str | None:
 def _locked(store: GameStore, tournament_id: str, wait: float = 0.0):
     """The tournament's lock (one process at a time checks or changes it), waiting up to ``wait`` seconds
     for it: yields whether it is held."""
-    lock = f"{tournament_key(tournament_id)}:lock"
+    tournaments = tournament_store(store)
     deadline = time.monotonic() + wait
-    while not (held := bool(store.control.set(lock, "1", nx=True, ex=LOCK_SECONDS))) and time.monotonic() < deadline:
+    while not (held := tournaments.lock(tournament_id)) and time.monotonic() < deadline:
         time.sleep(0.05)
     try:
         yield held
     finally:
         if held:
-            store.control.delete(lock)
+            tournaments.unlock(tournament_id)
 
 
 def _advance(store: GameStore, tournament_id: str) -> str:
     tournament = load(store, tournament_id)
     if tournament is None:
-        store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+        tournament_store(store).leave_running(tournament_id)
         return "gone"
     if tournament["status"] != RUNNING:
         # A cancellation that died halfway is finished here: its games end, and it leaves the index.
@@ -231,15 +231,15 @@ def _note_results(store: GameStore, tournament: dict, played: dict, statuses: li
     _open(store, tournament, played)
     played["finished"] = time.time()
     number = tournament["round"]
-    store.control.hset(tournament_key(tournament["id"]), mapping={f"round:{number}": json.dumps(played),
-                                                                  "updated": repr(time.time())})
+    tournament_store(store).update(tournament["id"], {f"round:{number}": json.dumps(played),
+                                                      "updated": repr(time.time())})
     tournament["rounds"][number] = played
 
 
 def _open(store: GameStore, tournament: dict, played: dict) -> None:
     """A round is over (or its tournament): its tables open, and its finished rated games, whose ratings
     waited for the round's end, are rated now; its search reservation is given back."""
-    store.control.delete(*(closed_key(table["game"]) for table in played["tables"]))
+    tournament_store(store).open_tables([table["game"] for table in played["tables"]])
     if tournament["spec"].rated:
         for table in played["tables"]:
             rate_game(store, tournament["app"], table["game"])
@@ -249,15 +249,12 @@ def _open(store: GameStore, tournament: dict, played: dict) -> None:
 def _keep(store: GameStore, tournament: dict) -> None:
     """A running tournament lives as long as it runs, and so do the closed marks of its current round:
     both are renewed together, whatever the games' TTLs (once a day at most)."""
-    key = tournament_key(tournament["id"])
-    if store.control.ttl(key) > TOURNAMENT_TTL - RENEW_AFTER_SECONDS:
+    tournaments = tournament_store(store)
+    if tournaments.time_left(tournament["id"]) > TOURNAMENT_TTL - RENEW_AFTER_SECONDS:
         return
-    pipe = store.control.pipeline(transaction=True)
-    pipe.expire(key, TOURNAMENT_TTL)
-    if tournament["spec"].format == DUPLICATE:
-        for table in tournament["rounds"][tournament["round"]]["tables"]:
-            pipe.expire(closed_key(table["game"]), TOURNAMENT_TTL)
-    pipe.execute()
+    closed = [table["game"] for table in tournament["rounds"][tournament["round"]]["tables"]] \
+        if tournament["spec"].format == DUPLICATE else []
+    tournaments.renew(tournament["id"], closed)
 
 
 def _statuses(store: GameStore, game_ids: list[str]) -> list[str]:
@@ -270,14 +267,14 @@ def _end(store: GameStore, tournament: dict, status: str, reason: str | None, *,
     process that dies halfway leaves the rest to the next sweep."""
     tournament_id = tournament["id"]
     if tournament["status"] != status:  # else a sweep finishes what an ending process left
-        store.control.hset(tournament_key(tournament_id), mapping={"status": status, "reason": reason or "",
-                                                                   "updated": repr(time.time())})
+        tournament_store(store).update(tournament_id, {"status": status, "reason": reason or "",
+                                                       "updated": repr(time.time())})
     for played in tournament["rounds"]:
         if played["finished"] is None:  # the rounds that ended were opened then
             for table in played["tables"]:
                 Table(store).abort(table["game"], f"tournament_{status}")
             _open(store, tournament, played)
-    store.control.zrem(RUNNING_TOURNAMENTS_KEY, tournament_id)
+    tournament_store(store).leave_running(tournament_id)
     if tell:
         _tell(tournament["app"], "tournament.finished", {
             "tournament": tournament_id, "status": status, "reason": reason,
@@ -303,8 +300,8 @@ def _start_round(store: GameStore, tournament: dict, number: int) -> str:
         held = round_room.reserve(store, app_id, spec.ruleset, _bots(tables), tournament_id, number)
     except ApiProblem:
         if tournament["reason"] != WAITING_FOR_SEARCH:
-            store.control.hset(tournament_key(tournament_id), mapping={"reason": WAITING_FOR_SEARCH,
-                                                                       "updated": repr(time.time())})
+            tournament_store(store).update(tournament_id, {"reason": WAITING_FOR_SEARCH,
+                                                           "updated": repr(time.time())})
         _keep(store, tournament)
         return "waiting"
     _make_round(store, tournament_id, app_id, spec, number, tables, held)
@@ -318,16 +315,11 @@ def _make_round(store: GameStore, tournament_id: str, app_id: str, spec: Spec, n
     for entrants, seed in zip(tables, seeds, strict=True):
         game_id, tokens = create_table_game(store, app_id, spec, list(entrants), seed, tournament_id)
         made.append({"game": game_id, "entrants": list(entrants), "seed": seed, "tokens": tokens, "ranks": None})
-    pipe = store.control.pipeline(transaction=True)
-    if spec.format == DUPLICATE:
-        for table in made:
-            # The mark lives as the tournament does (renewed with it by ``_keep``), not as the game.
-            pipe.set(closed_key(table["game"]), tournament_id, ex=TOURNAMENT_TTL)
-    pipe.hset(tournament_key(tournament_id), mapping={
+    # A duplicate round's marks live as the tournament does (renewed with it by ``_keep``), not as the games.
+    tournament_store(store).write_round(tournament_id, {
         f"round:{number}": json.dumps({"tables": made, "started": time.time(), "finished": None, "charge": held}),
-        "round": str(number), "reason": "", "updated": repr(time.time())})
-    pipe.expire(tournament_key(tournament_id), TOURNAMENT_TTL)
-    pipe.execute()
+        "round": str(number), "reason": "", "updated": repr(time.time())},
+        [table["game"] for table in made] if spec.format == DUPLICATE else [])
     _tell(app_id, "tournament.round_started", {"tournament": tournament_id, "round": number,
                                                 "games": [table["game"] for table in made]})
 
@@ -356,7 +348,7 @@ def create_table_game(store: GameStore, app_id: str, spec: Spec, entrants: list[
         marks=next_marks(pending, None, 0), created=time.time(), decision_timeout=spec.decision_timeout,
         app=app_id, provenance=provenance, chat=True, rated=spec.rated, tournament=tournament_id),
         pending, result=None if result is None else result.to_dict())
-    AppKeys(store.control).own(app_id, "games", game_id, store.game_ttl)
+    store.beside(AppKeys).own(app_id, "games", game_id, store.game_ttl)
     return game_id, tokens
 
 
@@ -380,5 +372,5 @@ def sweep(store: GameStore) -> int:
                 log.exception("tournament %s could not advance", tournament_id)
         return moved
 
-    return due.drain(store.control, RUNNING_TOURNAMENTS_KEY, look, batch=SWEEP_BATCH, recheck=RECHECK_SECONDS,
-                     max_batches=SWEEP_BATCHES)
+    return tournament_store(store).drain_running(look, batch=SWEEP_BATCH, recheck=RECHECK_SECONDS,
+                                                 max_batches=SWEEP_BATCHES)

@@ -38,6 +38,7 @@ def series(state: dict) -> list[tuple[str, list[dict]]]:
 
 
 def plot_experiment(state: dict, path: str) -> None:
+    # matplotlib is optional (the plot extra) and slow to load: only for a plot, its Agg backend chosen first
     import matplotlib
 
     matplotlib.use("Agg")

@@ -185,3 +185,9 @@ def chunk_bounds(spec: dict, index: int) -> tuple[int, int]:
     """(first game index, number of games) of chunk ``index``: the same seeds for every variant."""
     start = index * spec["chunk_size"]
     return start, min(spec["chunk_size"], spec["budget"] - start)
+
+
+def chunks_left(spec: dict, done: int) -> int:
+    """What a queued or running experiment still weighs in its app's ``queued_chunks`` (api.apps.quotas): its
+    chunks not yet played, once per variant."""
+    return max(0, spec["budget_chunks"] - done) * len(spec["variants"])

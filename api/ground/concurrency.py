@@ -10,7 +10,7 @@ from __future__ import annotations
 def cooperative() -> bool:
     """Whether sockets yield to a gevent loop (the gevent worker monkey-patched this process)."""
     try:
-        from gevent import monkey
+        from gevent import monkey  # optional: only the gevent worker class brings it
     except ImportError:
         return False
     return monkey.is_module_patched("socket")

@@ -117,6 +117,8 @@ class QueueDepths:
         self.queues = tuple(queues)
 
     def collect(self):
+        # Only a scrape that shows queue depths loads Redis's client and RQ: gunicorn's master, which loads
+        # this module before it forks, does not.
         from redis import RedisError
         from rq import Queue
 
@@ -137,6 +139,7 @@ class QueueDepths:
 def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
     """The text a scrape gets: this process's (or, multi-process, every process's) metrics and the queue depths."""
     if metrics_dir():
+        # Only a multi-process server has the directory this reads (PROMETHEUS_MULTIPROC_DIR).
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
@@ -154,7 +157,7 @@ def exposition(queue_connection=None, queues: Iterable[str] = ()) -> bytes:
 def process_exited(pid: int) -> None:
     """Gunicorn's ``child_exit``: drop a dead worker's live gauges (its counters stay counted)."""
     if metrics_dir():
-        from prometheus_client import multiprocess
+        from prometheus_client import multiprocess  # only a multi-process server has its directory
 
         multiprocess.mark_process_dead(pid)
 

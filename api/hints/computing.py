@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from api.apps import accounting
+from api.apps.accounting import Accounting
 from api.play.game_record import GameRecord
 from api.play.moves import load_state
 from api.play.preconditions import decision_id, since_of
@@ -102,7 +102,7 @@ def compute_hint(store: GameStore, game_id: str, seat: int, version: int) -> str
     try:
         outcome, played = _compute_hint(store, game_id, seat, version)
     finally:  # an error charges what was reserved for nothing: give it back
-        accounting.settle(store.control, hint_charge_id(game_id, seat, version), played)
+        store.beside(Accounting).settle(hint_charge_id(game_id, seat, version), played)
     return outcome
 
 

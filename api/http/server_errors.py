@@ -26,7 +26,7 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
 
 def install(worker=None) -> None:
     """Make this gunicorn worker process write its own errors as problems (a ``post_worker_init`` hook)."""
-    from gunicorn import util
+    from gunicorn import util  # gunicorn is there only in its worker processes, where this hook runs
 
     def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
         util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))

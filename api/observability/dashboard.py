@@ -109,6 +109,7 @@ def init_app(app: Flask) -> None:
     if not available():
         log.warning("RULEHOUSE_ADMIN_TOKEN is set but rq-dashboard is not installed: no dashboard at %s", PREFIX)
         return
+    # optional (the dashboard extra): imported once ``available`` found it installed
     import rq_dashboard
     from rq_dashboard.web import blueprint, setup_rq_connection
 

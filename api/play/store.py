@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import redis
 from redis.cluster import RedisCluster
@@ -86,6 +88,8 @@ def game_client(settings: dict) -> redis.Redis | RedisCluster | None:
 
 #: what ``watching``'s transaction raises when the game changed before it ran (a seat change tries again)
 ChangedMeanwhile = redis.WatchError
+#: a room's store built on the control Redis (``GameStore.beside``)
+StoreT = TypeVar("StoreT")
 #: the key ``bench_read`` reads (never written: the read itself is what is measured)
 BENCH_KEY = "rulehouse:bench:ping"
 
@@ -112,6 +116,16 @@ class GameStore:
         #: the global books on the control Redis: decision deadlines and the lobby
         self.deadline_book = DeadlineStore(self.control)
         self.lobby = LobbyStore(self.control)
+        self._beside: dict[Callable, object] = {}
+
+    def beside(self, build: Callable[[redis.Redis], StoreT]) -> StoreT:
+        """A room's own store on the control Redis (the apps', the accounting's, the competition's), built
+        by ``build`` on it once per game store: the rooms above reach their keys through it, and no module
+        outside a store holds a raw client (api/play imports none of their types)."""
+        found = self._beside.get(build)
+        if found is None:
+            found = self._beside.setdefault(build, build(self.control))
+        return found  # type: ignore[return-value]
 
     @classmethod
     def from_settings(cls, settings: dict, *, client: redis.Redis | None = None,

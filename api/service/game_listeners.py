@@ -6,7 +6,7 @@ app factory, the worker's jobs and sweeps) builds its store and wires them in he
 
 from __future__ import annotations
 
-from api.apps.accounting import forget_game
+from api.apps.accounting import Accounting
 from api.apps.webhooks import Webhooks
 from api.competition.finished import game_deleted, game_finished, game_made, player_seated
 from api.play.listeners import Listeners
@@ -22,4 +22,4 @@ def wire(store: GameStore, webhooks: Webhooks) -> GameStore:
 
 
 def _forget_charges(store: GameStore, record) -> None:
-    forget_game(store.control, record.app, record.id, record.players)
+    store.beside(Accounting).forget_game(record.app, record.id, record.players)

@@ -11,6 +11,7 @@ the slow-client limits of api/service/serving.py. See docs/operations.md ("Servi
 """
 
 import os
+import shutil
 import tempfile
 
 from api.ground.config import METRICS_DIR_ENV, metrics_dir, settings
@@ -81,6 +82,4 @@ def child_exit(server, worker) -> None:
 
 def on_exit(server) -> None:
     if _own_metrics_dir is not None:
-        import shutil
-
         shutil.rmtree(_own_metrics_dir, ignore_errors=True)

@@ -20,6 +20,7 @@ def plot_stats(stats: dict, path: str) -> None:
 def build_figure(stats: dict):
     """The three charts: win rates per seat, per turn-order position, then game lengths (or, when every game
     lasts as long, scores)."""
+    # matplotlib is optional (the plot extra) and slow to load: only for a plot, its Agg backend chosen first
     import matplotlib
 
     matplotlib.use("Agg")
@@ -58,7 +59,7 @@ def _win_rate_bars(axis, rates: dict, labels: list[str], color: str) -> None:
 
 
 def _length_chart(axis, stats: dict, lengths: dict[int, int]) -> None:
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # matplotlib only for a plot (see build_figure)
 
     axis.bar(list(lengths), list(lengths.values()), width=1.0, color="#55a868")
     median = stats["turns"]["median"]

@@ -167,3 +167,8 @@ def chunk_bounds(spec: dict, index: int) -> tuple[int, int]:
     """(first game index, number of games) of chunk ``index``."""
     start = index * spec["chunk_size"]
     return start, min(spec["chunk_size"], spec["games"] - start)
+
+
+def chunks_left(spec: dict, done: int) -> int:
+    """What a queued or running simulation still weighs in its app's ``queued_chunks`` (api.apps.quotas)."""
+    return max(0, spec["chunks"] - done)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from api.experiments import lifecycle as jobs
+from api.experiments import lifecycle as experiments
 from tests.processes import wait_for
 from tests.web.pages import console_errors, off_screen, small_texts, viewport, wait_data
 
@@ -13,9 +13,9 @@ def test_experiment_page_draws_the_sweep_with_bands_and_the_sentence(service, br
     import redis as redis_lib
 
     client = redis_lib.Redis.from_url(redis_db_url)
-    exp_id = jobs.submit(client, {"ruleset": "monopoly-cars2", "players": 2, "sweep": {"starting_money": [6, 12, 24]},
-                                  "games": 120, "seed": 2})
-    wait_for(lambda: jobs.status(client, exp_id)["status"] == "finished", timeout=90)
+    exp_id = experiments.submit(client, {"ruleset": "monopoly-cars2", "players": 2,
+                                         "sweep": {"starting_money": [6, 12, 24]}, "games": 120, "seed": 2})
+    wait_for(lambda: experiments.status(client, exp_id)["status"] == "finished", timeout=90)
     driver = browser
     driver.get(f"{service.url}/experiments/{exp_id}")
     wait_data(driver, "experiment", "finished")
@@ -50,9 +50,9 @@ def test_experiment_page_draws_the_drama_measures_along_the_sweep(service, brows
     import redis as redis_lib
 
     client = redis_lib.Redis.from_url(redis_db_url)
-    exp_id = jobs.submit(client, {"ruleset": "monopoly-cars2", "players": 3, "sweep": {"starting_money": [6, 24]},
-                                  "games": 60, "seed": 2, "drama": True})
-    wait_for(lambda: jobs.status(client, exp_id)["status"] == "finished", timeout=90)
+    exp_id = experiments.submit(client, {"ruleset": "monopoly-cars2", "players": 3,
+                                         "sweep": {"starting_money": [6, 24]}, "games": 60, "seed": 2, "drama": True})
+    wait_for(lambda: experiments.status(client, exp_id)["status"] == "finished", timeout=90)
     driver = browser
     driver.get(f"{service.url}/experiments/{exp_id}")
     wait_data(driver, "chart", "drawn")

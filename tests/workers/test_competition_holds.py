@@ -112,7 +112,7 @@ def test_a_round_that_does_not_fit_the_search_work_of_the_day_waits_until_it_doe
     tournament_id = made.get_json()["id"]
     # Round 0 holds one move at its bound of each of its two searching seats.
     assert client.get("/v1/apps/me", headers=api_key(secret)).get_json()["usage"]["search_work_today"] == 2 * 102_400
-    accounting.add_work(keys.redis, app_id, "search_work_per_day", quota)  # the app's other games' searches
+    accounting.Accounting(keys.redis).add_work(app_id, "search_work_per_day", quota)  # the app's other games' searches
     workers.start(1)
     waiting = wait_for(lambda: (lambda t: t if t["reason"] or len(t["played"]) > 1 else None)(
         tournament(client, secret, tournament_id)), TIMEOUT)

@@ -6,7 +6,7 @@ import json
 
 from rq import Queue
 
-from api.experiments import lifecycle as jobs
+from api.experiments import lifecycle as experiments
 from api.experiments.store import plan_key
 from api.runs.keys import job_prefix, jobs_key, lease_key, run_key, tallies_key
 from api.simulations import lifecycle as simulations
@@ -21,7 +21,7 @@ RULESET = "monopoly-cars2"
 
 
 def finished(redis, exp_id: str, timeout: float = 90) -> dict:
-    return wait_for(lambda: (s := jobs.status(redis, exp_id))["status"] in ("finished", "failed") and s,
+    return wait_for(lambda: (s := experiments.status(redis, exp_id))["status"] in ("finished", "failed") and s,
                     timeout=timeout, interval=0.1)
 
 
@@ -29,7 +29,7 @@ def test_a_small_sweep_gives_the_results_of_separate_simulations_of_the_same_see
     workers.start(2)
     body = {"ruleset": RULESET, "players": 2, "bots": ["heuristic", "random"],
             "sweep": {"starting_money": [10, 26]}, "games": 300, "seed": 5, "chunk_size": 60}
-    exp_id = jobs.submit(redis, body)
+    exp_id = experiments.submit(redis, body)
     sims = [simulations.submit(redis, {"ruleset": RULESET, "players": 2, "bots": ["heuristic", "random"],
                                        "options": options, "games": 300, "seed": 5, "chunk_size": 100})
             for options in ({}, {"starting_money": 10}, {"starting_money": 26})]
@@ -98,10 +98,10 @@ def test_stopping_by_precision_stops_each_variant_where_the_rule_says(redis, wor
                          {"name": "same", "options": {}},
                          {"name": "rich", "options": {"starting_money": 22}}],
             "stop": {"difference_within": 0.08, "max_games": 3000, "min_games": 300}}
-    exp_id = jobs.submit(redis, body)
+    exp_id = experiments.submit(redis, body)
     state = finished(redis, exp_id, timeout=120)
     assert state["status"] == "finished", state["error"]
-    spec = json.loads(redis.hget(run_key(jobs.KIND, exp_id), "spec"))
+    spec = json.loads(redis.hget(run_key(experiments.KIND, exp_id), "spec"))
     expected = _replay_stops(spec)
     got = {v: (r["games"], r["stopped"]) for v, r in enumerate(state["result"]["variants"])}
     assert got == expected
@@ -118,16 +118,16 @@ def test_cancel_stops_every_chunk(redis, workers):
     workers.start(2)
     body = {"ruleset": RULESET, "players": 2, "bots": ["random"], "sweep": {"starting_money": [10, 14, 22]},
             "games": 100_000, "seed": 1, "chunk_size": 500}
-    exp_id = jobs.submit(redis, body)
-    wait_for(lambda: jobs.status(redis, exp_id)["progress"]["chunks_done"] >= 1, timeout=60)
-    state = jobs.cancel(redis, exp_id)
+    exp_id = experiments.submit(redis, body)
+    wait_for(lambda: experiments.status(redis, exp_id)["progress"]["chunks_done"] >= 1, timeout=60)
+    state = experiments.cancel(redis, exp_id)
     assert state["status"] == "cancelled"
     queue = Queue(simulations.QUEUE, connection=redis)
-    assert not [job_id for job_id in queue.get_job_ids() if job_id.startswith(job_prefix(jobs.KIND, exp_id))]
+    assert not [job_id for job_id in queue.get_job_ids() if job_id.startswith(job_prefix(experiments.KIND, exp_id))]
     # The running chunks notice within their lease check and let go without recording.
-    wait_for(lambda: not redis.keys(lease_key(jobs.KIND, exp_id, "*")), timeout=30, interval=0.05)
-    recorded = redis.hlen(tallies_key(jobs.KIND, exp_id))
-    after = jobs.status(redis, exp_id)
+    wait_for(lambda: not redis.keys(lease_key(experiments.KIND, exp_id, "*")), timeout=30, interval=0.05)
+    recorded = redis.hlen(tallies_key(experiments.KIND, exp_id))
+    after = experiments.status(redis, exp_id)
     assert after["status"] == "cancelled"
     assert after["progress"]["chunks_done"] == recorded < after["progress"]["chunks_queued"] == 200
     assert after["result"]["variants"][0]["games"] == recorded * 500
@@ -159,16 +159,16 @@ def test_a_new_worker_finishes_an_experiment_after_one_is_killed_mid_chunk(redis
     (first,) = workers.start(1)
     body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10, 24]}, "games": 1200, "seed": 6,
             "chunk_size": 300}
-    exp_id = jobs.submit(redis, body)
-    wait_for(lambda: redis.hlen(tallies_key(jobs.KIND, exp_id)) >= 1, timeout=60, interval=0.01)
-    wait_for(lambda: redis.keys(lease_key(jobs.KIND, exp_id, "*")), timeout=30, interval=0.005)
+    exp_id = experiments.submit(redis, body)
+    wait_for(lambda: redis.hlen(tallies_key(experiments.KIND, exp_id)) >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(lease_key(experiments.KIND, exp_id, "*")), timeout=30, interval=0.005)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
-    assert redis.hlen(tallies_key(jobs.KIND, exp_id)) < 4
+    assert redis.hlen(tallies_key(experiments.KIND, exp_id)) < 4
     workers.start(1)
-    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker's sweep must.
-    wait_for(lambda: redis.hget(run_key(jobs.KIND, exp_id), "status") == b"finished", timeout=90, interval=0.2)
-    state = jobs.status(redis, exp_id)
+    # Watch the raw hash: ``experiments.status`` would re-queue the lost chunk itself; here the worker's sweep must.
+    wait_for(lambda: redis.hget(run_key(experiments.KIND, exp_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = experiments.status(redis, exp_id)
     assert [v["games"] for v in state["result"]["variants"]] == [1200, 1200, 1200]
     assert state["progress"]["chunks_done"] == 4
 
@@ -198,27 +198,27 @@ def test_reap_requeues_chunks_taken_from_the_queue_but_never_started(redis):
     settings = simulations.Settings(ttl=600, lease_seconds=2, job_timeout=60)
     body = {"ruleset": RULESET, "players": 2, "sweep": {"starting_money": [10]}, "games": 90, "seed": 4,
             "chunk_size": 30}
-    exp_id = jobs.submit(redis, body, settings)
-    queue = Queue(jobs.QUEUE, connection=redis)
-    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, exp_id)).items()}
+    exp_id = experiments.submit(redis, body, settings)
+    queue = Queue(experiments.QUEUE, connection=redis)
+    job_ids = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(experiments.KIND, exp_id)).items()}
     # Workers that then died before RQ marked the jobs started: one on several queues takes a job
     # with LPOP, one on a single queue moves it to RQ's intermediate list.
     assert redis.lpop(queue.key).decode() == job_ids[0]
     assert redis.lmove(queue.key, queue.intermediate_queue_key).decode() == job_ids[1]
     # First seen out of the queue: a live worker would start them within milliseconds.
-    assert jobs.reap(redis, exp_id, settings) == 0
+    assert experiments.reap(redis, exp_id, settings) == 0
     assert queue.get_job_ids() == [job_ids[2]]
     # Still not started a lease later: lost, and queued again with the variants they played.
-    assert wait_for(lambda: jobs.reap(redis, exp_id, settings), timeout=30) == 2
-    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(jobs.KIND, exp_id)).items()}
+    assert wait_for(lambda: experiments.reap(redis, exp_id, settings), timeout=30) == 2
+    now_responsible = {int(k): v.decode() for k, v in redis.hgetall(jobs_key(experiments.KIND, exp_id)).items()}
     assert now_responsible[2] == job_ids[2]
     assert {now_responsible[0], now_responsible[1]}.isdisjoint({job_ids[0], job_ids[1]})
     assert queue.get_job_ids() == [job_ids[2], now_responsible[0], now_responsible[1]]
     assert json.loads(redis.hget(plan_key(exp_id), 0)) == [0, 1]
-    assert jobs.reap(redis, exp_id, settings) == 0
+    assert experiments.reap(redis, exp_id, settings) == 0
     for index in range(3):
-        jobs.ExperimentChunkRun(redis, exp_id, index, settings).run()
-    state = jobs.status(redis, exp_id)
+        experiments.ExperimentChunkRun(redis, exp_id, index, settings).run()
+    state = experiments.status(redis, exp_id)
     assert state["status"] == "finished"
     assert [v["games"] for v in state["result"]["variants"]] == [90, 90]
 
@@ -227,10 +227,10 @@ def test_an_experiment_with_drama_reads_the_games_the_engine_reads(redis, worker
     workers.start(2)
     body = {"ruleset": RULESET, "players": 3, "bots": ["heuristic"], "sweep": {"starting_money": [24]},
             "games": 80, "seed": 9, "chunk_size": 20, "drama": True}
-    state = finished(redis, jobs.submit(redis, body))
+    state = finished(redis, experiments.submit(redis, body))
     assert state["status"] == "finished", state["error"]
     assert state["drama"] is True and state["progress"]["chunks_done"] == 4
-    spec = json.loads(redis.hget(run_key(jobs.KIND, state["id"]), "spec"))
+    spec = json.loads(redis.hget(run_key(experiments.KIND, state["id"]), "spec"))
     variants = [Variant.from_dict(v) for v in spec["variants"]]
     alone = play_experiment_chunk(RULESET, 3, variants, [0, 1], 9, 0, 80, drama=True)
     for v, variant in enumerate(state["result"]["variants"]):
@@ -242,7 +242,7 @@ def test_an_experiment_with_drama_reads_the_games_the_engine_reads(redis, worker
     assert state["result"]["variants"][1]["difference"]["drama"]["kingmaker"]["pairs"] == 80
     assert "Drama: the base is decided at" in state["result"]["summary"]
     # Without drama nothing of it is computed.
-    plain = finished(redis, jobs.submit(redis, {**body, "drama": False}))
+    plain = finished(redis, experiments.submit(redis, {**body, "drama": False}))
     assert plain["drama"] is False and "drama" not in plain["result"]["variants"][0]
 
 

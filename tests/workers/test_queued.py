@@ -11,7 +11,7 @@ from api.experiments import lifecycle as experiments
 from api.hints.computing import hint_job_id
 from api.play.game_keys import bot_current_key
 from api.runs.keys import jobs_key, lease_key, run_key
-from api.simulations import lifecycle as jobs
+from api.simulations import lifecycle as simulations
 from engine.simulate import simulate
 from tests.api.helpers import auth
 from tests.processes import wait_for
@@ -26,8 +26,8 @@ def without_timing(stats: dict) -> dict:
 def test_two_workers_match_the_in_process_run(redis, workers):
     workers.start(2)
     body = {"ruleset": RULESET, "players": 3, "bots": ["random"], "games": 1200, "seed": 5, "chunk_size": 100}
-    sim_id = jobs.submit(redis, body)
-    state = wait_for(lambda: (s := jobs.status(redis, sim_id))["status"] == "finished" and s, timeout=60)
+    sim_id = simulations.submit(redis, body)
+    state = wait_for(lambda: (s := simulations.status(redis, sim_id))["status"] == "finished" and s, timeout=60)
     assert state["progress"] == {"games_done": 1200, "games": 1200, "chunks_done": 12, "chunks": 12}
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, 1200, 3, ["random"], {}, 5))
 
@@ -41,18 +41,18 @@ def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_star
     (first,) = workers.start(1)
     monkeypatch.delenv("RULEHOUSE_TEST_PAUSE")
     games = 400
-    sim_id = jobs.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 3, "chunk_size": 200})
+    sim_id = simulations.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 3, "chunk_size": 200})
     wait_for(lambda: marker.exists() and marker.read_text(), timeout=60)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
-    taken = redis.hget(jobs_key(jobs.KIND, sim_id), "0").decode()
+    taken = redis.hget(jobs_key(simulations.KIND, sim_id), "0").decode()
     assert redis.hget(f"rq:job:{taken}", "status") == b"queued"
     assert taken.encode() not in redis.lrange("rq:queue:simulations", 0, -1)
 
     workers.start(1)
-    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
-    wait_for(lambda: redis.hget(run_key(jobs.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
-    state = jobs.status(redis, sim_id)
+    # Watch the raw hash: ``simulations.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(run_key(simulations.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = simulations.status(redis, sim_id)
     assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 2, "chunks": 2}
     assert without_timing(state["result"]) == without_timing(simulate(RULESET, games, 2, ["random"], {}, 3))
 
@@ -60,20 +60,21 @@ def test_a_new_worker_finishes_after_one_is_killed_holding_a_chunk_it_never_star
 def test_a_new_worker_finishes_after_one_is_killed_mid_chunk(redis, workers):
     (first,) = workers.start(1)
     games, chunk_size = 2400, 600
-    sim_id = jobs.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 9, "chunk_size": chunk_size})
+    sim_id = simulations.submit(redis, {"ruleset": RULESET, "players": 2, "games": games, "seed": 9,
+                                        "chunk_size": chunk_size})
     # Kill the worker while it holds a chunk's lease, after it has recorded at least one chunk.
-    wait_for(lambda: jobs.status(redis, sim_id)["progress"]["chunks_done"] >= 1, timeout=60, interval=0.01)
-    wait_for(lambda: redis.keys(lease_key(jobs.KIND, sim_id, "*")), timeout=30, interval=0.005)
+    wait_for(lambda: simulations.status(redis, sim_id)["progress"]["chunks_done"] >= 1, timeout=60, interval=0.01)
+    wait_for(lambda: redis.keys(lease_key(simulations.KIND, sim_id, "*")), timeout=30, interval=0.005)
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
-    held = jobs.status(redis, sim_id)
+    held = simulations.status(redis, sim_id)
     assert held["status"] == "running"
     assert held["progress"]["games_done"] < games
 
     workers.start(1)
-    # Watch the raw hash: ``jobs.status`` would re-queue the lost chunk itself; here the worker must.
-    wait_for(lambda: redis.hget(run_key(jobs.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
-    state = jobs.status(redis, sim_id)
+    # Watch the raw hash: ``simulations.status`` would re-queue the lost chunk itself; here the worker must.
+    wait_for(lambda: redis.hget(run_key(simulations.KIND, sim_id), "status") == b"finished", timeout=90, interval=0.2)
+    state = simulations.status(redis, sim_id)
     assert state["progress"] == {"games_done": games, "games": games, "chunks_done": 4, "chunks": 4}
     assert state["result"]["games"] == games
     assert sum(state["result"]["turns"]["histogram"].values()) == games

@@ -35,7 +35,7 @@ import time
 from rq import get_current_job
 from rq.timeouts import JobTimeoutException
 
-from api.apps import accounting
+from api.apps.accounting import Accounting
 from api.ground import metrics
 from api.ground.faults import pause_point
 from api.play.errors import StaleVersion
@@ -163,7 +163,7 @@ def _play_one(store: GameStore, ruleset, record: GameRecord, run: _Run | None) -
         action = ruleset.bot("random").choose(state, decision, rng)
         searched = bot.cost_per_move  # cut off at its bound: it used all of it
     if bot.searches:
-        accounting.count(store.control, record.app, "search_work_per_day", min(searched, bot.cost_per_move))
+        store.beside(Accounting).count(record.app, "search_work_per_day", min(searched, bot.cost_per_move))
     action = legal_or_default(ruleset, state, decision, action, rng, bot_name, record.id)
     states.put(record.id, record.version, state)  # submit_action takes it from there
     try:
