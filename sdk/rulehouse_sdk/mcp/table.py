@@ -136,7 +136,8 @@ class Table:
             if pending["decisions"]:
                 return {"ready": True, "why": "a decision is pending: observe it, then act",
                         "version": pending["version"]}
-            status = client.get_game(game_id)["status"]
+            # Nobody to wait for: the game is over (or waits for open seats); only then ask which.
+            status = client.get_game(game_id)["status"] if not pending["waiting_for"] else "active"
             if status in ("finished", "aborted"):
                 return {"ready": True, "why": f"the game is {status}", "version": pending["version"]}
             if time.monotonic() >= deadline:
