@@ -26,10 +26,15 @@ $(STAMP): pyproject.toml constraints.txt
 # a client of the service's HTTP API (the service never imports it), stopped with the service.
 PORT ?= 8000
 MCP_PORT ?= 8765
+# Both run in the background of one shell, which waits on the service: a TERM or Ctrl+C to it (or to
+# make) stops the service with TERM, waits for its clean stop, then stops the MCP server; the exit
+# status is the service's.
 run: install
 	@$(BIN)/rulehouse-mcp --url http://127.0.0.1:$(PORT) --http --port $(MCP_PORT) & mcp=$$!; \
-	trap 'kill $$mcp 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/rulehouse serve --port $(PORT) $(SERVE_ARGS)
+	$(BIN)/rulehouse serve --port $(PORT) $(SERVE_ARGS) & serve=$$!; \
+	trap 'kill -TERM $$serve 2>/dev/null' TERM INT; \
+	wait $$serve; status=$$?; while kill -0 $$serve 2>/dev/null; do wait $$serve; status=$$?; done; \
+	kill $$mcp 2>/dev/null; wait $$mcp 2>/dev/null; exit $$status
 
 # The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
 # with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.
