@@ -17,7 +17,7 @@ from pydantic import Field
 
 from rulehouse_sdk.client import Client
 from rulehouse_sdk.errors import NotFound, RulehouseError
-from rulehouse_sdk.mcp.table import MAX_WAIT_SECONDS, Table, TableError
+from rulehouse_sdk.mcp.table import MAX_WAIT_SECONDS, Table, TableError, reason
 
 INSTRUCTIONS = """Play Rulehouse's board games (the service referees: it holds the rules, the dice and the
 hidden cards). Find a game with list_rulesets and read_rules; start one with create_game (your seats and
@@ -67,9 +67,9 @@ def answered(call: Callable[[], Any]) -> Any:
     except TableError as refused:
         raise ToolError(str(refused)) from refused
     except NotFound as missing:
-        raise ToolError(f"not found: {missing}") from missing
+        raise ToolError(f"not found: {reason(missing)}") from missing
     except RulehouseError as error:
-        raise ToolError(str(error)) from error
+        raise ToolError(reason(error)) from error
 
 
 def build_server(base_url: str, *, api_key: str | None = None, client_options: dict[str, Any] | None = None,

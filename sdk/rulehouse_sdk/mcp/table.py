@@ -122,7 +122,7 @@ class Table:
                                            f"moved on to version {stale.version})", fresh, words)) from stale
         except (IllegalAction, InvalidRequest) as refused:
             fresh = client.get_decisions(game_id)["decisions"]
-            raise TableError(self._refusal(f"refused by the rules: {refused}", fresh, words)) from refused
+            raise TableError(self._refusal(f"refused by the rules: {reason(refused)}", fresh, words)) from refused
         return {"accepted": words.action(body), "action": body, "version": outcome["version"],
                 "status": outcome["status"], "result": outcome["result"],
                 "events": [entry["event"] for entry in outcome["events"]]}
@@ -183,5 +183,5 @@ def seat_name(seat: dict[str, Any], index: int) -> str:
 
 
 def reason(error: RulehouseError) -> str:
-    """The service's refusal in one line, for a tool error."""
-    return str(error)
+    """The service's refusal in one line, for a tool error, with its reason code where it has one."""
+    return f"{error} (reason: {error.reason})" if error.reason else str(error)
