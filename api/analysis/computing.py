@@ -5,21 +5,27 @@ A finished game's analysis is computed once, by one job under one charge (``api.
 "a computation"): the ask that claims it reserves its work bound against the caller's app
 (``analysis_charge_id``), marks it asked with the id of its job (``AnalysisStore.ask``) and queues
 ``compute_analysis``; the job builds the game's full record (``api.records.build.full_record``),
-analyses it (``engine.analysis.game.analyse``), stores the answer under ``game:{<id>}:analysis``,
-where every later ask finds it, and settles the charge at the work done (whichever job does it).
-The analysis of a stored game is the analysis of its record, on any machine.
+analyses it (``engine.analysis.game.analyse``, writing how far it is for the 202 answers: ``ProgressWriter``),
+stores the answer under the analysis key of the current format (``game:{<id>}:analysis:v<format>``: an
+analysis made by an older method is never read, the game is analysed anew), where every later ask finds
+it, and settles the charge at the work done (whichever job does it). The analysis of a stored game is the
+analysis of its record, on any machine. Job and charge ids name the format too, so a job queued under an
+older format before a deploy gives its charge back and does nothing (``compute_analysis``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import secrets
+import time
 
 from api.apps.accounting import Accounting
+from api.ground.faults import pause_point
 from api.play.game_record import FINISHED
 from api.play.store import GameStore
 from api.records.build import full_record
-from engine.analysis.game import analyse
+from engine.analysis.game import ANALYSIS_FORMAT, analyse
 from engine.records import RecordError
 
 #: the job that computes an analysis, by the dotted name it is queued under (api/service/jobs/analysis.py)
@@ -28,16 +34,27 @@ COMPUTE_ANALYSIS = "api.service.jobs.analysis.compute_analysis"
 FAILURE_TTL = 3600
 #: The quota an analysis counts against: the search work of hints and searching bots (one accounting).
 QUOTA = "search_work_per_day"
+#: A running analysis writes its progress at most once a second, or sooner once another twentieth of its
+#: log is done: a few dozen writes for the longest game, whatever its pace.
+PROGRESS_SECONDS = 1.0
+PROGRESS_STEP = 0.05
+
+
+def analysis_charge_id(game_id: str, analysis_format: int = ANALYSIS_FORMAT) -> str:
+    """The analysis' charge (and claim) in ``api.apps.accounting``, whichever job computes it:
+    ``analysis-v<format>-<game>`` (format 1's: ``analysis-<game>``); a game analysed by an older method is
+    analysed, and charged, anew."""
+    return "analysis-" + (f"v{analysis_format}-" if analysis_format > 1 else "") + game_id
 
 
 def analysis_job_id(game_id: str, *, again: bool = False) -> str:
-    """``analysis-<game>``, with a random tail for a job queued again after one was lost."""
-    return f"analysis-{game_id}" + (f"-{secrets.token_hex(3)}" if again else "")
+    """The analysis' charge id, with a random tail for a job queued again after one was lost."""
+    return analysis_charge_id(game_id) + (f"-{secrets.token_hex(3)}" if again else "")
 
 
-def analysis_charge_id(game_id: str) -> str:
-    """The analysis' charge (and claim) in ``api.apps.accounting``, whichever job computes it."""
-    return f"analysis-{game_id}"
+def _charge_of_job(game_id: str, job_id: str) -> str:
+    """The charge a job of any format was queued under: its id up to the game's (``again`` adds a tail)."""
+    return job_id[:job_id.index(game_id, len("analysis-")) + len(game_id)]
 
 
 def queue_analysis(store: GameStore, game_id: str, job_id: str) -> None:
@@ -52,6 +69,11 @@ def compute_analysis(store: GameStore, game_id: str, job_id: str, app_id: str | 
     """What the RQ job does: analyse the finished game, store the answer and settle the analysis' charge at
     the work done (``app_id`` and ``reserved``: a job queued before the charge was the analysis', which
     adjusts the app's day itself). Say what happened."""
+    if _charge_of_job(game_id, job_id) != analysis_charge_id(game_id):
+        # Queued under an older format before a deploy: its answer would be read by nobody. The ask that
+        # reserved it is given its work back; the next ask is a first one of the current format.
+        store.beside(Accounting).settle(_charge_of_job(game_id, job_id), 0)
+        return "outdated: the analysis format changed"
     work = 0
     try:
         outcome, work = _compute(store, game_id, job_id)
@@ -67,7 +89,7 @@ def _compute(store: GameStore, game_id: str, job_id: str) -> tuple[str, int]:
     if record is None or record.status != FINISHED:
         return "gone", 0
     try:
-        analysis = analyse(full_record(store, record))
+        analysis = analyse(full_record(store, record), progress=ProgressWriter(store, game_id, job_id))
         body = {"game_id": game_id, "version": record.version, "status": "ready", **analysis}
         seat_costs = json.dumps([[seat["decisions"], seat["cost"]] for seat in analysis["split"]])
         work = analysis["work"]
@@ -80,3 +102,24 @@ def _compute(store: GameStore, game_id: str, job_id: str) -> tuple[str, int]:
                                 seat_costs=seat_costs):
         return "replaced", work  # another job answers for it (the first to settle is charged), or the game expired
     return f"{body['status']}: {work} engine actions", work
+
+
+class ProgressWriter:
+    """``analyse``'s ``progress(done, entries)``: tells the 202 answers how far job ``job_id`` is
+    (``AnalysisStore.save_progress``), at a bounded rate (``PROGRESS_SECONDS``, ``PROGRESS_STEP``); it
+    expires after the analysis job's timeout."""
+
+    def __init__(self, store: GameStore, game_id: str, job_id: str) -> None:
+        self.store, self.game_id, self.job_id = store, game_id, job_id
+        self.written_at, self.written, self.held = -math.inf, -1, False
+
+    def __call__(self, done: int, entries: int) -> None:
+        now = time.monotonic()
+        if now - self.written_at < PROGRESS_SECONDS and done - self.written < PROGRESS_STEP * entries:
+            return
+        self.written_at, self.written = now, done
+        self.store.analyses.save_progress(self.game_id, self.job_id, done, entries,
+                                          seconds=self.store.queues.analysis_timeout)
+        if not self.held and 0 < done < entries:
+            self.held = True
+            pause_point("analysis-progress")  # test-only: a test reads the 202 of a job held half-way

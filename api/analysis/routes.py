@@ -2,7 +2,8 @@
 
 The request never analyses: the first ask reserves the work bound against the caller's app, marks
 the analysis asked and queues its job (``api.analysis.computing``) on the ``analysis`` queue, then waits
-for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After``.
+for it at most ``?wait=`` seconds (polling Redis), answering 200 with it or 202 with ``Retry-After`` and how
+far the job is (``progress``: the log entries it analysed, written by the job as it goes).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ PENDING_HEADERS = {
 
 
 def reservation(record: GameRecord) -> int:
-    """The work (engine actions) the first ask reserves: the bound for a log of the game's length."""
-    return work_bound(min(MAX_LOG_ENTRIES, record.version + MAX_SEAT_CHANGES))
+    """The work (engine actions) the first ask reserves: the ruleset's bound for a log of the game's length."""
+    return work_bound(min(MAX_LOG_ENTRIES, record.version + MAX_SEAT_CHANGES), get_ruleset(record.ruleset))
 
 
 @blp.route("/<game_id>/analysis")
@@ -52,7 +53,8 @@ class Analysis(MethodView):
     @blp.response(200, AnalysisSchema, headers={"ETag": {"description": "`\"<version>\"`: the finished game's.",
                                                          "schema": {"type": "string"}}})
     @blp.alt_response(202, schema=AnalysisSchema, headers=PENDING_HEADERS, description=(
-        "The analysis is queued or running (`status: pending`): ask the same URL again after `Retry-After`."))
+        "The analysis is queued or running (`status: pending`, with its `progress`): ask the same URL again "
+        "after `Retry-After`."))
     @blp.alt_response(304, description="`If-None-Match` names the analysis you have: it is still the one.")
     @blp.alt_response(**problem_response(401, "The token is malformed or not one of this game's."))
     @blp.alt_response(**problem_response(403, "Over the calling app's search work quota (`quota-exceeded`): "
@@ -69,12 +71,14 @@ class Analysis(MethodView):
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
         """
         record = load_current(game_id, bearer_token())
         ensure_current(get_ruleset(record.ruleset), record)
@@ -89,7 +93,8 @@ class Analysis(MethodView):
         if not _ready(stored):
             stored = _wait(record, stored, query["wait"])
         if not _ready(stored):
-            return json_response({"game_id": record.id, "version": record.version, "status": "pending"}, 202,
+            return json_response({"game_id": record.id, "version": record.version, "status": "pending",
+                                  "progress": games.analyses.progress(record.id, stored)}, 202,
                                  headers={"Retry-After": "2", "Location": request.full_path.rstrip("?")})
         body = json.loads(stored)
         if body["status"] == "failed":

@@ -19,7 +19,8 @@ class AnalysisQuerySchema(Schema):
 class AnalysisOptionSchema(Schema):
     action = fields.Dict(required=True, metadata={"description": "A candidate action the seat was offered."})
     chance = fields.Float(required=True, metadata={
-        "description": f"The mover's expected win chance after it, before its dice and cards: {_CHANCE}."})
+        "description": f"The mover's mean win chance over the play-outs after it (the same worlds, dice and "
+                       f"continuations for every candidate): {_CHANCE}."})
 
 
 class AnalysisMoveSchema(Schema):
@@ -30,16 +31,32 @@ class AnalysisMoveSchema(Schema):
     action = fields.Dict(required=True, metadata={"description": "The action played."})
     timed_out = fields.Boolean(required=True, metadata={"description": "The service played it: time ran out."})
     chance_before = fields.Float(required=True, metadata={"description": "The mover's win chance before it."})
-    chosen = fields.Float(required=True, metadata={"description": "Q of the action played, for the mover."})
+    chosen = fields.Float(required=True, metadata={"description": "P of the action played, for the mover."})
     chosen_chances = fields.List(fields.Float(), required=True, metadata={
-        "description": "Q of the action played, for every seat (each seat's decision part is this minus its "
-                       "chance before)."})
-    best = fields.Float(required=True, metadata={"description": "The best candidate's Q, for the mover."})
-    average = fields.Float(required=True, metadata={"description": "The mean of the candidates' Q, for the mover."})
+        "description": "P of the action played, for every seat."})
+    average_chances = fields.List(fields.Float(), required=True, metadata={
+        "description": "The mean of the candidates' P, for every seat."})
+    choice_parts = fields.List(fields.Float(), required=True, metadata={
+        "description": "Every seat's choice part of the move: P(chosen) - the candidates' mean P for it; the mover's "
+                       "is its skill, the other seats' their `others`."})
+    best = fields.Float(required=True, metadata={"description": "The best candidate's P, for the mover."})
+    average = fields.Float(required=True, metadata={"description": "The mean of the candidates' P, for the mover."})
     best_action = fields.Dict(required=True)
-    cost = fields.Float(required=True, metadata={"description": "best - chosen: what the move cost the mover."})
+    cost = fields.Float(required=True, metadata={
+        "description": "best - chosen: what the move cost the mover, an estimate (see `cost_se`, `costly`)."})
+    cost_se = fields.Float(required=True, metadata={
+        "description": "The cost's standard error, from the paired play-outs."})
+    cost_ci95 = fields.List(fields.Float(), required=True, validate=validate.Length(equal=2), metadata={
+        "description": "The cost's 95% interval, `[low, high]` (cost ± 1.96 `cost_se`); it may reach below 0."})
+    p_value = fields.Float(required=True, metadata={
+        "description": "The one-sided p-value of \"some candidate beats the one played\" (Bonferroni over the "
+                       "candidates), which the game's costly calls test."})
+    costly = fields.Boolean(required=True, metadata={
+        "description": "The move cost something beyond the play-outs' noise: Holm's step-down over the game's "
+                       "moves rejects \"no candidate beats it\" at the method's `costly_alpha`, and cost > 0."})
+    playouts = fields.Integer(required=True, metadata={"description": "Play-outs of each candidate."})
     options = fields.List(fields.Nested(AnalysisOptionSchema), required=True, metadata={
-        "description": "Every candidate weighed (at most 8; the action played among them)."})
+        "description": "Every candidate weighed (at most the method's `max_candidates`; the action played first)."})
 
 
 class AnalysisBriefMoveSchema(Schema):
@@ -52,6 +69,9 @@ class AnalysisBriefMoveSchema(Schema):
     best = fields.Float(required=True)
     best_action = fields.Dict(required=True)
     cost = fields.Float(required=True)
+    cost_se = fields.Float(required=True)
+    cost_ci95 = fields.List(fields.Float(), required=True, validate=validate.Length(equal=2))
+    costly = fields.Boolean(required=True)
 
 
 class KeyMomentSchema(Schema):
@@ -62,10 +82,12 @@ class KeyMomentSchema(Schema):
     action = fields.Dict(required=True, allow_none=True)
     affected = fields.Integer(required=True, metadata={"description": "The seat whose chance moved most."})
     swing = fields.Float(required=True, metadata={"description": "Its change of win chance in that entry."})
-    decision = fields.Float(required=True, metadata={"description": "The decision part of the swing."})
-    chance = fields.Float(required=True, metadata={"description": "The chance part of the swing."})
+    decision = fields.Float(required=True, metadata={"description": "The choice part of the swing."})
+    chance = fields.Float(required=True, metadata={"description": "The luck part of the swing."})
+    drift = fields.Float(required=True, metadata={"description": "The drift part of the swing."})
     cause = fields.String(required=True, metadata={
-        "description": "`decision` or `chance` (the larger part), or the kind of a seat change (`seat_joined`)."})
+        "description": "`decision`, `chance` or `drift` (the largest part), or the kind of a seat change "
+                       "(`seat_joined`)."})
     events = fields.List(fields.Dict(), required=True, metadata={"description": "The entry's events (at most 12)."})
     more_events = fields.Integer(required=True, metadata={"description": "Events of the entry left out."})
 
@@ -74,18 +96,33 @@ class SeatSplitSchema(Schema):
     seat = fields.Integer(required=True)
     start = fields.Float(required=True, metadata={"description": "The seat's win chance at the start (or its join)."})
     result = fields.Float(required=True, metadata={"description": "Its share of the win (1, 1/k, or 0)."})
-    change = fields.Float(required=True, metadata={"description": "result - start = skill + luck + others, exactly."})
-    skill = fields.Float(required=True, metadata={"description": "The decision parts of its own moves."})
-    luck = fields.Float(required=True, metadata={"description": "The chance parts of every action."})
+    change = fields.Float(required=True, metadata={
+        "description": "result - start = skill + luck + others + drift, exactly."})
+    skill = fields.Float(required=True, metadata={
+        "description": "What its own choices did against the options it had: over its moves with a choice, "
+                       "P(chosen) - the candidates' mean P (a seat choosing at random has about 0; a move with "
+                       "one option has none). `cost` says how far each choice was from the best."})
+    luck = fields.Float(required=True, metadata={
+        "description": "What chance did (dice, spins, shuffles, draws), over every action: the value after the "
+                       "chance outcome minus its expectation over that chance event; it averages zero."})
     others = fields.Float(required=True, metadata={
-        "description": "The decision parts of the other seats' moves (and players joining)."})
+        "description": "What the other seats' choices did to it, against their options' mean (and players joining)."})
+    drift = fields.Float(required=True, metadata={
+        "description": "The rest: forced moves' deterministic results and the value model's inconsistency "
+                       "between versions (neither skill nor luck)."})
     decisions = fields.Integer(required=True, metadata={"description": "Its moves that offered a choice."})
-    cost = fields.Float(required=True, metadata={"description": "The sum of its moves' costs."})
+    cost = fields.Float(required=True, metadata={"description": "The sum of its moves' costs (estimates)."})
+    costly_moves = fields.Integer(required=True, metadata={"description": "Its moves called `costly`."})
     choice_gain = fields.Float(required=True, metadata={
-        "description": "The sum over its moves of chosen - average: how much better it chose than the mean of "
-                       "its candidates (not part of the split; free of the model's drift)."})
+        "description": "The sum over its moves of chosen - average: how much better it chose than its candidates' "
+                       "mean (equal to its skill in format 2; kept from format 1)."})
     costliest_move = fields.Nested(AnalysisBriefMoveSchema, required=True, allow_none=True, metadata={
-        "description": "Its move of the largest positive cost (null: none cost anything)."})
+        "description": "Its costly move of the largest cost (null: none was costly)."})
+
+
+class AnalysisProgressSchema(Schema):
+    entries_done = fields.Integer(required=True, metadata={"description": "Log entries analysed so far."})
+    entries = fields.Integer(required=True, metadata={"description": "Log entries to analyse in all."})
 
 
 class AnalysisSchema(Schema):
@@ -93,7 +130,11 @@ class AnalysisSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "The finished game's last version."})
     status = fields.String(required=True, validate=validate.OneOf(["ready", "pending"]), metadata={
         "description": "`ready` (200, with the analysis) or `pending` (202: the analysis workers are on it)."})
-    format = fields.Integer(metadata={"description": "The analysis format's version (1)."})
+    progress = fields.Nested(AnalysisProgressSchema, allow_none=True, metadata={
+        "description": "Only while `pending` (202): how far the analysis job is, written by the job at most once a "
+                       "second or every twentieth of the log; null while it is queued (not started yet)."})
+    format = fields.Integer(metadata={
+        "description": "The analysis format's version (2): a game analysed by an older format is analysed anew."})
     ruleset = fields.String()
     rules_version = fields.Integer()
     game = fields.String(allow_none=True)
@@ -101,7 +142,11 @@ class AnalysisSchema(Schema):
     entries = fields.Integer(metadata={"description": "Log entries analysed."})
     result = fields.Dict(allow_none=True, metadata={"description": "The game's result, as in its record."})
     method = fields.Dict(metadata={
-        "description": "How it was estimated: `samples` a candidate, `max_candidates`, `quantum`, the model."})
+        "description": "How it was estimated (docs/analysis.md, \"The estimator\"): `playouts` per candidate, "
+                       "their `horizon` (actions of `rollout_bot` before the model scores them), "
+                       "`chance_samples` and `chance_horizon` of every chance event, `mover_worlds` (1: the "
+                       "play-outs redraw what the mover could not see), `max_candidates`, `costly_alpha`, "
+                       "`quantum` and the value `model`."})
     chances = fields.List(fields.List(fields.Float()), metadata={
         "description": f"Every seat's win chance at every version (row 0: the setup; the last: the result): "
                        f"{_CHANCE}."})
@@ -110,9 +155,11 @@ class AnalysisSchema(Schema):
     key_moments = fields.List(fields.Nested(KeyMomentSchema), metadata={
         "description": "The five entries that moved one seat's chance most, in game order."})
     costliest_move = fields.Nested(AnalysisBriefMoveSchema, allow_none=True, metadata={
-        "description": "The game's move of the largest positive cost (null: none cost anything)."})
+        "description": "The game's costly move of the largest cost (null: none was costly)."})
     split = fields.List(fields.Nested(SeatSplitSchema), metadata={"description": "The luck-skill split per seat."})
     work = fields.Integer(metadata={
         "description": "Engine actions the analysis cost (counted against the caller's app's search work)."})
-    samples = fields.Integer(metadata={"description": "Options applied to a chance sample, in all."})
-    most_samples_per_entry = fields.Integer()
+    samples = fields.Integer(metadata={"description": "`playouts` + `chance_samples`."})
+    playouts = fields.Integer(metadata={"description": "Candidates' play-outs, in all."})
+    chance_samples = fields.Integer(metadata={"description": "Re-dealt chance outcomes scored, in all."})
+    most_samples_per_entry = fields.Integer(metadata={"description": "The most play-outs one entry took."})

@@ -21,7 +21,7 @@ app's day). Four ways in:
   the day's work is spent.
 
 A computation many may ask for at once (a game's analysis, a seat's hint) is one job and one charge,
-both named by the computation (``analysis-<game>``, ``hint-<game>-<seat>-<version>``): ``claim`` (SET
+both named by the computation (``analysis-v<format>-<game>``, ``hint-<game>-<seat>-<version>``): ``claim`` (SET
 NX, for ``CLAIM_SECONDS``) picks the one ask that reserves the charge and queues the job, every other
 ask waits for the answer; whichever job computes it settles the charge (once), and a job found lost is
 queued again only by the ask that claims it next, under the same charge.

@@ -172,7 +172,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     worker = [sys.executable, "-m", "api.cli", "worker", "--quiet", *(["--fork"] if args.fork else [])]
     # Bot-only workers answer bot seats at once even while the others play long simulation chunks,
     # search-only workers take the searches (searching bot seats, hints) off everyone else,
-    # analysis-only workers the game analyses (up to a minute each) off the searches, and webhook
+    # analysis-only workers the game analyses (minutes each, over an hour for the longest) off the searches, and webhook
     # deliveries, which wait on apps' receivers, have workers of their own.
     worker_commands = ([[*worker, "--queues", "bots"]] * args.bot_workers
                        + [[*worker, "--queues", "search"]] * args.search_workers

@@ -63,7 +63,8 @@ class PlayerSchema(Schema):
         "description": "The latest rated results, newest first (at most 20)."})
     move_cost = fields.Float(required=True, allow_none=True, metadata={
         "description": "The average cost of the player's moves with a choice, in win-chance points (0.05 = five "
-                       "points), over the analyses already made (`GET /v1/games/{id}/analysis`) of its "
+                       "points), over the analyses already made (`GET /v1/games/{id}/analysis`, of the current "
+                       "analysis format only) of its "
                        f"{MOVE_COST_GAMES} most recent games; null when none of them is analysed (or has a "
                        "choice of the player's)."})
     analysed_games = fields.Integer(required=True, metadata={

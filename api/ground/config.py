@@ -47,8 +47,9 @@ DEFAULTS: dict = {
     #: RQ queue of the game analyses (GET /v1/games/{id}/analysis), apart from the searches so an analysis
     #: never delays a search bot's move; None: they go on SEARCH_QUEUE
     "ANALYSIS_QUEUE": "analysis",
-    #: the most one analysis job may take (the longest Hitchiker records take about a minute)
-    "ANALYSIS_JOB_TIMEOUT": 600,
+    #: the most one analysis job may take: the longest games there may be take 15 minutes to over an
+    #: hour on a loaded 2-core machine (format 2; docs/http-api.md, "Game analysis": "How long")
+    "ANALYSIS_JOB_TIMEOUT": 14_400,
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,
     #: every /v1 request but the health checks needs an app key (X-Api-Key); off: requests

@@ -7,7 +7,9 @@ Points: ``before-commit`` and ``after-commit`` (api/play/moves.py, either side o
 compare-and-set of an action); ``bot-run`` (api/service/jobs/bot_runs.py, a bot job between two moves of
 a run, the game's ``bot_run`` naming its version); ``job-taken`` (api/service/worker.py, a worker holding a job it took
 from its queue before RQ marks it started); ``chances-unkept`` (api/win_chances/routes.py, an ask that found a
-version's chances not kept, before it claims their computation). Never set it in a deployment.
+version's chances not kept, before it claims their computation); ``analysis-progress``
+(api/analysis/computing.py, an analysis job once it wrote its first progress short of the end). Never set it
+in a deployment.
 """
 
 from __future__ import annotations

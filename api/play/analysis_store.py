@@ -1,12 +1,15 @@
 """A finished game's analysis (api/analysis): the id of the job computing it, then its JSON, and beside a
-ready one each seat's ``[decisions, cost]`` (api/play/game_keys.py); both expire with the game."""
+ready one each seat's ``[decisions, cost]`` (api/play/game_keys.py); both expire with the game. Beside them
+the running job's progress, which expires after the job's timeout. All of the current analysis format."""
 
 from __future__ import annotations
+
+import json
 
 import redis
 from redis.cluster import RedisCluster
 
-from api.play.game_keys import analysis_costs_key, analysis_key, game_key
+from api.play.game_keys import analysis_costs_key, analysis_key, analysis_progress_key, game_key
 from api.play.scripts import ASK_ANALYSIS_SCRIPT, SAVE_ANALYSIS_SCRIPT
 
 
@@ -40,3 +43,17 @@ class AnalysisStore:
         for game_id in game_ids:
             pipe.get(analysis_costs_key(game_id))
         return pipe.execute()
+
+    def save_progress(self, game_id: str, job_id: str, done: int, entries: int, *, seconds: int) -> None:
+        """Tell how far job ``job_id`` is: ``done`` of the log's ``entries``, kept ``seconds``."""
+        self.redis.set(analysis_progress_key(game_id), json.dumps(
+            {"job": job_id, "entries_done": done, "entries": entries}), ex=max(1, seconds))
+
+    def progress(self, game_id: str, job_id: str) -> dict | None:
+        """How far job ``job_id`` (the one the analysis is asked of) is: ``{"entries_done", "entries"}``, None
+        before it wrote any (queued, or written by a job since replaced)."""
+        stored = self.redis.get(analysis_progress_key(game_id))
+        progress = json.loads(stored) if stored else {}
+        if not job_id or progress.pop("job", None) != job_id:
+            return None
+        return progress

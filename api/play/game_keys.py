@@ -17,10 +17,12 @@ idempotent action's outcome for 24 h. ``game:{<id>}:hint:<seat>:<version>`` is a
 the id of the job computing it, then its JSON; it expires with the game's version, and so does
 ``game:{<id>}:chances:<seat>:<version>``, a view's win chances (``spectator`` for the spectator view's);
 ``game:{<id>}:asked`` names those keys, which the game's deletion deletes with it.
-``game:{<id>}:analysis`` is a finished game's analysis (api/analysis): the id of the job computing it,
-then its JSON; it expires with the game, and so does ``game:{<id>}:analysis:costs``, stored with a ready
-analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads, api/competition, without
-reading the whole analysis). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
+``game:{<id>}:analysis:v<format>`` is a finished game's analysis (api/analysis) of the current analysis
+format (``engine.analysis.game.ANALYSIS_FORMAT``; an older format's is never read, only deleted with the game):
+the id of the job computing it, then its JSON; it expires with the game, and so does ``...:analysis:v<format>:costs``,
+stored with a ready analysis: each seat's ``[decisions, cost]`` (what a player's ``move_cost`` reads,
+api/competition, without reading the whole analysis); ``...:analysis:v<format>:progress`` is the running job's
+progress (api/analysis/computing.py). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
 (every write of the game refreshes its TTL too, a move at most every ``TTL_REFRESH_SECONDS``), and
 ``game:{<id>}:chat:rate:<seat>`` holds the times of a seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
@@ -35,6 +37,8 @@ and die with the game: its deletion and its TTL refreshes name them.
 from __future__ import annotations
 
 import hashlib
+
+from engine.analysis.game import ANALYSIS_FORMAT
 
 
 def token_digest(token: str) -> str:
@@ -91,14 +95,27 @@ def asked_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:asked"
 
 
-def analysis_key(game_id: str) -> str:
-    """A finished game's analysis (api/analysis): the computing job's id, then the analysis JSON."""
-    return f"game:{{{game_id}}}:analysis"
+def analysis_key(game_id: str, analysis_format: int = ANALYSIS_FORMAT) -> str:
+    """A finished game's analysis (api/analysis): the computing job's id, then the analysis JSON. The key
+    names the format: an analysis made by an older method is never read, the game is analysed anew."""
+    return f"game:{{{game_id}}}:analysis" + (f":v{analysis_format}" if analysis_format > 1 else "")
 
 
-def analysis_costs_key(game_id: str) -> str:
-    """Each seat's ``[decisions, cost]`` of a game's ready analysis (JSON), beside the analysis."""
-    return f"game:{{{game_id}}}:analysis:costs"
+def analysis_costs_key(game_id: str, analysis_format: int = ANALYSIS_FORMAT) -> str:
+    """Each seat's ``[decisions, cost]`` of a game's ready analysis (JSON), beside the analysis (same format)."""
+    return f"{analysis_key(game_id, analysis_format)}:costs"
+
+
+def analysis_progress_key(game_id: str) -> str:
+    """The running analysis job's progress (api/analysis/computing.py), beside the analysis."""
+    return f"{analysis_key(game_id)}:progress"
+
+
+def analysis_keys(game_id: str) -> list[str]:
+    """Every key of the game's analyses, of every format (format 1's had no version in the key)."""
+    return [key for analysis_format in range(1, ANALYSIS_FORMAT + 1) for key in (
+        analysis_key(game_id, analysis_format), analysis_costs_key(game_id, analysis_format))] + \
+        [analysis_progress_key(game_id)]
 
 
 def idempotency_key(game_id: str, seat: int, key: str) -> str:

@@ -52,7 +52,7 @@ class JobQueues:
     search: Queue | None = None
     analysis: Queue | None = None
     search_timeout: int = 60
-    analysis_timeout: int = 600
+    analysis_timeout: int = 14_400
     bot_job_lease: float = 5.0
 
     def __post_init__(self) -> None:
@@ -73,7 +73,7 @@ class JobQueues:
             search=queues.get("SEARCH_QUEUE"),
             analysis=queues.get("ANALYSIS_QUEUE"),
             search_timeout=int(settings.get("SEARCH_JOB_TIMEOUT") or 60),
-            analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 600),
+            analysis_timeout=int(settings.get("ANALYSIS_JOB_TIMEOUT") or 14_400),
             bot_job_lease=float(settings.get("BOT_JOB_LEASE") or 5.0),
         )
 

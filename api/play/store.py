@@ -29,8 +29,7 @@ from api.play.deadline_store import DeadlineStore
 from api.play.game_keys import (
     BOT_GAMES_KEY,
     BOT_SWEEP_LOCK_KEY,
-    analysis_costs_key,
-    analysis_key,
+    analysis_keys,
     asked_key,
     bot_current_key,
     chat_key,
@@ -241,8 +240,8 @@ class GameStore:
         # The keys share the game's slot, so one DEL removes them together (also on a cluster, where a
         # transaction could not carry the PUBLISH, which has no key).
         asked = self.redis.smembers(asked_key(game_id))
-        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), analysis_key(game_id),
-                          analysis_costs_key(game_id), asked_key(game_id), *asked)
+        self.redis.delete(game_key(game_id), events_key(game_id), chat_key(game_id), *analysis_keys(game_id),
+                          asked_key(game_id), *asked)
         self.redis.publish(wake_channel(game_id), "deleted")  # its live streams end now
         self.control.zrem(BOT_GAMES_KEY, game_id)
 

@@ -1,5 +1,5 @@
 """A game analysis told in words (``rulehouse analyse``): the chart, the key moments, the costliest
-move and the luck-skill split, in percentage points of win chance."""
+costly move with its interval and the luck-skill split with its drift, in percentage points of win chance."""
 
 from __future__ import annotations
 
@@ -51,24 +51,27 @@ def describe(analysis: dict) -> list[str]:
     for moment in analysis["key_moments"]:
         lines.append(f"  v{moment['version']}: seat {moment['seat']} {_action(moment['action'])}: seat "
                      f"{moment['affected']} {_points(moment['swing'])} points (decision {_points(moment['decision'])}, "
-                     f"chance {_points(moment['chance'])}; {moment['cause']}): "
+                     f"chance {_points(moment['chance'])}, drift {_points(moment['drift'])}; {moment['cause']}): "
                      f"{_events(moment['events'], moment['more_events'])}")
     costliest = analysis["costliest_move"]
-    lines.append("")
+    costly = sum(move["costly"] for move in analysis["moves"])
+    lines += ["", f"Costly moves: {costly} of {len(analysis['moves'])} moves with a choice (a cost beyond the "
+              f"play-outs' noise, at a family-wise rate of {analysis['method']['costly_alpha']:g})."]
     if costliest is None:
-        lines.append("No move cost anything (by the model's estimates).")
+        lines.append("Costliest move: none was costly.")
     else:
+        low, high = costliest["cost_ci95"]
         lines.append(f"Costliest move: v{costliest['version']}, seat {costliest['seat']} played "
                      f"{_action(costliest['action'])} ({_percent(costliest['chosen'])}) where "
                      f"{_action(costliest['best_action'])} was worth {_percent(costliest['best'])}: "
-                     f"{100 * costliest['cost']:.1f} points")
-    lines += ["", "Luck-skill split, in points of win chance (skill + luck + others = change; cost: the sum of "
-              "the moves' costs; vs avg: chosen minus the candidates' mean, summed):",
+                     f"{100 * costliest['cost']:.1f} points (95% interval {100 * low:.1f} to {100 * high:.1f})")
+    lines += ["", "Luck-skill split, in points of win chance (skill + luck + others + drift = change; drift: what "
+              "is neither skill nor luck; cost: the sum of the moves' costs; costly: its costly moves):",
               f"  {'seat':>4} {'start':>6} {'result':>6} {'change':>7} {'skill':>7} {'luck':>7} {'others':>7} "
-              f"{'choices':>7} {'cost':>6} {'vs avg':>6}"]
+              f"{'drift':>7} {'choices':>7} {'cost':>6} {'costly':>6}"]
     for part in analysis["split"]:
         lines.append(f"  {part['seat']:>4} {_percent(part['start']):>6} {_percent(part['result']):>6} "
                      f"{_points(part['change']):>7} {_points(part['skill']):>7} {_points(part['luck']):>7} "
-                     f"{_points(part['others']):>7} {part['decisions']:>7} {100 * part['cost']:>6.1f} "
-                     f"{_points(part['choice_gain']):>6}")
+                     f"{_points(part['others']):>7} {_points(part['drift']):>7} {part['decisions']:>7} "
+                     f"{100 * part['cost']:>6.1f} {part['costly_moves']:>6}")
     return lines

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -344,6 +345,10 @@ class Ruleset(ABC):
     #: bot's move by (``None``: the search's own rule, two). A model-scored move of many worlds may trust
     #: a smaller lead: the ladder of paired games says whether it wins more (docs/bots.md).
     value_confidence: ClassVar[float | None] = None
+    #: The game analysis's method parameters for this ruleset (``engine.analysis.method.Method``: play-outs,
+    #: their horizon, chance samples, candidates...), overriding its defaults: data, tuned per ruleset by
+    #: measuring against play-outs (docs/analysis.md, "The estimator").
+    analysis_method: ClassVar[Mapping[str, int | float]] = MappingProxyType({})
 
     def standings(self, state) -> list[float] | None:
         """How well each seat stands in an unfinished game, higher is better (e.g. its money): the

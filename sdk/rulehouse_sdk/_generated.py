@@ -524,11 +524,18 @@ class WinChances(TypedDict):
     """The rules version the game and the model are of (a model is never used for another)."""
 
 
+class AnalysisProgress(TypedDict):
+    entries_done: "int"
+    """Log entries analysed so far."""
+    entries: "int"
+    """Log entries to analyse in all."""
+
+
 class AnalysisOption(TypedDict):
     action: "dict[str, Any]"
     """A candidate action the seat was offered."""
     chance: "float"
-    """The mover's expected win chance after it, before its dice and cards: a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
+    """The mover's mean win chance over the play-outs after it (the same worlds, dice and continuations for every candidate): a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
 
 
 class AnalysisMove(TypedDict):
@@ -546,18 +553,32 @@ class AnalysisMove(TypedDict):
     chance_before: "float"
     """The mover's win chance before it."""
     chosen: "float"
-    """Q of the action played, for the mover."""
+    """P of the action played, for the mover."""
     chosen_chances: "list[float]"
-    """Q of the action played, for every seat (each seat's decision part is this minus its chance before)."""
+    """P of the action played, for every seat."""
+    average_chances: "list[float]"
+    """The mean of the candidates' P, for every seat."""
+    choice_parts: "list[float]"
+    """Every seat's choice part of the move: P(chosen) - the candidates' mean P for it; the mover's is its skill, the other seats' their `others`."""
     best: "float"
-    """The best candidate's Q, for the mover."""
+    """The best candidate's P, for the mover."""
     average: "float"
-    """The mean of the candidates' Q, for the mover."""
+    """The mean of the candidates' P, for the mover."""
     best_action: "dict[str, Any]"
     cost: "float"
-    """best - chosen: what the move cost the mover."""
+    """best - chosen: what the move cost the mover, an estimate (see `cost_se`, `costly`)."""
+    cost_se: "float"
+    """The cost's standard error, from the paired play-outs."""
+    cost_ci95: "list[float]"
+    """The cost's 95% interval, `[low, high]` (cost ± 1.96 `cost_se`); it may reach below 0."""
+    p_value: "float"
+    """The one-sided p-value of "some candidate beats the one played" (Bonferroni over the candidates), which the game's costly calls test."""
+    costly: "bool"
+    """The move cost something beyond the play-outs' noise: Holm's step-down over the game's moves rejects "no candidate beats it" at the method's `costly_alpha`, and cost > 0."""
+    playouts: "int"
+    """Play-outs of each candidate."""
     options: "list[AnalysisOption]"
-    """Every candidate weighed (at most 8; the action played among them)."""
+    """Every candidate weighed (at most the method's `max_candidates`; the action played first)."""
 
 
 class KeyMoment(TypedDict):
@@ -572,11 +593,13 @@ class KeyMoment(TypedDict):
     swing: "float"
     """Its change of win chance in that entry."""
     decision: "float"
-    """The decision part of the swing."""
+    """The choice part of the swing."""
     chance: "float"
-    """The chance part of the swing."""
+    """The luck part of the swing."""
+    drift: "float"
+    """The drift part of the swing."""
     cause: "str"
-    """`decision` or `chance` (the larger part), or the kind of a seat change (`seat_joined`)."""
+    """`decision`, `chance` or `drift` (the largest part), or the kind of a seat change (`seat_joined`)."""
     events: "list[dict[str, Any]]"
     """The entry's events (at most 12)."""
     more_events: "int"
@@ -593,6 +616,9 @@ class AnalysisBriefMove(TypedDict):
     best: "float"
     best_action: "dict[str, Any]"
     cost: "float"
+    cost_se: "float"
+    cost_ci95: "list[float]"
+    costly: "bool"
 
 
 class SeatSplit(TypedDict):
@@ -602,21 +628,25 @@ class SeatSplit(TypedDict):
     result: "float"
     """Its share of the win (1, 1/k, or 0)."""
     change: "float"
-    """result - start = skill + luck + others, exactly."""
+    """result - start = skill + luck + others + drift, exactly."""
     skill: "float"
-    """The decision parts of its own moves."""
+    """What its own choices did against the options it had: over its moves with a choice, P(chosen) - the candidates' mean P (a seat choosing at random has about 0; a move with one option has none). `cost` says how far each choice was from the best."""
     luck: "float"
-    """The chance parts of every action."""
+    """What chance did (dice, spins, shuffles, draws), over every action: the value after the chance outcome minus its expectation over that chance event; it averages zero."""
     others: "float"
-    """The decision parts of the other seats' moves (and players joining)."""
+    """What the other seats' choices did to it, against their options' mean (and players joining)."""
+    drift: "float"
+    """The rest: forced moves' deterministic results and the value model's inconsistency between versions (neither skill nor luck)."""
     decisions: "int"
     """Its moves that offered a choice."""
     cost: "float"
-    """The sum of its moves' costs."""
+    """The sum of its moves' costs (estimates)."""
+    costly_moves: "int"
+    """Its moves called `costly`."""
     choice_gain: "float"
-    """The sum over its moves of chosen - average: how much better it chose than the mean of its candidates (not part of the split; free of the model's drift)."""
+    """The sum over its moves of chosen - average: how much better it chose than its candidates' mean (equal to its skill in format 2; kept from format 1)."""
     costliest_move: "AnalysisBriefMove | None"
-    """Its move of the largest positive cost (null: none cost anything)."""
+    """Its costly move of the largest cost (null: none was costly)."""
 
 
 class Analysis(TypedDict):
@@ -625,8 +655,10 @@ class Analysis(TypedDict):
     """The finished game's last version."""
     status: "Literal['ready', 'pending']"
     """`ready` (200, with the analysis) or `pending` (202: the analysis workers are on it)."""
+    progress: NotRequired["AnalysisProgress | None"]
+    """Only while `pending` (202): how far the analysis job is, written by the job at most once a second or every twentieth of the log; null while it is queued (not started yet)."""
     format: NotRequired["int"]
-    """The analysis format's version (1)."""
+    """The analysis format's version (2): a game analysed by an older format is analysed anew."""
     ruleset: NotRequired["str"]
     rules_version: NotRequired["int"]
     game: NotRequired["str | None"]
@@ -637,7 +669,7 @@ class Analysis(TypedDict):
     result: NotRequired["dict[str, Any] | None"]
     """The game's result, as in its record."""
     method: NotRequired["dict[str, Any]"]
-    """How it was estimated: `samples` a candidate, `max_candidates`, `quantum`, the model."""
+    """How it was estimated (docs/analysis.md, "The estimator"): `playouts` per candidate, their `horizon` (actions of `rollout_bot` before the model scores them), `chance_samples` and `chance_horizon` of every chance event, `mover_worlds` (1: the play-outs redraw what the mover could not see), `max_candidates`, `costly_alpha`, `quantum` and the value `model`."""
     chances: NotRequired["list[list[float]]"]
     """Every seat's win chance at every version (row 0: the setup; the last: the result): a win chance, 0 .. 1 (a multiple of 2**-20, so sums of them are exact)."""
     moves: NotRequired["list[AnalysisMove]"]
@@ -645,14 +677,19 @@ class Analysis(TypedDict):
     key_moments: NotRequired["list[KeyMoment]"]
     """The five entries that moved one seat's chance most, in game order."""
     costliest_move: NotRequired["AnalysisBriefMove | None"]
-    """The game's move of the largest positive cost (null: none cost anything)."""
+    """The game's costly move of the largest cost (null: none was costly)."""
     split: NotRequired["list[SeatSplit]"]
     """The luck-skill split per seat."""
     work: NotRequired["int"]
     """Engine actions the analysis cost (counted against the caller's app's search work)."""
     samples: NotRequired["int"]
-    """Options applied to a chance sample, in all."""
+    """`playouts` + `chance_samples`."""
+    playouts: NotRequired["int"]
+    """Candidates' play-outs, in all."""
+    chance_samples: NotRequired["int"]
+    """Re-dealt chance outcomes scored, in all."""
     most_samples_per_entry: NotRequired["int"]
+    """The most play-outs one entry took."""
 
 
 class ChatMessage(TypedDict):
@@ -1321,7 +1358,7 @@ class Player(TypedDict):
     recent: "list[RecentResult]"
     """The latest rated results, newest first (at most 20)."""
     move_cost: "float | None"
-    """The average cost of the player's moves with a choice, in win-chance points (0.05 = five points), over the analyses already made (`GET /v1/games/{id}/analysis`) of its 20 most recent games; null when none of them is analysed (or has a choice of the player's)."""
+    """The average cost of the player's moves with a choice, in win-chance points (0.05 = five points), over the analyses already made (`GET /v1/games/{id}/analysis`, of the current analysis format only) of its 20 most recent games; null when none of them is analysed (or has a choice of the player's)."""
     analysed_games: "int"
     """How many analysed games `move_cost` is based on (at most 20)."""
 
@@ -1592,6 +1629,7 @@ __all__ = [
     'HintOption',
     'Hint',
     'WinChances',
+    'AnalysisProgress',
     'AnalysisOption',
     'AnalysisMove',
     'KeyMoment',
@@ -2023,12 +2061,14 @@ class Operations:
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
 
         wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
 
@@ -2751,12 +2791,14 @@ class AsyncOperations:
         """A finished game's analysis
 
         Every seat's win chance at every version (the ruleset's value model on the whole state, every
-        secret being public once the game is over), every decision's options with the chosen move's
-        cost, the key moments, and per seat the luck-skill split: `skill`, `luck` and `others`, which
-        add up exactly to the seat's `change` (docs/analysis.md, "Game analysis"). Computed once per
+        secret being public once the game is over), every decision's options priced by play-outs with
+        the chosen move's cost, its uncertainty and whether it is `costly`, the key moments, and per
+        seat the luck-skill split: `skill`, `luck`, `others` and `drift`, which add up exactly to the
+        seat's `change` (docs/analysis.md, "Game analysis"; analysis `format` 2). Computed once per
         game on the analysis workers (their own queue: an analysis never delays a search bot), kept
-        as long as the game; the first ask counts the work against the calling app's search work
-        quota. Anyone who may read the game may ask.
+        as long as the game (a game analysed by an older format is analysed anew); the first ask
+        counts the work against the calling app's search work quota. While it runs, the 202 tells
+        its `progress`. Anyone who may read the game may ask.
 
         wait: Seconds (0 .. 10) to wait for the analysis before answering 202; default 0: answer at once.
 

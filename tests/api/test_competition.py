@@ -358,6 +358,7 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
                                                                                      monkeypatch):
     from api.analysis.computing import analysis_job_id
     from api.competition import players
+    from api.play.game_keys import analysis_costs_key, analysis_key
     from api.service.jobs.analysis import compute_analysis
 
     _, secret = keys.create_app("League")
@@ -377,6 +378,9 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
 
     assert shown() == (None, 0)  # nothing analysed: nothing read, nothing queued
     assert store.analyses.get(games[0]["id"]) is None and store.queues.analysis.count == 0
+    # Costs stored by an older analysis format (format 1's key, before a deploy) count for nothing.
+    store.redis.set(f"game:{{{games[1]['id']}}}:analysis:costs", json.dumps([[10, 5.0], [10, 0.0]]))
+    assert shown() == (None, 0)
     for game in (*games, toy):
         store.analyses.ask(game["id"], analysis_job_id(game["id"]))
     assert shown() == (None, 0)  # asked, not computed yet
@@ -384,8 +388,8 @@ def test_a_players_move_cost_averages_its_seats_costs_over_the_analyses_already_
         compute_analysis(game["id"], analysis_job_id(game["id"]), store=store)
     first = json.loads(store.analyses.get(games[0]["id"]))["split"][0]
     assert store.analyses.costs([toy["id"]]) == [None]  # a failed analysis has no costs
-    costs_key = f"game:{{{games[0]['id']}}}:analysis:costs"
-    analysis_ttl = store.redis.pttl(f"game:{{{games[0]['id']}}}:analysis")  # read first: the later read is lower
+    costs_key = analysis_costs_key(games[0]["id"])
+    analysis_ttl = store.redis.pttl(analysis_key(games[0]["id"]))  # read first: the later read is lower
     assert 0 < store.redis.pttl(costs_key) <= analysis_ttl
     assert first["decisions"] > 0
     assert shown() == (pytest.approx(first["cost"] / first["decisions"]), 1)

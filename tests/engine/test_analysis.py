@@ -1,95 +1,202 @@
-"""Game analysis (engine.analysis): the luck-skill split adds up exactly, the result is the outcome,
-bad and unfinished records are refused with reasons, and the cost per entry stays under its bound."""
+"""Game analysis, format 2 (engine.analysis): the split's parts add up exactly, a one-option move has no
+choice part, a roll's luck has mean zero, a blunder is called costly with the right sign, the costly
+calls are corrected for many moves, a ranged amount is weighed beside its neighbours, and the work stays
+under its bound. Small methods and seeded games keep it fast; the large statistical runs are bench/'s."""
 
 from __future__ import annotations
 
 import copy
 import json
+from statistics import fmean, stdev
 
 import pytest
 
-from engine.analysis.game import (
-    MAX_CANDIDATES,
-    MAX_WORK_PER_ENTRY,
-    SAMPLES,
-    analyse,
-    quantized,
-    work_bound,
-)
+from engine.analysis.candidates import candidates
+from engine.analysis.game import ANALYSIS_FORMAT, PlayOuts, Walk, _luck, analyse, quantized
+from engine.analysis.method import Method, method_for, work_bound
+from engine.analysis.pricing import holm, one_sided_p
+from engine.core.decisions import Decision
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
 from engine.records import RecordError, action_entry, make_record, seat_change_entry
-from engine.values.model import result_shares
+from engine.values.model import load_model, result_shares
 from tests.bench import load_bench
 from tests.engine.test_records import play_record
 
 longest_games = load_bench("longest_games")
 
+#: A method small enough for a test: few play-outs, short horizons.
+SMALL = Method(playouts=6, horizon=4, chance_samples=4, max_candidates=5)
 
-def finished_record(ruleset_id: str, seed: int, players: int | None = None) -> dict:
+
+def finished_record(ruleset_id: str, seed: int, players: int | None = None, bot: str = "heuristic") -> dict:
     ruleset = get_ruleset(ruleset_id)
-    return json.loads(json.dumps(play_record(ruleset_id, players or min(4, ruleset.max_players), "heuristic", seed)))
+    return json.loads(json.dumps(play_record(ruleset_id, players or min(4, ruleset.max_players), bot, seed)))
+
+
+def record_from(ruleset, players: int, seed: int, log: list, state) -> dict:
+    return json.loads(json.dumps(make_record(ruleset, players=players, options={}, seed=seed, log=log,
+                                             setup_events=None, result=ruleset.result(state).to_dict(),
+                                             version=len(log))))
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
-def test_skill_luck_and_others_add_up_exactly_to_each_seats_change_and_the_result_is_the_outcome(ruleset_id):
+def test_skill_luck_others_and_drift_add_up_exactly_to_each_seats_change_and_the_result_is_the_outcome(ruleset_id):
     record = finished_record(ruleset_id, 5)
-    analysis = analyse(record)
-    ruleset = get_ruleset(ruleset_id)
+    analysis = analyse(record, method=SMALL)
     outcome = result_shares(type("R", (), {"winners": record["result"]["winners"]})(), record["players"])
+    assert analysis["format"] == ANALYSIS_FORMAT == 2
     assert analysis["chances"][-1] == [quantized(share) for share in outcome]
     assert len(analysis["chances"]) == len(record["log"]) + 1
     for part in analysis["split"]:
         assert part["start"] == analysis["chances"][0][part["seat"]]
         assert part["result"] == analysis["chances"][-1][part["seat"]]
         # Exactly, in floating point, in any order: every chance is a multiple of 2**-20.
-        assert part["skill"] + part["luck"] + part["others"] == part["result"] - part["start"]
-        assert part["others"] + part["luck"] + part["skill"] == part["change"]
-    assert ruleset.id == analysis["ruleset"]
+        assert part["skill"] + part["luck"] + part["others"] + part["drift"] == part["result"] - part["start"]
+        assert part["drift"] + part["others"] + part["luck"] + part["skill"] == part["change"]
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
-def test_every_move_weighs_the_chosen_option_among_the_offered_ones_and_costs_what_the_best_one_beats_it_by(
-        ruleset_id):
+def test_skill_is_the_seats_own_choices_against_their_candidates_mean_and_one_option_moves_add_nothing(ruleset_id):
     # Monopoly: Cars 2 leaves few choices: a game with some (a Chance card's property or move).
-    analysis = analyse(finished_record(ruleset_id, 1 if ruleset_id == "monopoly-cars2" else 6))
+    record = finished_record(ruleset_id, 1 if ruleset_id == "monopoly-cars2" else 6)
+    analysis = analyse(record, method=SMALL)
+    ruleset = get_ruleset(ruleset_id)
     assert analysis["moves"]
+    priced = {move["index"] for move in analysis["moves"]}
+    state = load_record_state(ruleset, record)
+    for index, entry in enumerate(record["log"]):  # only a decision with a choice is a move
+        seat, action = entry["seat"], ruleset.parse_action(entry["action"])
+        decision = ruleset.check(state, seat, action)
+        assert (index in priced) == (len(decision.options) > 1 or bool(decision.ranges)), entry
+        ruleset.play(state, seat, action)
     for move in analysis["moves"]:
         chances = [option["chance"] for option in move["options"]]
-        assert 2 <= len(chances) <= MAX_CANDIDATES
-        assert move["action"] in [option["action"] for option in move["options"]]
+        assert 2 <= len(chances) <= SMALL.max_candidates
+        assert move["options"][0]["action"] == move["action"]
         assert move["best"] == max(chances) and move["cost"] == move["best"] - move["chosen"] >= 0
-        assert move["chosen_chances"][move["seat"]] == move["chosen"]
-        assert min(chances) <= move["average"] <= max(chances)
-    costliest = analysis["costliest_move"]
-    assert costliest is None or costliest["cost"] == max(move["cost"] for move in analysis["moves"]) > 0
+        assert move["average"] == move["average_chances"][move["seat"]]
+        assert move["cost_ci95"][0] <= move["cost"] <= move["cost_ci95"][1] and move["cost_se"] >= 0
+        assert move["playouts"] == SMALL.playouts
     for part in analysis["split"]:
-        mine = [move for move in analysis["moves"] if move["seat"] == part["seat"]]
-        assert part["choice_gain"] == sum(move["chosen"] - move["average"] for move in mine)
+        seat = part["seat"]
+        mine = [move for move in analysis["moves"] if move["seat"] == seat]
+        theirs = [move for move in analysis["moves"] if move["seat"] != seat]
+        assert part["skill"] == part["choice_gain"] == sum(move["chosen"] - move["average"] for move in mine)
+        assert part["skill"] == sum(move["choice_parts"][seat] for move in mine)
+        assert part["others"] == sum(move["chosen_chances"][seat] - move["average_chances"][seat] for move in theirs)
+    assert ruleset.id == analysis["ruleset"]
 
 
-def test_a_forced_move_has_no_decision_part_and_a_choice_without_dice_no_chance_part():
-    record = finished_record("monopoly-cars2", 2)
-    analysis = analyse(record)
-    chosen = {move["index"] for move in analysis["moves"]}
-    forced = [index for index, entry in enumerate(record["log"]) if index not in chosen]
-    assert forced
-    # The decision parts come only from moves: a game of rolls alone has every change in luck.
-    for part in analysis["split"]:
-        seat_moves = [move for move in analysis["moves"] if move["seat"] == part["seat"]]
-        assert part["skill"] == sum(move["chosen"] - move["chance_before"] for move in seat_moves)
-    cash = analyse(finished_record("cash-n-guns", 3))
-    loot = [move for move in cash["moves"] if move["kind"] == "take_loot"]
-    assert loot
-    for move in loot:  # taking a loot card draws nothing: Q(chosen) is the chance after it
-        after = cash["chances"][move["index"] + 1]
-        assert move["chosen_chances"] == after or move["action"]["card"] == "clip"
+def test_a_forced_deterministic_move_has_no_luck_its_result_is_drift():
+    """A Cash 'n Guns loot pick with one card left draws nothing: luck 0; what it did is drift, not skill."""
+    ruleset = get_ruleset("cash-n-guns")
+    record = finished_record("cash-n-guns", 3)
+    analysis = analyse(record, method=SMALL)
+    state = load_record_state(ruleset, record)
+    priced = {move["index"] for move in analysis["moves"]}
+    checked = 0
+    for index, entry in enumerate(record["log"]):
+        seat, action = entry["seat"], ruleset.parse_action(entry["action"])
+        decision = ruleset.check(state, seat, action)
+        if len(decision.options) == 1 and entry["action"]["type"] == "take_loot" and index not in priced:
+            luck = _luck(ruleset, PlayOuts(ruleset, load_model(ruleset), SMALL), state, index, seat, action, 1,
+                         Walk(SMALL))
+            assert luck == [0.0] * state.players
+            checked += 1
+        ruleset.play(state, seat, action)
+    assert checked
 
 
-def test_the_analysis_is_the_same_for_the_same_record():
+def load_record_state(ruleset, record: dict):
+    from engine.records import initial_state, load_record
+
+    return initial_state(ruleset, load_record(record))
+
+
+@pytest.mark.parametrize(("ruleset_id", "action"), [("monopoly-cars2", {"type": "roll"}),
+                                                    ("whipcash", {"type": "roll", "dice": 2})])
+def test_a_dice_rolls_luck_has_mean_zero_over_seeds_for_every_seat(ruleset_id, action):
+    ruleset = get_ruleset(ruleset_id)
+    model = load_model(ruleset)
+    lucks = []
+    for seed in range(120):
+        state = ruleset.new_game(4, None, seed)
+        decision = ruleset.pending(state)[0]
+        assert decision.allows(action)
+        walk = Walk(SMALL)
+        lucks.append(_luck(ruleset, PlayOuts(ruleset, model, SMALL), state, 0, decision.seat, action, seed, walk))
+    assert any(any(luck) for luck in lucks)
+    for seat in range(4):
+        values = [luck[seat] for luck in lucks]
+        error = stdev(values) / len(values) ** 0.5
+        assert abs(fmean(values)) < 3 * error + 1e-9, (seat, fmean(values), error)
+
+
+def test_a_blunder_is_costly_with_the_right_sign():
+    """Monopoly: Cars 2, seed 0: a Chance card offers seat 1 a free property; the heuristic takes space 13 and
+    the game goes on, where space 16 or 17 loses at once. Played as 16, the analysis must call it costly."""
+    ruleset = get_ruleset("monopoly-cars2")
+    blunder = {"type": "choose_property", "space": 16}
+    state = ruleset.new_game(4, None, 0)
+    bots = [ruleset.bot("heuristic") for _ in range(4)]
+    rngs = [Rng(derive_seed(0, 1, seat)) for seat in range(4)]
+    log, blundered = [], None
+    while pending := ruleset.pending(state):
+        decision = pending[0]
+        action = bots[decision.seat].choose(state, decision, rngs[decision.seat])
+        if blundered is None and decision.kind == "chance_property" and decision.allows(blunder):
+            action, blundered = blunder, len(log)
+        events = [event.to_dict() for event in ruleset.apply(state, decision.seat, action)]
+        log.append(action_entry(len(log) + 1, decision.seat, action, events))
+    assert blundered is not None
+    analysis = analyse(record_from(ruleset, 4, 0, log, state), method=Method(playouts=8, horizon=8, chance_samples=4))
+    move = next(move for move in analysis["moves"] if move["index"] == blundered)
+    assert move["costly"] and move["cost"] > 0.2 and move["cost_ci95"][0] > 0
+    assert move["best_action"] != blunder and move["best"] > move["chosen"]
+    assert analysis["costliest_move"]["index"] == blundered
+    assert move["choice_parts"][move["seat"]] < 0  # its skill part: worse than the candidates' mean
+
+
+def test_holm_and_the_one_sided_p_value_correct_for_many_moves():
+    assert holm([0.001, 0.02, 0.04], 0.05) == [True, True, True]
+    assert holm([0.001, 0.03, 0.04], 0.05) == [True, False, False]  # 0.03 > 0.05 / 2
+    assert holm([0.02] * 10, 0.05) == [False] * 10  # one test at 0.02 passes; ten of them do not
+    assert one_sided_p(0.0, 0.1, 32) == 1.0 and one_sided_p(-1.0, 0.1, 32) == 1.0
+    assert one_sided_p(1.0, 0.0, 32) == 0.0
+    assert 0.02 < one_sided_p(2.0, 1.0, 32) < 0.03  # t = 2 on 31 degrees of freedom: p ~ 0.027
+    assert one_sided_p(2.0, 1.0, 5) > one_sided_p(2.0, 1.0, 32)  # few play-outs: heavier tails
+
+
+def test_a_game_of_random_seats_calls_few_moves_costly_where_every_option_is_alike():
+    """Moves whose candidates the play-outs cannot tell apart (P identical) are never called costly."""
+    analysis = analyse(finished_record("hitchiker", 7, bot="random"), method=SMALL)
+    for move in analysis["moves"]:
+        if len({option["chance"] for option in move["options"]}) == 1:
+            assert not move["costly"] and move["cost"] == 0 and move["p_value"] == 1.0
+    assert sum(move["costly"] for move in analysis["moves"]) == sum(part["costly_moves"] for part in analysis["split"])
+
+
+def test_a_ranged_amount_is_weighed_at_its_ends_quartiles_and_the_chosen_amounts_neighbours():
+    decision = Decision(0, "bet", [{"type": "bet", "amount": 1}, {"type": "bet", "amount": 801}],
+                        ranges={"bet": {"amount": [1, 801]}})
+    chosen = {"type": "bet", "amount": 333}
+    weighed = candidates(decision, chosen, {"type": "bet", "amount": 10}, 12)
+    amounts = [option["amount"] for option in weighed]
+    assert amounts[0] == 333 and {233, 433} <= set(amounts[1:3])  # neighbours: one eighth of the range away
+    assert {1, 201, 401, 601, 801, 10} <= set(amounts)
+    assert len(amounts) == len(set(amounts))
+    assert [option["amount"] for option in candidates(decision, chosen, None, 3)] == [333, 233, 433]
+
+
+def test_the_analysis_is_the_same_for_the_same_record_and_reports_progress():
     record = finished_record("whipcash", 8)
-    assert analyse(record) == analyse(json.loads(json.dumps(record)))
-    assert json.loads(json.dumps(analyse(record))) == analyse(record)
+    told = []
+    analysis = analyse(record, method=SMALL, progress=lambda done, total: told.append((done, total)))
+    assert analysis == analyse(json.loads(json.dumps(record)), method=SMALL)
+    assert json.loads(json.dumps(analysis)) == analysis
+    entries = len(record["log"])
+    assert told == [(done, entries) for done in range(1, entries + 1)]
 
 
 def test_a_player_joining_mid_game_starts_from_its_join_and_the_parts_still_add_up():
@@ -110,14 +217,12 @@ def test_a_player_joining_mid_game_starts_from_its_join_and_the_parts_still_add_
         action = bots[decision.seat].choose(state, decision, rngs[decision.seat])
         events = [event.to_dict() for event in ruleset.apply(state, decision.seat, action)]
         log.append(action_entry(len(log) + 1, decision.seat, action, events))
-    joined = make_record(ruleset, players=3, options={}, seed=record["seed"], log=log, setup_events=None,
-                         result=ruleset.result(state).to_dict(), version=len(log))
-    analysis = analyse(json.loads(json.dumps(joined)))
+    analysis = analyse(record_from(ruleset, 3, record["seed"], log, state), method=SMALL)
     assert analysis["players"] == 4 and len(analysis["split"]) == 4
     late = analysis["split"][3]
     assert late["start"] == analysis["chances"][11][3]
     for part in analysis["split"]:
-        assert part["skill"] + part["luck"] + part["others"] == part["result"] - part["start"]
+        assert part["skill"] + part["luck"] + part["others"] + part["drift"] == part["result"] - part["start"]
 
 
 def test_unfinished_and_bad_records_are_refused_with_their_reason():
@@ -144,24 +249,25 @@ def test_unfinished_and_bad_records_are_refused_with_their_reason():
         assert error.value.reason == reason
 
 
-def test_the_cost_per_entry_stays_under_its_bound_in_a_long_hitchiker_game():
+def test_the_work_stays_under_its_bound_and_the_bound_covers_every_ruleset():
     ruleset = get_ruleset("hitchiker")
     seed = 11
-    state = ruleset.new_game(6, {"turn_cap": 400}, seed)
+    state = ruleset.new_game(6, {"turn_cap": 40}, seed)
     log = []
     while pending := ruleset.pending(state):
         decision = pending[0]
         action = longest_games.lengthening_choice(decision)
         events = [event.to_dict() for event in ruleset.apply(state, decision.seat, action)]
         log.append(action_entry(len(log) + 1, decision.seat, action, events))
-    record = json.loads(json.dumps(make_record(ruleset, players=6, options={"turn_cap": 400}, seed=seed, log=log,
+    record = json.loads(json.dumps(make_record(ruleset, players=6, options={"turn_cap": 40}, seed=seed, log=log,
                                                setup_events=None, result=ruleset.result(state).to_dict(),
                                                version=len(log))))
-    assert len(log) > 2000  # a long game: seats that never save play to the turn cap
-    analysis = analyse(record)
-    assert analysis["most_samples_per_entry"] <= MAX_CANDIDATES * SAMPLES
-    assert analysis["work"] <= work_bound(len(log)) == 10 + len(log) * MAX_WORK_PER_ENTRY
-    assert analysis["samples"] > 0
+    analysis = analyse(record, method=SMALL)
+    assert 0 < analysis["work"] <= 10 + len(log) * SMALL.work_per_entry()
+    assert analysis["most_samples_per_entry"] <= SMALL.max_candidates * SMALL.playouts
+    for each in all_rulesets().values():
+        assert work_bound(len(log), each) <= work_bound(len(log))
+        assert work_bound(len(log), each) == 10 + len(log) * method_for(each).work_per_entry()
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
@@ -181,29 +287,3 @@ def test_resample_chance_deals_the_chance_anew_and_keeps_what_players_hold_and_c
             [(g.clicks, g.bangs, g.chosen, g.face_down) for g in state.gangsters]
         assert sorted(card for pile in other.piles for card in pile) == \
             sorted(card for pile in state.piles for card in pile)
-
-
-@pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
-def test_an_option_that_draws_nothing_at_random_is_worth_the_same_on_every_sample(ruleset_id):
-    """The analysis applies such an option once: another sample of the chance would give the same chances."""
-    from engine.analysis.game import _candidates
-    from engine.records import initial_state, load_record
-    from engine.values.model import load_model
-
-    ruleset = get_ruleset(ruleset_id)
-    record = load_record(finished_record(ruleset_id, 2))
-    model, state = load_model(ruleset), initial_state(ruleset, record)
-    applied_once = 0
-    for entry in record["log"]:
-        seat, action = entry["seat"], ruleset.parse_action(entry["action"])
-        for option in _candidates(ruleset.check(state, seat, action), action):
-            world = ruleset.resample_chance(state, Rng(1))
-            rng, drawn = world.rng, world.rng.counter
-            ruleset.apply(world, seat, option, check=False)
-            if world.rng is rng and rng.counter == drawn:
-                applied_once += 1
-                other = ruleset.resample_chance(state, Rng(2))
-                ruleset.apply(other, seat, option, check=False)
-                assert model.predict(other) == model.predict(world), (entry, option)
-        ruleset.play(state, seat, action)
-    assert applied_once > 0

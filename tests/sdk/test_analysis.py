@@ -21,7 +21,7 @@ def test_get_analysis_answers_pending_then_the_analysis_of_the_games_record(clie
     expected = analyse(client.get_record(game["id"]))
     assert {key: value for key, value in analysis.items() if key not in ("game_id", "version", "status")} == expected
     for part in analysis["split"]:
-        assert part["skill"] + part["luck"] + part["others"] == part["change"]
+        assert part["skill"] + part["luck"] + part["others"] + part["drift"] == part["change"]
 
 
 def test_a_live_game_has_no_analysis(client):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import requests
 
+from api.analysis.computing import analysis_job_id
 from api.hints.computing import HINT_BOT, HINT_SEED_STREAM
 from engine.core.registry import get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -36,11 +37,11 @@ def test_asks_of_one_analysis_released_together_queue_one_job_charged_its_work(s
     url = f"{server}/v1/games/{game['id']}/analysis"
     replies = together(ASKS, lambda _: requests.get(url, headers=api_key(analyst), timeout=30))
     assert {reply.status_code for reply in replies} == {202}, [reply.text for reply in replies]
-    assert len(jobs_of(redis, f"analysis-{game['id']}")) == 1
+    assert len(jobs_of(redis, analysis_job_id(game["id"]))) == 1
     workers.start(1, "--queues", "analysis")
     body = wait_for(lambda: (r := requests.get(f"{url}?wait=5", headers=api_key(analyst), timeout=30)).status_code
                     == 200 and r.json(), TIMEOUT)
-    assert len(jobs_of(redis, f"analysis-{game['id']}")) == 1
+    assert len(jobs_of(redis, analysis_job_id(game["id"]))) == 1
     assert body["work"] > 0 and wait_for(lambda: search_work(server, analyst) == body["work"], 10)
 
 

@@ -181,7 +181,8 @@ def test_a_worker_without_redis_waits_quietly_and_starts_when_redis_answers(tmp_
     assert not worker.saying("Traceback"), worker.lines
 
 
-def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(capsys):
+def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(caplog):
+    caplog.set_level(logging.WARNING, logger="rulehouse.serve")  # serve's own lines: its logger, not a print
     crash = [sys.executable, "-c", "raise SystemExit(3)"]
     supervisor = Supervisor(["true"], [crash], dict(os.environ))
     supervisor._start_workers()
@@ -190,7 +191,8 @@ def test_a_worker_that_keeps_crashing_is_restarted_after_growing_pauses(capsys):
         for _ in range(3):
             wait_for(lambda: supervisor.workers[0] is not None and supervisor.workers[0].poll() is not None)
             supervisor._tend_workers()  # notices the exit
-            said = capsys.readouterr().err.strip()
+            said = "\n".join(record.getMessage() for record in caplog.records).strip()
+            caplog.clear()
             assert said.endswith(" s") and "exited (3); restarting in " in said, said
             pauses.append(int(said.rsplit(" ", 2)[1]))
             assert supervisor.workers[0] is None  # not restarted at once

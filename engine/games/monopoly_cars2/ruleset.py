@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable
+from types import MappingProxyType
 
 from marshmallow import fields, validate, validates_schema
 
@@ -120,6 +121,9 @@ class MonopolyCars2Ruleset(Ruleset):
     #: a game is a few dozen actions: the search plays it out
     rollout_bot = "heuristic"
     search_horizon = 200
+    #: the game analysis (docs/analysis.md, "The estimator"): choices are rare (a Chance card's property or
+    #: move), so each is played out far, 200 actions, in more worlds
+    analysis_method = MappingProxyType({"horizon": 200, "playouts": 64})
     min_players = 2
     max_players = 4
     options_schema = MonopolyCars2Options
