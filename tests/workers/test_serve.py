@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -24,14 +25,29 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_path):
-    port = free_port()
+def mcp_answer(endpoint: str) -> dict | None:
+    """The MCP server's answer to an initialize request, or None while it does not listen yet."""
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}
+    try:
+        answer = requests.post(endpoint, json=hello, timeout=2,
+                               headers={"Accept": "application/json, text/event-stream"})
+    except requests.ConnectionError:
+        return None
+    text = answer.text
+    body = text.split("data:", 1)[1].strip().splitlines()[0] if "data:" in text else text
+    return json.loads(body)
+
+
+def test_make_run_starts_embedded_redis_api_workers_and_the_mcp_server_and_stops_cleanly(tmp_path):
+    port, mcp_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(PYTHONPATH=str(ROOT), RULEHOUSE_HOME=str(tmp_path / "home"))
     # `make run` with this interpreter's environment taken as installed (-o: not rebuilt).
     serve = subprocess.Popen(
         ["make", "--no-print-directory", "-o", ".venv/.installed", "run", f"BIN={Path(sys.executable).parent}",
-         f"SERVE_ARGS=--port {port} --workers 1 --bot-workers 1 --webhook-workers 1 --web-workers 1"],
+         f"PORT={port}", f"MCP_PORT={mcp_port}",
+         "SERVE_ARGS=--workers 1 --bot-workers 1 --webhook-workers 1 --web-workers 1"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -51,6 +67,10 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
         redis_url = url_file.read_text()
         assert redis_url.startswith("redis://127.0.0.1:")
         assert (tmp_path / "home" / "redis").is_dir()
+
+        # Beside it, the MCP server for agents (a process of its own, a client of this service).
+        mcp = wait_for(lambda: mcp_answer(f"http://127.0.0.1:{mcp_port}/mcp"), timeout=30)
+        assert mcp["result"]["serverInfo"]["name"] == "rulehouse"
 
         client = redis_lib.Redis.from_url(redis_url)
         queues = wait_for(lambda: len(found := Worker.all(connection=client)) == 5 and found, timeout=30)
@@ -77,6 +97,6 @@ def test_make_run_starts_embedded_redis_api_and_workers_and_stops_cleanly(tmp_pa
     assert not url_file.exists()
     # Everything it started has stopped: nothing listens on its ports any more.
     redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-    for stopped in (port, redis_port):
+    for stopped in (port, redis_port, mcp_port):
         with socket.socket() as sock:
             assert sock.connect_ex(("127.0.0.1", stopped)) != 0
