@@ -91,6 +91,7 @@ def test_the_page_starts_and_reads_an_analysis_with_a_publishable_key_where_keys
     wait_for(lambda: requests.get(url, headers=headers, timeout=10).json()["status"] == "finished", timeout=120)
     driver = browser
     driver.get(f"{service.url}/")
+    driver.find_element(By.CSS_SELECTOR, "#key-panel summary").click()  # the lobby folds the app key away
     fill(driver.find_element(By.ID, "api-key"), browser_key)
     driver.find_element(By.ID, "key-submit").click()
     wait_data(driver, "ready", "true")
