@@ -63,8 +63,9 @@ def http_server(url: str):
 
 
 @contextlib.asynccontextmanager
-async def http_client(endpoint: str, api_key: str | None = None):
-    headers = {"X-Api-Key": api_key} if api_key else None
+async def http_client(endpoint: str, api_key: str | None = None, session: str | None = None):
+    headers = {**({"X-Api-Key": api_key} if api_key else {}), **({"X-Rulehouse-Session": session} if session else {})}
+    headers = headers or None
     async with create_mcp_http_client(headers=headers) as http, \
             Client(streamable_http_client(endpoint, http_client=http), read_timeout_seconds=180) as client:
         yield client

@@ -52,6 +52,34 @@ def test_over_http_each_client_acts_with_its_own_key_and_seats(keyed):
     assert "401" in found["keyless"]
 
 
+def test_over_http_two_agents_of_one_app_hold_their_own_seats(keyed):
+    """Agents of one app name their sessions: each holds its own seats, and naming another agent's session
+    with another app's key reaches none of them."""
+    url, small, large = keyed
+
+    async def agents(endpoint):
+        async with http_client(endpoint, large, session="agent-a") as first, \
+                http_client(endpoint, large, session="agent-b") as second, \
+                http_client(endpoint, small, session="agent-a") as impostor:
+            game = await call(first, "create_game", ruleset="monopoly-cars2", seats=SEATS, seed=4)
+            return {
+                "game": game,
+                "first's seats": await call(first, "my_games"),
+                "second's seats": await call(second, "my_games"),
+                "second observes": await refused(second, "observe", game_id=game["game_id"], seat=0),
+                "impostor's seats": await call(impostor, "my_games"),
+                "impostor observes": await refused(impostor, "observe", game_id=game["game_id"], seat=0),
+            }
+
+    with http_server(url) as endpoint:
+        found = asyncio.run(agents(endpoint))
+    game_id = found["game"]["game_id"]
+    assert found["first's seats"] == [{"game_id": game_id, "seats": [0, 1]}]
+    assert found["second's seats"] == [] and found["impostor's seats"] == []
+    assert f"holds no seat in game {game_id}" in found["second observes"]
+    assert f"holds no seat in game {game_id}" in found["impostor observes"]
+
+
 def test_over_stdio_the_key_comes_from_the_sessions_environment(keyed):
     url, _, large = keyed
 

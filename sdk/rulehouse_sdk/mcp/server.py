@@ -33,13 +33,19 @@ SeatNumber = Annotated[int | None, Field(description="Which of your seats in thi
                                                      "leave out when you hold only one.")]
 
 
+#: the header an HTTP client names its session by (its seats are its app key's and this session's)
+SESSION_HEADER = "x-rulehouse-session"
+
+
 class Tables:
     """One ``Table`` per MCP session.
 
     Over stdio the process serves one session: one table. Over streamable HTTP the 2026-07-28
-    protocol has no sessions of its own: a client is known by its ``Mcp-Session-Id`` where its
-    connection has one (older protocol versions), else by its app key (``X-Api-Key``), the
-    credential that is its own anyway; requests with neither share the keyless table.
+    protocol has no sessions of its own: a client is known by its app key (``X-Api-Key``) together
+    with the session it names, ``X-Rulehouse-Session`` (any string its host configures: two agents of
+    one app tell their seats apart by it) or else its ``Mcp-Session-Id`` (older protocol versions).
+    The key is always part of it, so naming another client's session never reaches that client's
+    seats with another key; requests with neither key nor session share the keyless table.
     """
 
     def __init__(self, make_client: Callable[[str | None], Client], *, per_request: bool) -> None:
@@ -52,8 +58,8 @@ class Tables:
         request = ctx.request_context.request
         headers = getattr(request, "headers", None) if self.per_request else None
         api_key = headers.get("x-api-key") if headers is not None else None
-        session_id = headers.get("mcp-session-id") if headers is not None else None
-        key = ("session", session_id) if session_id else ("app", api_key or "")
+        session = (headers.get(SESSION_HEADER) or headers.get("mcp-session-id")) if headers is not None else None
+        key = (api_key or "", session or "")
         with self._lock:
             if key not in self._tables:
                 self._tables[key] = Table(self.make_client(api_key))
