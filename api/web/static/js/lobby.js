@@ -179,8 +179,9 @@ const MINE_READS_AT_ONCE = 4;
 /**
  * The marks are read again this often, so "your turn" comes and goes while the lobby stays open: twenty
  * running games cost at most 120 reads a minute, a fifth of what a publishable key allows one address
- * (finished and gone games are not read again). A table's stream is not worth it here: a lobby of twenty
- * games would hold twenty streams, past what one client may open.
+ * (finished and gone games are not read again). The games' streams are not worth it here: a browser holds
+ * six connections to a host over HTTP/1.1, and twenty streams (each reopened as it times out, against the
+ * publishable key's 30 stream openings a minute) would starve the page's other requests.
  */
 const MARKS_EVERY_MS = 10000;
 /** Statuses that never change again: their games are read once. */
