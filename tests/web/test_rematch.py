@@ -29,6 +29,13 @@ def seat_kinds(game: dict) -> list[tuple[str, str | None]]:
     return [(seat["name"], seat["bot"]) for seat in game["seats"]]
 
 
+def seat_texts(driver) -> dict[str, str]:
+    """The seats list's text by seat number, read in one go (the list is redrawn as the game moves)."""
+    return driver.execute_script("""
+        return Object.fromEntries([...document.querySelectorAll('#seats li')]
+          .map((item) => [item.dataset.seat, item.textContent]));""")
+
+
 def rematch_from_table(driver, base: str, game_id: str) -> str:
     """On ``game_id``'s finished table (open): clicks Rematch, which is in the first screen, and returns the new id."""
     wait_data(driver, "status", "finished")
@@ -66,8 +73,10 @@ def test_the_creator_starts_a_rematch_with_the_same_seats_from_the_finished_tabl
             driver.find_element(By.ID, "rematch-watch").click()
             wait(driver, lambda d, rematch_id=rematch_id: d.current_url.endswith(f"/table/{rematch_id}"))
             wait(driver, lambda d: d.find_element(By.ID, "game-status").text not in ("", "connecting"))
-            names = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#seats li")]
-            assert all(any(seat["name"] in name for name in names) for seat in old["seats"]), names
+            # The bots are playing: the seats list is redrawn as they move, so it is read whole, again if need be.
+            wait(driver, lambda d: all(seat["name"] in seat_texts(d).get(str(seat["seat"]), "")
+                                       for seat in old["seats"]),
+                 message=f"the rematch's table does not name the seats {seat_kinds(old)}")
             wait_data(driver, "status", "finished", timeout=FINISH_TIMEOUT)
             games.append(requests.get(f"{service.url}/v1/games/{rematch_id}", timeout=10).json())
             assert console_errors(driver) == []
