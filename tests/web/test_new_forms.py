@@ -7,14 +7,14 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import console_errors, fill, off_screen, select, viewport, wait, wait_data
+from tests.web.pages import console_errors, fill, in_first_screen, off_screen, select, viewport, wait, wait_data
 
 #: a laptop's width and a phone's (CSS pixels)
 WIDTHS = (1280, 390)
 
 
 def open_from_menu(driver, base: str, link: str) -> None:
-    """The lobby's menu link to a form: on a phone the menu may be folded, so it is clicked where it shows."""
+    """Opens a form from the menu, as a person would (it shows at every width), and checks that the form fits."""
     driver.get(f"{base}/")
     wait(driver, lambda d: d.find_element(By.LINK_TEXT, link).is_displayed())
     driver.find_element(By.LINK_TEXT, link).click()
@@ -74,6 +74,10 @@ def create_an_experiment(service, driver) -> None:
     assert [variant["point"] for variant in made["result"]["variants"]][1:] == [{"starting_money": 6},
                                                                               {"starting_money": 24}]
     sentence = driver.find_element(By.ID, "exp-sentence")
-    assert sentence.text.startswith("with starting_money=") and sentence.is_displayed()
+    assert sentence.text.startswith("with starting_money=")
+    # The summary sentence comes first: in the first screen, above the charts.
+    assert in_first_screen(driver, sentence)
+    charts = driver.find_element(By.ID, "exp-charts-panel")
+    assert sentence.location["y"] < charts.location["y"]
     assert not (gone := off_screen(driver)), gone
     assert console_errors(driver) == []
