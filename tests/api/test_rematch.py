@@ -29,7 +29,7 @@ def play_out(client, app, game: dict) -> dict:
 
 def test_the_creator_of_a_finished_game_gets_one_rematch_with_its_seats_and_options_and_a_new_seed(
         client, app, toy_ruleset):
-    game = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": SEATS, "seed": 3,
+    game = client.post("/v1/games", json={"ruleset": toy_ruleset.id, "seats": SEATS, "seed": 3, "listed": True,
                                           "options": {"rounds": 1}, "decision_timeout": 600}).get_json()
     assert_problem(rematch(client, game["id"], game["creator_token"]), 409, "illegal-action")  # still playing
     play_out(client, app, game)
@@ -47,7 +47,9 @@ def test_the_creator_of_a_finished_game_gets_one_rematch_with_its_seats_and_opti
     assert made["decision_timeout"] == 600
     shown = client.get(f"/v1/games/{made['id']}", headers=auth(made["seats"][0]["token"])).get_json()
     assert shown["role"] == "seat" and shown["seat"] == 0
-    assert app.extensions["rulehouse.store"].load(made["id"]).options == {"rounds": 1}
+    store = app.extensions["rulehouse.store"]
+    assert store.load(made["id"]).options == {"rounds": 1}
+    assert store.load(made["id"]).listed is store.load(game["id"]).listed is True  # listed again in the lobby
 
     again = rematch(client, game["id"], game["creator_token"])
     assert again.status_code == 200 and again.get_json() == made  # the same rematch, not another game
