@@ -58,7 +58,7 @@ def test_lobby_create_play_cash_n_guns_by_clicking_spectate_and_replay(service, 
     driver = browser
     game_id = create_in_lobby(driver, service.url, "cash-n-guns", SEATS, seed=11)
     links = driver.find_elements(By.CSS_SELECTOR, "#created-seats a.play-link")
-    assert [link.text for link in links] == ["Play as Ann"]  # bot seats get no token
+    assert [link.text for link in links] == ["Play as Ann (seat 1)"]  # bot seats get no token
     links[0].click()
     _wait_drawn(driver)
     player_window = driver.current_window_handle

@@ -4,9 +4,9 @@ import { mountKeyPanel } from "./key_panel.js";
 import { keepCreated, seatLinkItems, shareField, tableLink } from "./seat_links.js";
 import { $, clear, el, show, showProblem } from "./dom.js";
 import { drawOptions, readOptions } from "./options.js";
-import { statusWords } from "./words.js";
+import { makeContext, statusWords } from "./words.js";
 
-const lobby = { rulesets: [], details: new Map(), labels: new Map() };
+const lobby = { rulesets: [], details: new Map(), labels: new Map(), labelReads: new Map() };
 
 
 async function details(rulesetId) {
@@ -16,10 +16,11 @@ async function details(rulesetId) {
 
 /** The ruleset's labels (GET /v1/rulesets/{id}/labels): the bots' names and how each plays; null unread. */
 async function readLabels(rulesetId) {
-  if (!lobby.labels.has(rulesetId)) {
-    lobby.labels.set(rulesetId, await get(`/v1/rulesets/${encodeURIComponent(rulesetId)}/labels`).catch(() => null));
+  if (!lobby.labelReads.has(rulesetId)) { // one read per ruleset, however many ask at once
+    lobby.labelReads.set(rulesetId, get(`/v1/rulesets/${encodeURIComponent(rulesetId)}/labels`).catch(() => null)
+      .then((labels) => { lobby.labels.set(rulesetId, labels); return labels; }));
   }
-  return lobby.labels.get(rulesetId);
+  return lobby.labelReads.get(rulesetId);
 }
 
 /** A bot as the seat form offers it: its name ("Search bot, level 3"), and how it plays as the option's title. */
@@ -28,13 +29,59 @@ function botChoice(rulesetId, bot) {
   return { text: (terms.bots || {})[bot] ?? `bot: ${bot}`, title: (terms.bot_about || {})[bot] ?? "" };
 }
 
+/**
+ * The ruleset's bots as a person reads them, each name once: "Heuristic bot, Search bot (levels 1–5),
+ * Random bot". The levels of a bot ("Search bot, level 3") are folded into one entry; `mcts` and the level
+ * it plays at share their name. Null while the labels are unread.
+ */
+function botsInWords(ruleset) {
+  const labels = lobby.labels.get(ruleset.id);
+  if (!labels) return null;
+  const levels = new Map(); // a levelled bot's name -> its levels, in the order the ruleset lists them
+  const names = [];
+  for (const bot of ruleset.bots) {
+    const name = botChoice(ruleset.id, bot).text;
+    const levelled = /^(.*), level (\d+)$/.exec(name);
+    const key = levelled ? levelled[1] : name;
+    if (!levels.has(key)) {
+      levels.set(key, new Set());
+      names.push(key);
+    }
+    if (levelled) levels.get(key).add(Number(levelled[2]));
+  }
+  return names.map((name) => {
+    const known = [...levels.get(name)].sort((a, b) => a - b);
+    if (!known.length) return name;
+    const runs = known.length > 1 && known[known.length - 1] - known[0] === known.length - 1;
+    return known.length === 1 ? `${name} (level ${known[0]})`
+      : `${name} (levels ${runs ? `${known[0]}–${known[known.length - 1]}` : known.join(", ")})`;
+  }).join(", ");
+}
+
+/** How the ruleset's bots play, one line each, for the list's tooltip. */
+function botsAbout(ruleset) {
+  const about = ((lobby.labels.get(ruleset.id) || {}).terms || {}).bot_about || {};
+  return [...new Set(ruleset.bots.map((bot) => `${botChoice(ruleset.id, bot).text}: ${about[bot] ?? ""}`))].join("\n");
+}
+
+/** Names the bots of each listed ruleset once its labels are read (codes are never shown meanwhile). */
+async function nameBots() {
+  await Promise.all(lobby.rulesets.map((ruleset) => readLabels(ruleset.id)));
+  for (const ruleset of lobby.rulesets) {
+    const span = $("rulesets").querySelector(`li[data-ruleset="${CSS.escape(ruleset.id)}"] .ruleset-bots`);
+    const named = botsInWords(ruleset);
+    if (span) Object.assign(span, { textContent: named ?? `${ruleset.bots.length} bots`, title: named ? botsAbout(ruleset) : "" });
+  }
+}
+
 function drawRulesets() {
   const list = clear($("rulesets"));
   for (const ruleset of lobby.rulesets) {
     // Where the service serves the rules doc (a link under /v1), link it; else name the file.
     const served = ruleset.links && typeof ruleset.links.rules_doc === "string" && ruleset.links.rules_doc.startsWith("/v1/");
     list.append(el("li", { dataset: { ruleset: ruleset.id } }, el("strong", {}, ruleset.title),
-      ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: ${ruleset.bots.join(", ")} · `,
+      ` · ${ruleset.min_players}–${ruleset.max_players} players · bots: `,
+      el("span", { className: "ruleset-bots" }, botsInWords(ruleset) ?? "…"), " · ",
       served ? el("a", { href: ruleset.links.rules_doc }, "rules as implemented")
         : el("span", { className: "muted" }, `rules as implemented: ${ruleset.rules_doc}`),
       " · ", el("a", { href: `/leaderboard/${encodeURIComponent(ruleset.id)}`, className: "leaderboard-link" },
@@ -113,12 +160,46 @@ function rulesetTitle(rulesetId) {
   return ruleset ? ruleset.title : rulesetId || "A game";
 }
 
-/** A game as a person reads it: the game's title and its seats' names (its id only in small print). */
-function readableName(gameId, game) {
+/** A game's name: its title and its seats' names ("Whipca$h: Ann, Robo"); "A game" while neither is known. */
+function gameName(game) {
   const title = rulesetTitle(game.ruleset);
   const names = game.names || Object.values(game.seats || {}).map((entry) => entry.name).filter(Boolean);
-  return [el("strong", { className: "game-name" }, names.length ? `${title}: ${names.join(", ")}` : title), " ",
-    el("code", { className: "muted game-id" }, gameId)];
+  return names.length ? `${title}: ${names.join(", ")}` : title;
+}
+
+/** A game as a person reads it: its name (its id only in small print). */
+function readableName(gameId, game) {
+  return [el("strong", { className: "game-name" }, gameName(game)), " ", el("code", { className: "muted game-id" }, gameId)];
+}
+
+/** A seat this browser holds, by name and counted from 1 as the form counts: "play as Ann (seat 1)". */
+function playText(game, seat) {
+  const name = ((game.seats || {})[seat] || {}).name || (game.names || [])[seat];
+  return name ? `play as ${name} (seat ${seat + 1})` : `play as seat ${seat + 1}`;
+}
+
+/**
+ * Each seat of a game's view by name, as its table names it: its player's, else its number and bot ("Seat 3 ·
+ * Search bot, level 2", never the service's "mcts-2 bot"), else "open seat".
+ */
+async function seatNames(game) {
+  const ctx = makeContext(game.seats, undefined, {}, "$", await readLabels(game.ruleset));
+  return game.seats.map((seat, index) => (seat.open ? "open seat" : ctx.names[index]));
+}
+
+/**
+ * Names a listed game from its view (a game known only from a seat link has no ruleset or names here),
+ * and keeps them in this browser so the list reads them at once next time.
+ */
+async function nameFromView(item, gameId, stored, game) {
+  const names = await seatNames(game);
+  if (stored.ruleset === game.ruleset && JSON.stringify(stored.names) === JSON.stringify(names)) return;
+  const seats = Object.fromEntries(Object.entries(stored.seats || {}).map(([seat, entry]) =>
+    [seat, { ...entry, name: entry.name || names[Number(seat)] }]));
+  Object.assign(stored, { ruleset: game.ruleset, names, seats });
+  if (tokens.game(gameId)) tokens.save(gameId, { ruleset: game.ruleset, names, seats });
+  item.querySelector(".game-name").textContent = gameName(stored);
+  for (const link of item.querySelectorAll("a.play-seat")) link.textContent = playText(stored, Number(link.dataset.seat));
 }
 
 /**
@@ -134,7 +215,7 @@ function drawLinks(gameId) {
   const invites = clear($("created-invites"));
   const inviteLink = (secret) => `${location.origin}/#join=${encodeURIComponent(gameId)}&invite=${encodeURIComponent(secret)}`;
   for (const invite of game.invites || []) {
-    invites.append(el("li", {}, `Invite for seat ${invite.seat}: `,
+    invites.append(el("li", {}, `Invite for seat ${invite.seat + 1}: `,
       ...shareField(inviteLink(invite.invite))));
   }
   if (game.invite) {
@@ -204,6 +285,7 @@ async function markTurns(listed) {
       const game = await get(`/v1/games/${encodeURIComponent(gameId)}`);
       const mine = Object.keys(stored.seats || {}).map(Number);
       const yours = game.status === "active" && (game.waiting_for || []).some((seat) => mine.includes(seat));
+      await nameFromView(item, gameId, stored, game);
       item.dataset.status = game.status;
       item.dataset.yourTurn = String(yours);
       const note = item.querySelector(".game-status");
@@ -241,8 +323,8 @@ function drawMine() {
   for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
     list.append(el("li", { dataset: { game: gameId } }, ...readableName(gameId, game), " ",
       el("span", { className: "game-status muted" }), " ",
-      Object.entries(game.seats || {}).map(([seat, entry]) => [el("a", { href: tableLink(gameId, Number(seat)) },
-        `play as ${entry.name || `seat ${seat}`}`), " "]),
+      Object.keys(game.seats || {}).map((seat) => [el("a", { href: tableLink(gameId, Number(seat)),
+        className: "play-seat", dataset: { seat } }, playText(game, Number(seat))), " "]),
       el("a", { href: tableLink(gameId, null) }, "watch"), " ",
       el("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "replay"), " ",
       game.creator_token || Object.keys(game.seats || {}).length ? [el("button", {
@@ -309,15 +391,17 @@ async function start() {
     const rows = [...$("create-seats").querySelectorAll(".seat-row")];
     if (rows.length > current().min_players) rows[rows.length - 1].remove();
   });
+  let named = null;
   try {
     try {
       lobby.rulesets = (await get("/v1/rulesets")).rulesets;
       drawRulesets();
+      named = nameBots();
     } finally {
       drawMine(); // after the rulesets: it names each game by its ruleset's title
       drawWaiting();
     }
-    await chooseRuleset();
+    await Promise.all([chooseRuleset(), named]);
     document.body.dataset.ready = "true";
   } catch (error) {
     showProblem(error);

@@ -1,7 +1,7 @@
 // Pieces shared by the table and the replay: seats, the event log, the result, ruleset data.
 import { get } from "./api.js";
 import { boardFor } from "./boards/index.js";
-import { $, clear, el } from "./dom.js";
+import { $, clear, el, words } from "./dom.js";
 import { describe, endReason, makeContext } from "./words.js";
 
 const rulesetCache = new Map();
@@ -18,6 +18,26 @@ export async function rulesetInfo(rulesetId) {
     }));
   }
   return rulesetCache.get(rulesetId);
+}
+
+let titlesRead = null;
+
+/** ruleset id -> its title ("Whipca$h"), from GET /v1/rulesets once per page; empty if it cannot be read. */
+export function rulesetTitles() {
+  titlesRead ??= get("/v1/rulesets").then((page) => new Map(page.rulesets.map((ruleset) => [ruleset.id, ruleset.title])))
+    .catch(() => new Map());
+  return titlesRead;
+}
+
+/**
+ * A player id as a person reads it: a bot's (`bot:<bot>#<tag>`) as the bot's name and its tag ("Heuristic
+ * bot #1", from the ruleset's labels); a person's id is the name they chose.
+ */
+export function playerWords(player, labels) {
+  const bot = /^bot:([^#]+)(?:#(.*))?$/.exec(player);
+  if (!bot) return player;
+  const name = ((labels || {}).terms || {}).bots?.[bot[1]] ?? `${words(bot[1])} bot`;
+  return bot[2] ? `${name} #${bot[2]}` : name;
 }
 
 export function gameIdFromPath() {

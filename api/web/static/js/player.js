@@ -3,16 +3,19 @@
 import { get } from "./api.js";
 import { $, el, show, showProblem } from "./dom.js";
 import { askForKey, mountKeyPanel } from "./key_panel.js";
-import { gameIdFromPath, statusWords } from "./parts.js";
+import { gameIdFromPath, rulesetTitles, statusWords } from "./parts.js";
 
 const playerId = gameIdFromPath();
-const boardLink = (ruleset) => el("a", { href: `/leaderboard/${encodeURIComponent(ruleset)}` }, ruleset);
+/** ruleset id -> title: the page names each game and rating by its game's title, not its ruleset id */
+let titles = new Map();
+const titleOf = (ruleset) => titles.get(ruleset) ?? ruleset;
+const boardLink = (ruleset) => el("a", { href: `/leaderboard/${encodeURIComponent(ruleset)}` }, titleOf(ruleset));
 
 function gameLink(game) {
   const over = game.status === "finished" || game.status === "aborted";
   const path = `${over ? "/replay/" : "/table/"}${encodeURIComponent(game.id)}`;
   return el("li", { dataset: { game: game.id } },
-    el("a", { href: path, className: "game-link" }, `${game.ruleset} · ${statusWords(game.status)}`),
+    el("a", { href: path, className: "game-link" }, `${titleOf(game.ruleset)} · ${statusWords(game.status)}`),
     ` · seat ${game.seat + 1}${game.rated ? " · rated" : ""}${game.tournament ? " · tournament" : ""}`,
     ` · ${new Date(game.created).toLocaleString()}`);
 }
@@ -30,7 +33,8 @@ async function start() {
   mountKeyPanel();
   $("player-title").textContent = playerId;
   document.title = `${playerId} · Rulehouse`;
-  const player = await get(`/v1/players/${encodeURIComponent(playerId)}`);
+  const [player, read] = await Promise.all([get(`/v1/players/${encodeURIComponent(playerId)}`), rulesetTitles()]);
+  titles = read;
   const cost = player.move_cost === null ? "" : ` · average move cost ${(player.move_cost * 100).toFixed(1)} win-chance points over ${player.analysed_games} analysed games`;
   $("player-summary").textContent = `${player.games_played} games kept${cost}`;
   const body = $("player-ratings").querySelector("tbody");

@@ -42,7 +42,7 @@ export function seatLinkItems(gameId) {
   return Object.entries(game.seats || {}).map(([seat, entry]) => {
     const shared = `${location.origin}/table/${encodeURIComponent(gameId)}#seat=${seat}&token=${encodeURIComponent(entry.token)}`;
     return el("li", { dataset: { seat } },
-      el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, `Play as ${entry.name || `seat ${seat}`}`),
+      el("a", { href: tableLink(gameId, Number(seat)), className: "play-link" }, entry.name ? `Play as ${entry.name} (seat ${Number(seat) + 1})` : `Play as seat ${Number(seat) + 1}`),
       " · link for that player: ", ...shareField(shared));
   });
 }

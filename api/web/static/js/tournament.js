@@ -2,11 +2,15 @@
 // game's table (running) or replay (finished). Read through the public API like any app's page.
 import { get } from "./api.js";
 import { $, clear, el, showProblem } from "./dom.js";
-import { gameIdFromPath } from "./parts.js";
+import { gameIdFromPath, playerWords, rulesetInfo, statusWords } from "./parts.js";
 
 const tournamentId = gameIdFromPath();
 // how often a running tournament is read again
 const REFRESH_MS = 3000;
+const FORMAT_WORDS = { round_robin: "Round robin", swiss: "Swiss", duplicate: "Duplicate" };
+/** The ruleset's title and labels (its bots' names), read once: null if they could not be read. */
+let ruleset = null;
+const entrantWords = (entrant) => playerWords(entrant, ruleset && ruleset.labels);
 
 function drawStandings(tournament) {
   const duplicate = tournament.format === "duplicate";
@@ -14,7 +18,7 @@ function drawStandings(tournament) {
   const body = clear($("standings").querySelector("tbody"));
   for (const standing of tournament.standings) {
     body.append(el("tr", { dataset: { entrant: standing.entrant } },
-      el("td", {}, String(standing.place)), el("td", {}, standing.entrant), el("td", {}, String(standing.points)),
+      el("td", {}, String(standing.place)), el("td", {}, entrantWords(standing.entrant)), el("td", {}, String(standing.points)),
       el("td", {}, String(standing.wins)), el("td", {}, standing.opposition.toFixed(2)),
       duplicate ? el("td", {}, String(standing.matchpoints)) : null));
   }
@@ -37,7 +41,7 @@ function drawRounds(tournament) {
     const tables = el("ol", { className: "tables" });
     round.tables.forEach((table) => {
       const seats = table.entrants.map((entrant, seat) =>
-        `${entrant}${table.ranks ? ` (${table.ranks[seat]})` : ""}`).join(", ");
+        `${entrantWords(entrant)}${table.ranks ? ` (${table.ranks[seat]})` : ""}`).join(", ");
       tables.append(el("li", { dataset: { game: table.game } }, `${seats} — `, tableLink(table, round, duplicate)));
     });
     const state = round.finished ? "ended" : "running";
@@ -49,9 +53,12 @@ function drawRounds(tournament) {
 async function load() {
   try {
     const tournament = await get(`/v1/tournaments/${encodeURIComponent(tournamentId)}`);
-    $("tournament-title").textContent = `${tournament.format.replace("_", " ")} tournament of ${tournament.ruleset}`;
+    ruleset ??= await rulesetInfo(tournament.ruleset).catch(() => null);
+    const title = ruleset ? ruleset.title : tournament.ruleset;
+    $("tournament-title").textContent = `${FORMAT_WORDS[tournament.format] ?? tournament.format} tournament of ${title}`;
+    document.title = `${$("tournament-title").textContent} · Rulehouse`;
     $("tournament-status").textContent =
-      `${tournament.status} · ${tournament.entrants.length} entrants at tables of ${tournament.table_size}` +
+      `${statusWords(tournament.status)} · ${tournament.entrants.length} entrants at tables of ${tournament.table_size}` +
       (tournament.rated ? " · rated" : "");
     drawStandings(tournament);
     drawRounds(tournament);
