@@ -1,7 +1,7 @@
-"""Words, not codes, where a player reads the lobby, a player's page and a tournament's (issue 43): the bots
-by their names ("Search bot (levels 1–5)", never "mcts-2"), seats by name and counted from 1 (never "seat 0"),
-a game known only from a seat link named from its view (never "A game"), games and tournaments by their
-game's title and format (never "toy-race" or "round_robin")."""
+"""Words, not codes, where a player reads the lobby, a player's page and a tournament's (issue 43): the
+bots by their names (the search bot once, with its levels, never "mcts-2"), seats by name and counted from 1
+(never "seat 0"), a game known only from a seat link named from its view (never "A game"), games and
+tournaments by their game's title and format (never "toy-race" or "round_robin")."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from selenium.webdriver.common.by import By
 from tests.web.pages import console_errors, off_screen, viewport, wait, wait_data
 from tests.workers.toy_race import registered
 
+#: the search bots of every ruleset, as the lobby lists them (an en dash between the levels)
+SEARCH_BOTS = "Search bot (levels 1\u20135)"
 #: what the engine calls things, never for a player to read
 CODES = re.compile(r"mcts|\bseat 0\b|\bA game\b|bot:|round_robin|toy-race", re.IGNORECASE)
 
@@ -47,11 +49,12 @@ def test_the_lobby_names_bots_seats_and_games_in_words(service, browser):
             wait(driver, lambda d: _game_item(d, game_id).find_element(By.CSS_SELECTOR, ".game-name").text
                  == expected_name, message="the game known from a seat link was not named from its view")
             item = _game_item(driver, game_id)
-            assert [link.text for link in item.find_elements(By.CSS_SELECTOR, "a.play-seat")] == ["play as Ann (seat 1)"]
+            plays = [link.text for link in item.find_elements(By.CSS_SELECTOR, "a.play-seat")]
+            assert plays == ["play as Ann (seat 1)"]
             bots = {item.get_attribute("data-ruleset"): item.find_element(By.CSS_SELECTOR, ".ruleset-bots").text
                     for item in driver.find_elements(By.CSS_SELECTOR, "#rulesets li[data-ruleset]")}
-            assert bots["whipcash"] == "Heuristic bot, Search bot (levels 1–5), Random bot"
-            assert all("Search bot (levels 1–5)" in named and "Random bot" in named for named in bots.values()), bots
+            assert bots["whipcash"] == f"Heuristic bot, {SEARCH_BOTS}, Random bot"
+            assert all(SEARCH_BOTS in named and "Random bot" in named for named in bots.values()), bots
             # The links panel names the seat as the list does.
             item.find_element(By.CSS_SELECTOR, "button.show-links").click()
             wait(driver, lambda d: d.find_element(By.ID, "created-panel").is_displayed())
