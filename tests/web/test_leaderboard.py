@@ -45,7 +45,7 @@ def test_the_leaderboard_lists_a_rated_game_s_players_and_links_their_pages(serv
             rows[0].find_element(By.TAG_NAME, "a").click()  # the player's page: its rating and its game
             wait(driver, lambda d: "/player/" in d.current_url)
             wait_data(driver, "ready", "true")
-            assert driver.find_element(By.ID, "player-title").text == rated[0]["player"]
+            assert driver.find_element(By.ID, "player-id").text == rated[0]["player"]
             assert driver.find_element(By.CSS_SELECTOR, f"#player-ratings tr[data-ruleset='{RULESET}']")
             game_link = driver.find_element(By.CSS_SELECTOR, f"#player-games li[data-game='{game_id}'] a")
             assert game_link.is_displayed() and game_link.get_attribute("href").endswith(f"/replay/{game_id}")

@@ -97,8 +97,9 @@ def test_tournament_and_player_pages_name_the_game_and_the_format(service, brows
         assert links and all(text == "Toy race · finished" for text in links), links
         rating = driver.find_element(By.CSS_SELECTOR, "#player-ratings tr[data-ruleset='toy-race'] a")
         assert rating.text == "Toy race"
-        # The page's own title is the player's id (what the API and the leaderboard link by): left out.
-        body = _main_text(driver).replace(driver.find_element(By.ID, "player-title").text, "")
+        assert driver.find_element(By.ID, "player-title").text == "Random bot #1"
+        # The player's id (what the API and the leaderboard link by) stays in small print: left out.
+        body = _main_text(driver).replace(driver.find_element(By.ID, "player-id").text, "")
         assert not (codes := CODES.findall(body)), codes
         assert not (gone := off_screen(driver)), gone
     assert console_errors(driver) == []

@@ -3,7 +3,7 @@
 import { get } from "./api.js";
 import { $, el, show, showProblem } from "./dom.js";
 import { askForKey, mountKeyPanel } from "./key_panel.js";
-import { gameIdFromPath, rulesetTitles, statusWords } from "./parts.js";
+import { gameIdFromPath, playerWords, rulesetInfo, rulesetTitles, statusWords } from "./parts.js";
 
 const playerId = gameIdFromPath();
 /** ruleset id -> title: the page names each game and rating by its game's title, not its ruleset id */
@@ -32,9 +32,13 @@ async function readGames(cursor) {
 async function start() {
   mountKeyPanel();
   $("player-title").textContent = playerId;
-  document.title = `${playerId} · Rulehouse`;
+  $("player-id").textContent = playerId;
   const [player, read] = await Promise.all([get(`/v1/players/${encodeURIComponent(playerId)}`), rulesetTitles()]);
   titles = read;
+  // A bot's id (bot:heuristic#2) reads as its name ("Heuristic bot #2"), by the labels of a game it rated in.
+  const rated = player.ratings.length ? await rulesetInfo(player.ratings[0].ruleset).catch(() => null) : null;
+  $("player-title").textContent = playerWords(playerId, rated && rated.labels);
+  document.title = `${$("player-title").textContent} · Rulehouse`;
   const cost = player.move_cost === null ? "" : ` · average move cost ${(player.move_cost * 100).toFixed(1)} win-chance points over ${player.analysed_games} analysed games`;
   $("player-summary").textContent = `${player.games_played} games kept${cost}`;
   const body = $("player-ratings").querySelector("tbody");
