@@ -183,4 +183,5 @@ class AnalysisSchema(Schema):
     playouts = fields.Integer(metadata={"description": "Candidates' play-outs, in all."})
     chance_samples = fields.Integer(metadata={"description": "Re-dealt chance outcomes scored, in all."})
     most_samples_per_entry = fields.Integer(metadata={"description": "The most play-outs one entry took."})
-    remeasured = fields.Integer(metadata={"description": "Moves re-measured in fresh worlds (see `moves[].remeasure`)."})
+    remeasured = fields.Integer(metadata={
+        "description": "Moves re-measured in fresh worlds (see `moves[].remeasure`)."})
