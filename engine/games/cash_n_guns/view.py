@@ -32,17 +32,19 @@ def view(state: CashNGunsState, seat: int | None) -> dict:
     aims_public = state.phase != AIM
     courage_public = state.phase not in COURAGE_HIDDEN
     chart = state.painting_set_values
+    chart_key = tuple(chart)  # built once: the memoised loot value is keyed on tuples
     players = []
     for index, g in enumerate(state.gangsters):
         mine = index == seat
         target = g.target if g.aimed and (aims_public or mine) else NOBODY
+        loot = tuple(g.loot)
         players.append({
             "seat": index,
             "alive": g.alive,
             "wounds": g.wounds,
-            "loot": list(g.loot),
-            "loot_value": loot_value(g.loot, chart),
-            "diamond_cards": diamond_cards(g.loot),
+            "loot": list(loot),
+            "loot_value": loot_value(loot, chart_key),
+            "diamond_cards": diamond_cards(loot),
             "hand_size": g.clicks + g.bangs,
             "has_chosen": bool(g.chosen),
             "has_aimed": g.aimed,
