@@ -138,6 +138,8 @@ class _DiceChoice:
             self.landing[total] = lane_start if board.kind[position] == spaces.ONRAMP else position
             if position >= lane_start:
                 passing += FREEWAY_PASS * self.cars.get(position, 0)
+        #: ``exposed[t]``: what the rivals' next moves may cost us where ``t`` steps end
+        self.exposed = [self.exposure(landing) for landing in self.landing]
 
     def expected_roll(self, dice: int) -> float:
         in_pit = self.board.kind[self.start] == spaces.PIT
@@ -149,12 +151,10 @@ class _DiceChoice:
         return expected
 
     def move_value(self, steps: int, dice: int) -> float:
-        value = self.passed[steps]
-        position = self.landing[steps]
-        value += self.landing_value(position, dice)
+        value = self.passed[steps] + self.landing_value(self.landing[steps], dice)
         if self.cash + value < 0:
             value -= RUIN_PENALTY
-        return value + self.exposure(position)
+        return value + self.exposed[steps]
 
     def landing_value(self, position: int, dice: int) -> float:
         board = self.board
