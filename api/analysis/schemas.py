@@ -23,6 +23,18 @@ class AnalysisOptionSchema(Schema):
                        f"continuations for every candidate): {_CHANCE}."})
 
 
+class AnalysisRemeasureSchema(Schema):
+    cost = fields.Float(required=True, metadata={
+        "description": "P(best) - P(chosen) on the fresh worlds, for the mover (negative: they disagree with the "
+                       "pricing)."})
+    cost_se = fields.Float(required=True, metadata={"description": "Its standard error, from the paired play-outs."})
+    playouts = fields.Integer(required=True, metadata={"description": "Fresh worlds each of the two was played in."})
+    p_value = fields.Float(required=True, metadata={
+        "description": "The one-sided p-value of \"the best beats the one played\" on the fresh worlds alone."})
+    priced_cost = fields.Float(required=True, metadata={
+        "description": "best - chosen as priced among the candidates (before the re-measure)."})
+
+
 class AnalysisMoveSchema(Schema):
     index = fields.Integer(required=True, metadata={"description": "The log entry (0-based) of the move."})
     version = fields.Integer(required=True, allow_none=True, metadata={"description": "The version it led to."})
@@ -43,17 +55,25 @@ class AnalysisMoveSchema(Schema):
     average = fields.Float(required=True, metadata={"description": "The mean of the candidates' P, for the mover."})
     best_action = fields.Dict(required=True)
     cost = fields.Float(required=True, metadata={
-        "description": "best - chosen: what the move cost the mover, an estimate (see `cost_se`, `costly`)."})
+        "description": "What the move cost the mover, an estimate >= 0 (see `cost_se`, `costly`): best - chosen, "
+                       "or for a re-measured move the re-measure's cost (`remeasure`; 0 where it came out "
+                       "negative)."})
     cost_se = fields.Float(required=True, metadata={
-        "description": "The cost's standard error, from the paired play-outs."})
+        "description": "The cost's standard error, from the paired play-outs (the re-measure's, if any)."})
     cost_ci95 = fields.List(fields.Float(), required=True, validate=validate.Length(equal=2), metadata={
-        "description": "The cost's 95% interval, `[low, high]` (cost ± 1.96 `cost_se`); it may reach below 0."})
+        "description": "The cost's 95% interval, `[low, high]` (± 1.96 `cost_se` about the cost, or about the "
+                       "re-measure's own cost); it may reach below 0."})
     p_value = fields.Float(required=True, metadata={
         "description": "The one-sided p-value of \"some candidate beats the one played\" (Bonferroni over the "
                        "candidates), which the game's costly calls test."})
     costly = fields.Boolean(required=True, metadata={
         "description": "The move cost something beyond the play-outs' noise: Holm's step-down over the game's "
-                       "moves rejects \"no candidate beats it\" at the method's `costly_alpha`, and cost > 0."})
+                       "moves rejects \"no candidate beats it\" at the method's `costly_alpha`, its re-measure "
+                       "on fresh worlds says the best beats it at the same rate, and cost > 0."})
+    remeasure = fields.Nested(AnalysisRemeasureSchema, required=True, allow_none=True, metadata={
+        "description": "A move whose `p_value` is at most `costly_alpha` is played again, the one played and the "
+                       "best candidate, in fresh worlds: this is what they gave (null: not re-measured, or the "
+                       "best was refused in one of them)."})
     playouts = fields.Integer(required=True, metadata={"description": "Play-outs of each candidate."})
     options = fields.List(fields.Nested(AnalysisOptionSchema), required=True, metadata={
         "description": "Every candidate weighed (at most the method's `max_candidates`; the action played first)."})
@@ -115,7 +135,7 @@ class SeatSplitSchema(Schema):
     costly_moves = fields.Integer(required=True, metadata={"description": "Its moves called `costly`."})
     choice_gain = fields.Float(required=True, metadata={
         "description": "The sum over its moves of chosen - average: how much better it chose than its candidates' "
-                       "mean (equal to its skill in format 2; kept from format 1)."})
+                       "mean (equal to its skill since format 2; kept from format 1)."})
     costliest_move = fields.Nested(AnalysisBriefMoveSchema, required=True, allow_none=True, metadata={
         "description": "Its costly move of the largest cost (null: none was costly)."})
 
@@ -163,3 +183,5 @@ class AnalysisSchema(Schema):
     playouts = fields.Integer(metadata={"description": "Candidates' play-outs, in all."})
     chance_samples = fields.Integer(metadata={"description": "Re-dealt chance outcomes scored, in all."})
     most_samples_per_entry = fields.Integer(metadata={"description": "The most play-outs one entry took."})
+    remeasured = fields.Integer(metadata={
+        "description": "Moves re-measured in fresh worlds (see `moves[].remeasure`)."})

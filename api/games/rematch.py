@@ -29,6 +29,6 @@ def rematch_body(record: GameRecord) -> dict:
              for seat in record.seats]
     return {
         "ruleset": record.ruleset, "seats": seats, "fork": None, "options": dict(record.options or {}),
-        "seed": None, "decision_timeout": record.decision_timeout, "listed": False, "chat": record.chat,
+        "seed": None, "decision_timeout": record.decision_timeout, "listed": record.listed, "chat": record.chat,
         "hints": record.hint_counts is not None, "win_chances": record.win_chances, "rated": record.rated,
     }

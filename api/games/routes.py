@@ -288,12 +288,13 @@ class Rematch(MethodView):
         as bots, a named `player` kept. Asking again for the same finished game answers the
         same rematch (200) instead of creating another one.
         """
-        record = load_game(game_id, required_token())
+        token = required_token()
+        record = load_game(game_id, token)
         role, _ = caller_seat(record)
         require_rematch_allowed(record, role)
         rematches = store().rematches
         while not rematches.claim(game_id):
-            kept = rematches.answer(game_id)
+            kept = rematches.answer(game_id, token)
             if kept is not None:
                 return json_response(kept, 200, version=0, role="c",
                                      headers={"Location": url_for("games.Game", game_id=kept["id"])})
@@ -302,7 +303,7 @@ class Rematch(MethodView):
         except BaseException:
             rematches.give_up(game_id)
             raise
-        rematches.keep(game_id, created)
+        rematches.keep(game_id, token, created)
         location = url_for("games.Game", game_id=created["id"])
         return json_response(created, 201, version=0, role="c", headers={"Location": location})
 

@@ -48,7 +48,7 @@ DEFAULTS: dict = {
     #: never delays a search bot's move; None: they go on SEARCH_QUEUE
     "ANALYSIS_QUEUE": "analysis",
     #: the most one analysis job may take: the longest games there may be take 15 minutes to over an
-    #: hour on a loaded 2-core machine (format 2; docs/http-api.md, "Game analysis": "How long")
+    #: hour on a loaded 2-core machine (formats 2 and 3; docs/http-api.md, "Game analysis": "How long")
     "ANALYSIS_JOB_TIMEOUT": 14_400,
     #: expose GET /v1/_bench/ping (one Redis read) for bench/api.py
     "BENCH_ENDPOINTS": False,

@@ -25,7 +25,8 @@ api/competition, without reading the whole analysis); ``...:analysis:v<format>:p
 progress (api/analysis/computing.py). ``game:{<id>}:chat`` is the table chat (api/chat), a stream
 of its own whose ids are the chat's cursors; it expires with the game
 (every write of the game refreshes its TTL too, a move at most every ``TTL_REFRESH_SECONDS``), and
-``game:{<id>}:rematch`` keeps a finished game's rematch, the answer its creation gave (api/games), and
+``game:{<id>}:rematch`` keeps a finished game's rematch, the answer its creation gave, sealed with a key
+derived from the creator token (api/play/rematch_store.py), and
 ``game:{<id>}:chat:rate:<seat>`` holds the times of a seat's recent messages (``POST_CHAT_SCRIPT``). The ``{<id>}``
 hash tag keeps a game's keys in one Redis Cluster slot, so the compare-and-set script may touch
 them all.

@@ -1,4 +1,4 @@
-"""Was it luck? The analysis of a finished game's record (format 2; docs/analysis.md, "Game analysis").
+"""Was it luck? The analysis of a finished game's record (format 3; docs/analysis.md, "Game analysis").
 
 Every secret of a finished game is public, so the analysis replays its record on the whole state, with
 the ruleset's method parameters (``engine.analysis.method``):
@@ -20,9 +20,16 @@ the ruleset's method parameters (``engine.analysis.method``):
   that does, however many decisions it meets). A decision with one candidate has no choice part.
 - **drift** = V(after) - V(before) - choice part - luck: the rest (a forced move's deterministic result,
   the model's inconsistency between versions, the play-outs' horizon against the one-step value).
-- A move's **cost** = P(best) - P(chosen) with its standard error from the paired play-outs; it is
-  **costly** when Holm's step-down over the game's priced moves rejects "no candidate beats the chosen
-  one" (the move's smallest one-sided p-value, Bonferroni-corrected over its other candidates).
+- A move's **cost** = P(best) - P(chosen) with its standard error from the paired play-outs. A move
+  whose p-value of "no candidate beats the chosen one" (its smallest one-sided p-value,
+  Bonferroni-corrected over its other candidates) could pass the game's Holm step-down (p <= alpha) is
+  **re-measured**: the chosen and the best candidate are played out again in ``playouts`` fresh worlds,
+  and its cost, standard error and interval become the re-measure's. The pricing picked that best
+  candidate, and the move, for looking costly on those worlds, so their own figure overstates the cost
+  (most on a chance run of good play-outs); the fresh worlds' figure does not. A move is **costly** when
+  Holm's step-down over the game's priced moves rejects on the pricing's p-values AND its re-measure
+  alone says the best beats the chosen at the same alpha: a fluke of the pricing must repeat to be
+  called costly.
 
 A player joining mid-game (a seat change) is **others** for every seat. The four parts add up to
 V(result) - V(start) exactly: every V, E and P is a multiple of ``QUANTUM`` (2**-20), so every sum of
@@ -37,19 +44,21 @@ from dataclasses import dataclass, field
 from engine.analysis.candidates import candidates
 from engine.analysis.method import QUANTUM, WORK_PER_EVALUATION, WORK_PER_VERSION, Method, method_for, work_bound
 from engine.analysis.pricing import PlayOuts, quantized
-from engine.analysis.summary import Totals, add_step, call_costly, priced_move, summary
+from engine.analysis.summary import Totals, add_step, call_costly, priced_move, remeasure, summary
 from engine.core.rng import Rng, derive_seed
 from engine.records import ACTION, RecordError, initial_state, load_record, replay, ruleset_of
 from engine.values.model import ValueModel, ValueModelError, load_model
 
 __all__ = ["ANALYSIS_FORMAT", "QUANTUM", "Progress", "analyse", "quantized", "work_bound"]
 
-ANALYSIS_FORMAT = 2
+ANALYSIS_FORMAT = 3
 #: derive_seed(record seed, stream, entry index, sample) seeds a chance sample, a play-out world, and the
 #: continuation common to an entry's chance samples
 CHANCE_SEED_STREAM = 0xA4A1
 PLAYOUT_SEED_STREAM = 0xA4A2
 CONTINUATION_SEED_STREAM = 0xA4A3
+#: ... and a re-measured move's fresh worlds (none of them among the pricing's)
+REMEASURE_SEED_STREAM = 0xA4A4
 
 #: ``progress(entries done, entries)``, called after every log entry.
 Progress = Callable[[int, int], None]
@@ -68,6 +77,7 @@ class Walk:
     playouts: int = 0
     chance_samples: int = 0
     most_samples: int = 0
+    remeasured: int = 0
 
 
 def _value(model: ValueModel, state) -> list[float]:
@@ -156,13 +166,20 @@ def _price_decision(ruleset, playouts: PlayOuts, state, index: int, entry: dict,
         return None
     seeds = [derive_seed(base_seed, PLAYOUT_SEED_STREAM, index, world) for world in range(method.playouts)]
     count = playouts.count
-    rewards = playouts.option_rewards(state, seat, weighed, seeds)
-    walk.playouts += playouts.count - count
-    walk.most_samples = max(walk.most_samples, playouts.count - count)
-    kept = [(option, rows) for option, rows in zip(weighed, rewards, strict=True) if rows is not None]
-    if len(kept) < 2 or kept[0][0] != action:
-        return None
-    return priced_move(index, entry, decision, seat, before, kept)
+    try:
+        rewards = playouts.option_rewards(state, seat, weighed, seeds)
+        kept = [(option, rows) for option, rows in zip(weighed, rewards, strict=True) if rows is not None]
+        if len(kept) < 2 or kept[0][0] != action:
+            return None
+        move = priced_move(index, entry, decision, seat, before, kept)
+        if move["p_value"] <= method.costly_alpha and move["best_action"] != action:
+            fresh = [derive_seed(base_seed, REMEASURE_SEED_STREAM, index, world) for world in range(method.playouts)]
+            remeasure(move, playouts.option_rewards(state, seat, [action, move["best_action"]], fresh))
+            walk.remeasured += 1
+        return move
+    finally:
+        walk.playouts += playouts.count - count
+        walk.most_samples = max(walk.most_samples, playouts.count - count)
 
 
 def _luck(ruleset, playouts: PlayOuts, state, index: int, seat: int, action: dict, base_seed: int,

@@ -1,4 +1,4 @@
-"""The analysis's method parameters (format 2), per ruleset, and the work they may cost.
+"""The analysis's method parameters (format 3), per ruleset, and the work they may cost.
 
 The defaults below hold unless a ruleset overrides some in ``Ruleset.analysis_method`` (data on the
 ruleset, tuned by measuring costs against independent play-outs: docs/analysis.md, "The estimator").
@@ -48,9 +48,9 @@ class Method:
     def work_per_entry(self) -> int:
         """The most work (engine actions) one log entry may cost: its V, its chance samples (and the actual
         outcome's play-out: a copy or resample, an apply, the play-out and a model evaluation each) and its
-        decision's play-outs."""
+        decision's play-outs (its candidates', and the chosen and the best one's again when it is re-measured)."""
         chance = (self.chance_samples + 1) * (3 * WORK_PER_EVALUATION + self.chance_horizon)
-        decision = self.max_candidates * self.playouts * (1 + self.horizon + 2 * WORK_PER_EVALUATION)
+        decision = (self.max_candidates + 2) * self.playouts * (1 + self.horizon + 2 * WORK_PER_EVALUATION)
         return WORK_PER_VERSION + chance + decision
 
 

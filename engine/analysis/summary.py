@@ -1,5 +1,5 @@
 """The analysis's bookkeeping: a priced move, every entry's split into its parts, the game's costly calls
-and the answer's shape (format 2: docs/analysis.md, "The answer")."""
+and the answer's shape (format 3: docs/analysis.md, "The answer")."""
 
 from __future__ import annotations
 
@@ -50,17 +50,37 @@ def priced_move(index: int, entry: dict, decision, seat: int, before: list[float
         "chosen": values[0][seat], "chosen_chances": values[0], "average_chances": average,
         "best": values[best][seat], "average": average[seat], "best_action": options[best], "cost": cost,
         "cost_se": quantized(error), "cost_ci95": [quantized(cost - Z95 * error), quantized(cost + Z95 * error)],
-        "p_value": min(1.0, smallest * (len(rows) - 1)), "costly": False, "playouts": len(rows[0]),
+        "p_value": min(1.0, smallest * (len(rows) - 1)), "costly": False, "remeasure": None,
+        "playouts": len(rows[0]),
         "options": [{"action": option, "chance": value[seat]} for option, value in zip(options, values, strict=True)],
         "choice_parts": [values[0][other] - average[other] for other in range(players)],
     }
 
 
+def remeasure(move: dict, rewards: list[list | None]) -> None:
+    """Give ``move`` the cost its re-measure found: ``rewards`` are the chosen action's and the best candidate's
+    per-seat rewards in fresh worlds (None for one the rules refused in one of them: no re-measure, so
+    never costly). The cost stays >= 0; its interval and the re-measure's own figures keep the sign."""
+    if any(rows is None for rows in rewards):
+        return
+    seat = move["seat"]
+    difference, error = paired(rewards, 1, 0, seat)
+    count = len(rewards[0])
+    move["remeasure"] = {"cost": quantized(difference), "cost_se": quantized(error), "playouts": count,
+                         "p_value": one_sided_p(difference, error, count), "priced_cost": move["cost"]}
+    move["cost"] = quantized(max(0.0, difference))
+    move["cost_se"] = quantized(error)
+    move["cost_ci95"] = [quantized(difference - Z95 * error), quantized(difference + Z95 * error)]
+
+
 def call_costly(walk) -> None:
-    """Mark the moves Holm's step-down calls costly at the method's family-wise rate, over the game's moves."""
-    calls = holm([move["p_value"] for move in walk.moves], walk.method.costly_alpha)
+    """Mark the moves costly that Holm's step-down calls so at the method's family-wise rate over the game's
+    moves (on the pricing's p-values) and whose re-measure says so too, at the same rate."""
+    alpha = walk.method.costly_alpha
+    calls = holm([move["p_value"] for move in walk.moves], alpha)
     for move, costly in zip(walk.moves, calls, strict=True):
-        move["costly"] = costly and move["cost"] > 0
+        again = move["remeasure"]
+        move["costly"] = costly and again is not None and again["p_value"] <= alpha and move["cost"] > 0
         if move["costly"]:
             walk.totals[move["seat"]].costly += 1
 
@@ -143,4 +163,5 @@ def summary(ruleset, record: dict, model, walk, analysis_format: int) -> dict:
         "split": split,
         "work": walk.work, "samples": walk.playouts + walk.chance_samples, "playouts": walk.playouts,
         "chance_samples": walk.chance_samples, "most_samples_per_entry": walk.most_samples,
+        "remeasured": walk.remeasured,
     }

@@ -531,6 +531,19 @@ class AnalysisProgress(TypedDict):
     """Log entries to analyse in all."""
 
 
+class AnalysisRemeasure(TypedDict):
+    cost: "float"
+    """P(best) - P(chosen) on the fresh worlds, for the mover (negative: they disagree with the pricing)."""
+    cost_se: "float"
+    """Its standard error, from the paired play-outs."""
+    playouts: "int"
+    """Fresh worlds each of the two was played in."""
+    p_value: "float"
+    """The one-sided p-value of "the best beats the one played" on the fresh worlds alone."""
+    priced_cost: "float"
+    """best - chosen as priced among the candidates (before the re-measure)."""
+
+
 class AnalysisOption(TypedDict):
     action: "dict[str, Any]"
     """A candidate action the seat was offered."""
@@ -566,15 +579,17 @@ class AnalysisMove(TypedDict):
     """The mean of the candidates' P, for the mover."""
     best_action: "dict[str, Any]"
     cost: "float"
-    """best - chosen: what the move cost the mover, an estimate (see `cost_se`, `costly`)."""
+    """What the move cost the mover, an estimate >= 0 (see `cost_se`, `costly`): best - chosen, or for a re-measured move the re-measure's cost (`remeasure`; 0 where it came out negative)."""
     cost_se: "float"
-    """The cost's standard error, from the paired play-outs."""
+    """The cost's standard error, from the paired play-outs (the re-measure's, if any)."""
     cost_ci95: "list[float]"
-    """The cost's 95% interval, `[low, high]` (cost ± 1.96 `cost_se`); it may reach below 0."""
+    """The cost's 95% interval, `[low, high]` (± 1.96 `cost_se` about the cost, or about the re-measure's own cost); it may reach below 0."""
     p_value: "float"
     """The one-sided p-value of "some candidate beats the one played" (Bonferroni over the candidates), which the game's costly calls test."""
     costly: "bool"
-    """The move cost something beyond the play-outs' noise: Holm's step-down over the game's moves rejects "no candidate beats it" at the method's `costly_alpha`, and cost > 0."""
+    """The move cost something beyond the play-outs' noise: Holm's step-down over the game's moves rejects "no candidate beats it" at the method's `costly_alpha`, its re-measure on fresh worlds says the best beats it at the same rate, and cost > 0."""
+    remeasure: "AnalysisRemeasure | None"
+    """A move whose `p_value` is at most `costly_alpha` is played again, the one played and the best candidate, in fresh worlds: this is what they gave (null: not re-measured, or the best was refused in one of them)."""
     playouts: "int"
     """Play-outs of each candidate."""
     options: "list[AnalysisOption]"
@@ -644,7 +659,7 @@ class SeatSplit(TypedDict):
     costly_moves: "int"
     """Its moves called `costly`."""
     choice_gain: "float"
-    """The sum over its moves of chosen - average: how much better it chose than its candidates' mean (equal to its skill in format 2; kept from format 1)."""
+    """The sum over its moves of chosen - average: how much better it chose than its candidates' mean (equal to its skill since format 2; kept from format 1)."""
     costliest_move: "AnalysisBriefMove | None"
     """Its costly move of the largest cost (null: none was costly)."""
 
@@ -690,6 +705,8 @@ class Analysis(TypedDict):
     """Re-dealt chance outcomes scored, in all."""
     most_samples_per_entry: NotRequired["int"]
     """The most play-outs one entry took."""
+    remeasured: NotRequired["int"]
+    """Moves re-measured in fresh worlds (see `moves[].remeasure`)."""
 
 
 class ChatMessage(TypedDict):
@@ -1630,6 +1647,7 @@ __all__ = [
     'Hint',
     'WinChances',
     'AnalysisProgress',
+    'AnalysisRemeasure',
     'AnalysisOption',
     'AnalysisMove',
     'KeyMoment',

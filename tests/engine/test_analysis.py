@@ -45,7 +45,7 @@ def test_skill_luck_others_and_drift_add_up_exactly_to_each_seats_change_and_the
     record = finished_record(ruleset_id, 5)
     analysis = analyse(record, method=SMALL)
     outcome = result_shares(type("R", (), {"winners": record["result"]["winners"]})(), record["players"])
-    assert analysis["format"] == ANALYSIS_FORMAT == 2
+    assert analysis["format"] == ANALYSIS_FORMAT == 3
     assert analysis["chances"][-1] == [quantized(share) for share in outcome]
     assert len(analysis["chances"]) == len(record["log"]) + 1
     for part in analysis["split"]:
@@ -74,9 +74,19 @@ def test_skill_is_the_seats_own_choices_against_their_candidates_mean_and_one_op
         chances = [option["chance"] for option in move["options"]]
         assert 2 <= len(chances) <= SMALL.max_candidates
         assert move["options"][0]["action"] == move["action"]
-        assert move["best"] == max(chances) and move["cost"] == move["best"] - move["chosen"] >= 0
-        assert move["average"] == move["average_chances"][move["seat"]]
-        assert move["cost_ci95"][0] <= move["cost"] <= move["cost_ci95"][1] and move["cost_se"] >= 0
+        assert move["best"] == max(chances) and move["average"] == move["average_chances"][move["seat"]]
+        again = move["remeasure"]
+        if again is None:  # priced only: the distance to the best candidate
+            assert move["cost"] == move["best"] - move["chosen"] >= 0
+            assert move["cost_ci95"][0] <= move["cost"] <= move["cost_ci95"][1] and move["cost_se"] >= 0
+            assert not move["costly"]
+        else:  # re-measured in fresh worlds: its cost is the re-measure's (>= 0), its interval about it
+            assert move["p_value"] <= SMALL.costly_alpha and move["best_action"] != move["action"]
+            assert again["priced_cost"] == move["best"] - move["chosen"]
+            assert move["cost"] == max(0.0, again["cost"]) and move["cost_se"] == again["cost_se"]
+            assert move["cost_ci95"][0] <= again["cost"] <= move["cost_ci95"][1]
+            assert again["playouts"] == SMALL.playouts
+            assert not move["costly"] or again["p_value"] <= SMALL.costly_alpha
         assert move["playouts"] == SMALL.playouts
     for part in analysis["split"]:
         seat = part["seat"]
@@ -264,7 +274,8 @@ def test_the_work_stays_under_its_bound_and_the_bound_covers_every_ruleset():
                                                version=len(log))))
     analysis = analyse(record, method=SMALL)
     assert 0 < analysis["work"] <= 10 + len(log) * SMALL.work_per_entry()
-    assert analysis["most_samples_per_entry"] <= SMALL.max_candidates * SMALL.playouts
+    # the candidates' play-outs, and the chosen and the best one's again for a move re-measured
+    assert analysis["most_samples_per_entry"] <= (SMALL.max_candidates + 2) * SMALL.playouts
     for each in all_rulesets().values():
         assert work_bound(len(log), each) <= work_bound(len(log))
         assert work_bound(len(log), each) == 10 + len(log) * method_for(each).work_per_entry()

@@ -80,3 +80,17 @@ def test_the_split_and_the_costs_hold_over_300_games_of_each_lineup(ruleset_id):
     assert len(effects[ruleset_id]) >= 10, "too few moves called costly to measure"
     found = check.failures(games, comparisons, effects)
     assert not found, "\n".join(found + check.cost_lines(effects, {}))
+
+
+def test_a_move_the_pricing_alone_would_call_costly_is_re_measured_and_cleared_when_fresh_worlds_disagree():
+    """A constructed case from the outside check's 300 Monopoly games: the heuristic's "move 4" (seat 0, entry
+    2) priced 0.18 worse than "move 3" on the pricing's 64 worlds (p 0.03: format 2 called it costly), while
+    play-outs to the end reverse it (move 4 is the better, by about 0.18). The re-measure on fresh worlds
+    does not repeat the fluke, so the move is not called costly and its cost reads 0."""
+    seed, index = 9175878809544843260, 2
+    record = check.record_of("monopoly-cars2", check.LINEUPS["heuristic-vs-random"], seed)
+    move = next(move for move in check.analyse(record)["moves"] if move["index"] == index)
+    assert move["p_value"] <= 0.05 and move["remeasure"]["priced_cost"] > 0.1  # the pricing's fluke
+    assert not move["costly"] and move["cost"] == max(0.0, move["remeasure"]["cost"]) < 0.1
+    measured = check.playout_effect("monopoly-cars2", "heuristic-vs-random", seed, move, 200)
+    assert measured["effect"] + 2 * measured["effect_se"] < 0  # independently: the "best" is the worse

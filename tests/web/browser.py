@@ -93,7 +93,8 @@ def chromium(width: int = 1400, height: int = 1000):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}", "--disable-extensions", "--no-first-run"):
+                     f"--window-size={width},{height}", "--disable-extensions", "--no-first-run",
+                     "--disable-features=BackForwardCache"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=DriverService(executable_path=CHROMEDRIVER))

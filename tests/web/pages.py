@@ -173,10 +173,11 @@ BOT_GAMES = {
 }
 
 
-def finished_bot_game(base: str, ruleset: str, seed: int) -> dict:
-    """An all-bot game played to its end by the worker: {game, events, versions (the replay's steps)}."""
+def finished_bot_game(base: str, ruleset: str, seed: int, bots: tuple[str, ...] = ("heuristic",)) -> dict:
+    """An all-bot game played to its end by the worker: {game, events, versions (the replay's steps), creator_token}.
+    ``bots`` are the seats' bots in turn (seat N plays ``bots[N % len(bots)]``)."""
     players, options = BOT_GAMES[ruleset]
-    seats = [{"name": f"Bot {seat + 1}", "bot": "heuristic"} for seat in range(players)]
+    seats = [{"name": f"Bot {seat + 1}", "bot": bots[seat % len(bots)]} for seat in range(players)]
     created = requests.post(f"{base}/v1/games", json={"ruleset": ruleset, "seed": seed, "seats": seats,
                                                        "options": options}, timeout=10).json()
     url = f"{base}/v1/games/{created['id']}"
@@ -184,4 +185,22 @@ def finished_bot_game(base: str, ruleset: str, seed: int) -> dict:
     events = requests.get(f"{url}/events?after=0&limit=1000", timeout=10).json()["events"]
     assert len(events) < 1000, "one page of events"
     versions = [0, *sorted({entry["version"] for entry in events} - {0})]
-    return {"base": base, "game": game, "events": events, "versions": versions}
+    return {"base": base, "game": game, "events": events, "versions": versions,
+            "creator_token": created["creator_token"]}
+
+
+def keep_creator_token(driver, base: str, game_id: str, ruleset: str, creator_token: str) -> None:
+    """This browser becomes the game's creator: it keeps the creator token as the lobby keeps a game it created."""
+    driver.get(f"{base}/")
+    driver.execute_script("""
+        const games = JSON.parse(localStorage.getItem('rulehouse.games') || '{}');
+        games[arguments[0]] = {ruleset: arguments[1], creator_token: arguments[2], seats: {}};
+        localStorage.setItem('rulehouse.games', JSON.stringify(games));""", game_id, ruleset, creator_token)
+
+
+def in_first_screen(driver, element) -> bool:
+    """Whether ``element`` is shown whole inside the window, the page not scrolled: what a reader sees first."""
+    return driver.execute_script("""
+        const box = arguments[0].getBoundingClientRect();
+        return scrollY === 0 && box.height > 0 && box.top >= 0 && box.left >= 0
+          && box.bottom <= innerHeight && box.right <= document.documentElement.clientWidth;""", element)

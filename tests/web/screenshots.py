@@ -5,8 +5,9 @@
 Starts an embedded Redis, a worker and the service, creates one game per ruleset with a person
 in seat 0 and bots elsewhere, plays the person's first moves through the API (each decision's
 first option) so that each picture shows a game under way, then photographs seat 0's table at a
-laptop's width and a phone's (``-phone.png``), one replay, a finished table on a phone and its analysis, the lobby (both
-widths) and a simulation.
+laptop's width and a phone's (``-phone.png``), one replay, a finished table (with the creator's Rematch) and its
+analysis, the lobby, a leaderboard after a few rated games and a player's page, the tournament and experiment forms
+and the tournament the form started (all at both widths) and a simulation.
 """
 
 from __future__ import annotations
@@ -20,9 +21,18 @@ from pathlib import Path
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.processes import Workers
+from tests.processes import Workers, wait_for
 from tests.web.browser import Service, chromium
-from tests.web.pages import body_data, fill, finished_bot_game, select, wait, wait_data
+from tests.web.pages import (
+    BOT_GAMES,
+    body_data,
+    fill,
+    finished_bot_game,
+    keep_creator_token,
+    select,
+    wait,
+    wait_data,
+)
 
 GAMES = {  # ruleset: (players, the person's moves before the picture, seed)
     "monopoly-cars2": (4, 5, 3),
@@ -55,12 +65,71 @@ WIDTHS = {"": 1500, "-phone": 390}
 def full_page(driver, path: Path, width: int = 1500) -> None:
     """The whole page, not just the window, laid out at ``width`` (below 600: as a phone)."""
     metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    driver.execute_script("document.activeElement?.blur();")  # a filled form's last field shows no caret
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     height = driver.execute_script("return document.documentElement.scrollHeight;")
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": height})
     driver.save_screenshot(str(path))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     print("wrote", path)
+
+
+#: the rated games of the leaderboard's picture: Whipca$h, three seats, each a bot playing as a named player
+RATED_LINEUPS = [
+    [("heuristic", "bot:heuristic#1"), ("random", "bot:random#1"), ("heuristic", "bot:heuristic#2")],
+    [("random", "bot:random#1"), ("heuristic", "bot:heuristic#2"), ("random", "bot:random#2")],
+    [("heuristic", "bot:heuristic#1"), ("random", "bot:random#2"), ("heuristic", "bot:heuristic#2")],
+]
+
+
+def leaderboard_and_player(driver, base: str, out: Path) -> None:
+    """A few rated games, then the leaderboard and its first player's page."""
+    _, options = BOT_GAMES["whipcash"]
+    for seed, lineup in enumerate(RATED_LINEUPS, start=11):
+        seats = [{"name": player.split(":")[1], "bot": bot, "player": player} for bot, player in lineup]
+        made = requests.post(f"{base}/v1/games", json={"ruleset": "whipcash", "seed": seed, "seats": seats,
+                                                       "options": options, "rated": True}, timeout=10)
+        made.raise_for_status()
+    played = sum(len(lineup) for lineup in RATED_LINEUPS)
+    wait_for(lambda: sum(entry["games"] for entry in requests.get(f"{base}/v1/ratings/whipcash", timeout=10)
+                         .json()["ratings"]) == played, timeout=180)
+    driver.get(f"{base}/leaderboard/whipcash")
+    wait_data(driver, "ready", "true")
+    for suffix, width in WIDTHS.items():
+        full_page(driver, out / f"leaderboard{suffix}.png", width)
+    driver.find_element(By.CSS_SELECTOR, "#ratings tbody tr a").click()
+    wait(driver, lambda d: "/player/" in d.current_url)
+    wait_data(driver, "ready", "true")
+    for suffix, width in WIDTHS.items():
+        full_page(driver, out / f"player{suffix}.png", width)
+
+
+def forms_and_tournament(driver, base: str, out: Path) -> None:
+    """The experiment form filled in for a sweep, the tournament form filled in, and the tournament it starts."""
+    driver.get(f"{base}/experiments/new")
+    wait_data(driver, "ready", "true")
+    select(driver, "exp-ruleset", "monopoly-cars2")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#exp-sweep-option option[value=starting_money]"))
+    fill(driver.find_element(By.ID, "exp-players"), "2")
+    select(driver, "exp-sweep-option", "starting_money")
+    fill(driver.find_element(By.ID, "exp-sweep-values"), "6, 12, 24")
+    fill(driver.find_element(By.ID, "exp-games"), "400")
+    for suffix, width in WIDTHS.items():
+        full_page(driver, out / f"experiment-new{suffix}.png", width)
+    driver.get(f"{base}/tournaments/new")
+    wait_data(driver, "ready", "true")
+    select(driver, "tourney-ruleset", "whipcash")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#tourney-options .option[name=turn_cap]"))
+    select(driver, "tourney-format", "swiss")
+    fill(driver.find_element(By.ID, "tourney-rounds"), "2")
+    fill(driver.find_element(By.CSS_SELECTOR, "#tourney-options .option[name=turn_cap]"), "12")
+    for suffix, width in WIDTHS.items():
+        full_page(driver, out / f"tournament-new{suffix}.png", width)
+    driver.find_element(By.ID, "tourney-submit").click()
+    wait(driver, lambda d: "/tournament/" in d.current_url)
+    wait_data(driver, "status", "finished", timeout=180)
+    for suffix, width in WIDTHS.items():
+        full_page(driver, out / f"tournament{suffix}.png", width)
 
 
 def main(out: Path) -> None:
@@ -97,12 +166,17 @@ def main(out: Path) -> None:
         driver.get(f"{base}/replay/{replays[1]}?step=12")
         wait_data(driver, "drawnStep", "12")
         full_page(driver, out / "replay.png")
-        # A finished table, on a phone: who won comes first.
-        finished = finished_bot_game(base, "monopoly-cars2", seed=3)["game"]["id"]
+        # A finished table, seen by the browser that created it: who won comes first, then the replay, the
+        # analysis and the rematch.
+        case = finished_bot_game(base, "monopoly-cars2", seed=3)
+        finished = case["game"]["id"]
+        keep_creator_token(driver, base, finished, "monopoly-cars2", case["creator_token"])
         driver.get(f"{base}/table/{finished}")
         wait_data(driver, "status", "finished")
         wait(driver, lambda d: d.find_element(By.ID, "over-line").text)
-        full_page(driver, out / "table-finished-phone.png", WIDTHS["-phone"])
+        wait(driver, lambda d: d.find_element(By.ID, "rematch").is_displayed())
+        for suffix, width in WIDTHS.items():
+            full_page(driver, out / f"table-finished{suffix}.png", width)
         # Its analysis ("was it luck?"), at both widths.
         driver.get(f"{base}/analysis/{finished}")
         wait_data(driver, "analysis", "ready", timeout=300)
@@ -112,6 +186,8 @@ def main(out: Path) -> None:
         wait_data(driver, "ready", "true")
         for suffix, width in WIDTHS.items():
             full_page(driver, out / f"lobby{suffix}.png", width)
+        leaderboard_and_player(driver, base, out)
+        forms_and_tournament(driver, base, out)
         driver.get(f"{base}/simulate")
         wait_data(driver, "ready", "true")
         select(driver, "sim-ruleset", "monopoly-cars2")

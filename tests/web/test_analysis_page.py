@@ -1,10 +1,11 @@
-"""The "was it luck?" page of a finished game at a laptop's width (1280 px) and a phone's (390 px): it waits for the
-analysis (the 202's progress), then draws each seat's win chance along the game (each move a link to the replay at
-its step), the luck-skill split, a key moment in words and each seat's costliest move; the finished table and the
-replay link to it."""
+"""The "was it luck?" page of a finished game of every ruleset at a laptop's width (1280 px) and a phone's (390 px):
+it waits for the analysis (the 202's progress), then draws each seat's win chance along the game (each move a link to
+the replay at its step), the luck-skill split, a key moment in words and each seat's costliest move; the finished
+table and the replay link to it."""
 
 from __future__ import annotations
 
+import pytest
 import requests
 from selenium.webdriver.common.by import By
 
@@ -12,15 +13,27 @@ from api.apps.app_store import PUBLISHABLE, AppKeys
 from api.ground.config import settings
 from api.play.store import GameStore
 from tests.processes import wait_for
-from tests.web.pages import body_data, console_errors, fill, finished_bot_game, off_screen, viewport, wait, wait_data
+from tests.web.pages import (
+    BOT_GAMES,
+    body_data,
+    console_errors,
+    fill,
+    finished_bot_game,
+    off_screen,
+    viewport,
+    wait,
+    wait_data,
+)
 
 #: an analysis plays out every option of every move: a short game's takes seconds, on a loaded machine more
 ANALYSIS_TIMEOUT = 300
 
 
-def test_the_analysis_page_draws_the_chances_the_split_and_a_key_moment_and_links_to_the_replay(service, browser):
+@pytest.mark.parametrize("ruleset", sorted(BOT_GAMES))
+def test_the_analysis_page_draws_the_chances_the_split_and_a_key_moment_and_links_to_the_replay(
+        service, browser, ruleset):
     driver = browser
-    case = finished_bot_game(service.url, "monopoly-cars2", seed=5)
+    case = finished_bot_game(service.url, ruleset, seed=5)
     game_id = case["game"]["id"]
     names = [seat["name"] for seat in case["game"]["seats"]]
     with viewport(driver, 1280, 800):

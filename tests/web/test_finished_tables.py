@@ -1,5 +1,6 @@
 """A finished table at a laptop's width (1280 px) and a phone's (390 px), for every ruleset: who won comes
-first, in the first screen, with links to the replay and the lobby; the board says the game is over (not
+first, in the first screen, with links to the replay, the analysis, a rematch (for the browser that created the
+game) and the lobby, all in the first screen too; the board says the game is over (not
 "To play: Bot 2 · Phase over"); no board panel scrolls sideways at 1280; on a phone no money is cut off."""
 
 from __future__ import annotations
@@ -7,7 +8,17 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.web.pages import BOT_GAMES, body_data, console_errors, finished_bot_game, viewport, wait, wait_data
+from tests.web.pages import (
+    BOT_GAMES,
+    body_data,
+    console_errors,
+    finished_bot_game,
+    in_first_screen,
+    keep_creator_token,
+    viewport,
+    wait,
+    wait_data,
+)
 
 WIDTHS = (1280, 390)
 
@@ -68,6 +79,7 @@ def test_a_finished_table_says_who_won_first_and_fits(service, browser, ruleset)
     driver = browser
     case = finished_bot_game(service.url, ruleset, seed=3)
     game_id = case["game"]["id"]
+    keep_creator_token(driver, service.url, game_id, ruleset, case["creator_token"])  # it may start a rematch
     for width in WIDTHS:
         with viewport(driver, width, 844 if width < 600 else 800):
             driver.get(f"{service.url}/table/{game_id}")
@@ -81,8 +93,14 @@ def test_a_finished_table_says_who_won_first_and_fits(service, browser, ruleset)
                 const box = arguments[0].getBoundingClientRect();
                 return {top: box.top, bottom: box.bottom, height: innerHeight, scrolled: scrollY};""", winner)
             assert place["scrolled"] == 0 and place["top"] >= 0 and place["bottom"] <= place["height"], place
-            replay = driver.find_element(By.ID, "over-replay").get_attribute("href")
-            assert replay == f"{service.url}/replay/{game_id}"
+            replay = driver.find_element(By.ID, "over-replay")
+            assert replay.get_attribute("href") == f"{service.url}/replay/{game_id}"
+            analysis = wait(driver, lambda d: d.find_elements(By.ID, "over-analysis"))[0]
+            assert analysis.get_attribute("href") == f"{service.url}/analysis/{game_id}"
+            rematch = wait(driver, lambda d: (b := d.find_element(By.ID, "rematch")).is_displayed() and b,
+                           message="the creator is offered no rematch")
+            for link in (replay, analysis, rematch):
+                assert in_first_screen(driver, link), link.text
             lobby = [link.get_attribute("href") for link in driver.find_elements(By.CSS_SELECTOR, "#over-panel a")]
             assert f"{service.url}/" in lobby
             board = driver.find_element(By.ID, "board").text

@@ -176,17 +176,30 @@ async function create(submitted) {
 const MINE_SHOWN = 20;
 /** Reads in flight at once while marking them: a few, so a long list never bursts the key's rate limit. */
 const MINE_READS_AT_ONCE = 4;
+/**
+ * The marks are read again this often, so "your turn" comes and goes while the lobby stays open: twenty
+ * running games cost at most 120 reads a minute, a fifth of what a publishable key allows one address
+ * (finished and gone games are not read again). The games' streams are not worth it here: a browser holds
+ * six connections to a host over HTTP/1.1, and twenty streams (each reopened as it times out, against the
+ * publishable key's 30 stream openings a minute) would starve the page's other requests.
+ */
+const MARKS_EVERY_MS = 10000;
+/** Statuses that never change again: their games are read once. */
+const SETTLED = new Set(["finished", "aborted", "gone"]);
+
+let marking = { round: 0, timer: null };
 
 /**
  * Marks each listed game with its status and, where a seat this browser holds is to decide, "your turn"
- * (one `GET /v1/games/{id}` per listed game, at most MINE_SHOWN, MINE_READS_AT_ONCE at a time).
+ * (one `GET /v1/games/{id}` per listed game, at most MINE_SHOWN, MINE_READS_AT_ONCE at a time), and again
+ * every MARKS_EVERY_MS for the games that may still change, until the list is drawn again.
  */
 async function markTurns(listed) {
+  const round = marking.round;
   const queue = [...listed];
-  let waitingForYou = 0;
   const mark = async ([gameId, stored]) => {
     const item = $("mine").querySelector(`li[data-game="${CSS.escape(gameId)}"]`);
-    if (!item) return;
+    if (!item || SETTLED.has(item.dataset.status)) return;
     try {
       const game = await get(`/v1/games/${encodeURIComponent(gameId)}`);
       const mine = Object.keys(stored.seats || {}).map(Number);
@@ -195,21 +208,26 @@ async function markTurns(listed) {
       item.dataset.yourTurn = String(yours);
       const note = item.querySelector(".game-status");
       note.textContent = statusWords(game.status);
-      if (yours) {
-        waitingForYou += 1;
-        note.replaceChildren(el("strong", { className: "your-turn" }, "▶ your turn"));
-      }
-    } catch {
-      item.dataset.status = "unknown"; // gone (expired or forgotten by the service): the links stay
+      if (yours) note.replaceChildren(el("strong", { className: "your-turn" }, "▶ your turn"));
+    } catch (error) {
+      if (error instanceof Problem && error.status === 404) {
+        // expired or forgotten by the service: never read again, the links stay
+        Object.assign(item.dataset, { status: "gone", yourTurn: "false" });
+        item.querySelector(".game-status").textContent = "";
+      } else if (!item.dataset.status) item.dataset.status = "unknown"; // not answered now: the last marks stay
     }
   };
   const worker = async () => {
     while (queue.length) await mark(queue.shift());
   };
   await Promise.all(Array.from({ length: MINE_READS_AT_ONCE }, worker));
+  if (round !== marking.round) return; // the list was drawn again meanwhile: its own marking goes on
+  const waitingForYou = $("mine").querySelectorAll('li[data-your-turn="true"]').length;
   $("mine-turns").textContent = waitingForYou ? ` · ${waitingForYou} wait${waitingForYou === 1 ? "s" : ""} for you` : "";
   document.title = waitingForYou ? `▶ Your turn (${waitingForYou}) · ${LOBBY_TITLE}` : LOBBY_TITLE;
   document.body.dataset.turnsMarked = "true";
+  const changing = [...$("mine").querySelectorAll("li[data-game]")].some((item) => !SETTLED.has(item.dataset.status));
+  if (changing) marking.timer = setTimeout(() => markTurns(listed), MARKS_EVERY_MS);
 }
 
 const LOBBY_TITLE = document.title;
@@ -217,6 +235,8 @@ const LOBBY_TITLE = document.title;
 function drawMine() {
   const list = clear($("mine"));
   delete document.body.dataset.turnsMarked;
+  clearTimeout(marking.timer);
+  marking = { round: marking.round + 1, timer: null };
   const games = Object.entries(tokens.all()).sort((a, b) => String(b[1].created).localeCompare(String(a[1].created)));
   for (const [gameId, game] of games.slice(0, MINE_SHOWN)) {
     list.append(el("li", { dataset: { game: gameId } }, ...readableName(gameId, game), " ",

@@ -24,23 +24,112 @@ function state(player, view) {
   return notes;
 }
 
+/** A rectangle (relative to the table's box) grown by `margin` on every side (shrunk when negative). */
+function grown(rect, margin) {
+  return { left: rect.left - margin, top: rect.top - margin, right: rect.right + margin, bottom: rect.bottom + margin };
+}
+
+/**
+ * Where the segment a→b is inside `rect`, as [t0, t1] along it (0 at a, 1 at b), or null when it stays
+ * outside (touching an edge or a corner is outside): Liang–Barsky clipping.
+ */
+function clipped([ax, ay], [bx, by], rect) {
+  let [t0, t1] = [0, 1];
+  const [dx, dy] = [bx - ax, by - ay];
+  for (const [p, q] of [[-dx, ax - rect.left], [dx, rect.right - ax], [-dy, ay - rect.top], [dy, rect.bottom - ay]]) {
+    if (p === 0) {
+      if (q <= 0) return null;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 >= t1) return null;
+  }
+  return [t0, t1];
+}
+
+/**
+ * The shortest way from `from` to `to` that never enters `keepOut`: straight when it can, else by way of
+ * the rectangle's corners (at most three: around the far side of a box takes two).
+ */
+function around(from, to, keepOut) {
+  const inner = grown(keepOut, -1); // running along an edge, corner to corner, is not going through
+  const corners = [[keepOut.left, keepOut.top], [keepOut.right, keepOut.top], [keepOut.right, keepOut.bottom],
+    [keepOut.left, keepOut.bottom]];
+  const length = (points) => points.slice(1).reduce((sum, point, i) => sum + Math.hypot(point[0] - points[i][0],
+    point[1] - points[i][1]), 0);
+  const clear = (points) => points.slice(1).every((point, i) => clipped(points[i], point, inner) === null);
+  let best = [from, to];
+  if (clear(best)) return best;
+  let bestLength = Infinity;
+  const tryVia = (via) => {
+    const points = [from, ...via, to];
+    if (clear(points) && length(points) < bestLength) [best, bestLength] = [points, length(points)];
+  };
+  for (const a of corners) {
+    tryVia([a]);
+    for (const b of corners) {
+      if (b === a) continue;
+      tryVia([a, b]);
+      for (const c of corners) if (c !== a && c !== b) tryVia([a, b, c]);
+    }
+  }
+  return best;
+}
+
+/** `points` cut where they first enter `rect` (the target's box: the arrow's head rests on its edge). */
+function cutAt(points, rect) {
+  for (let i = 1; i < points.length; i += 1) {
+    const inside = clipped(points[i - 1], points[i], rect);
+    if (inside === null) continue;
+    const [[ax, ay], [bx, by]] = [points[i - 1], points[i]];
+    return [...points.slice(0, i), [ax + (bx - ax) * inside[0], ay + (by - ay) * inside[0]]];
+  }
+  return points;
+}
+
+/**
+ * Draws the aim arrows into `arrows` for the table as laid out now: each from its gangster to the edge of
+ * the target's box, going around the felt's loot and text (never across them, so both stay readable);
+ * each aim in its own lane around them, and each a little to its right, so that aims along one side, or
+ * two gangsters aiming at each other, show apart. Marks the drawing `data-routed` (the tests wait on it).
+ */
+function routeAims(table, arrows, middle, aims) {
+  const origin = table.getBoundingClientRect();
+  if (!origin.width || !arrows.getClientRects().length) return; // not laid out, or a phone's (no arrows)
+  const boxOf = (node) => {
+    const rect = node.getBoundingClientRect();
+    return { left: rect.left - origin.left, top: rect.top - origin.top, right: rect.right - origin.left,
+      bottom: rect.bottom - origin.top };
+  };
+  const centre = (rect) => [(rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2];
+  const boxes = new Map([...table.querySelectorAll(".gangster")].map((node) => [Number(node.dataset.seat), boxOf(node)]));
+  const keepOut = boxOf(middle);
+  arrows.setAttribute("viewBox", `0 0 ${origin.width} ${origin.height}`);
+  arrows.querySelectorAll(".aim").forEach((old) => old.remove());
+  aims.forEach(([seat, target], lane) => {
+    let [from, to] = [centre(boxes.get(seat)), centre(boxes.get(target))];
+    const length = Math.hypot(to[0] - from[0], to[1] - from[1]) || 1;
+    const [shiftX, shiftY] = [(-(to[1] - from[1]) / length) * 5, ((to[0] - from[0]) / length) * 5];
+    [from, to] = [[from[0] + shiftX, from[1] + shiftY], [to[0] + shiftX, to[1] + shiftY]];
+    const points = cutAt(around(from, to, grown(keepOut, 10 + 6 * lane)), grown(boxes.get(target), 3));
+    arrows.append(svg("path", { d: points.map(([x, y], i) => `${i ? "L" : "M"} ${x.toFixed(1)} ${y.toFixed(1)}`).join(" "),
+      className: `aim seat-${seat % 8}`, "marker-end": "url(#arrowhead)", dataset: { from: seat, to: target } }));
+  });
+  arrows.dataset.routed = String(aims.length);
+}
+
 export function draw(view, ctx) {
   const count = view.players.length;
   const centres = view.players.map((_, seat) => place(seat, count));
-  const arrows = svg("svg", { className: "aims", viewBox: "0 0 100 100", preserveAspectRatio: "none" },
+  const arrows = svg("svg", { className: "aims" },
     svg("defs", {}, svg("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "5",
       markerHeight: "5", orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z" }))));
-  view.players.forEach((player, seat) => {
-    if (!player.alive || player.target === null || player.target === undefined) return;
-    const [fromX, fromY] = centres[seat];
-    const [toX, toY] = centres[player.target];
-    // Each arrow a little to its right, so that two gangsters aiming at each other show two arrows.
-    const length = Math.hypot(toX - fromX, toY - fromY) || 1;
-    const [shiftX, shiftY] = [(-(toY - fromY) / length) * 1.5, ((toX - fromX) / length) * 1.5];
-    const [x1, y1, x2, y2] = [fromX + shiftX, fromY + shiftY, toX + shiftX, toY + shiftY];
-    arrows.append(svg("line", { x1, y1, x2: x1 + (x2 - x1) * 0.8, y2: y1 + (y2 - y1) * 0.8,
-      className: `aim seat-${seat % 8}`, "marker-end": "url(#arrowhead)", dataset: { from: seat, to: player.target } }));
-  });
+  // [seat, target] of each revealed aim; the arrows need the laid-out boxes, so they are drawn once the
+  // table is on the page, and again whenever its size changes
+  const aims = view.players.flatMap((player, seat) =>
+    player.alive && player.target !== null && player.target !== undefined ? [[seat, player.target]] : []);
   const gangsters = view.players.map((player, seat) => {
     const [x, y] = centres[seat];
     const wounds = el("span", { className: "wounds", title: `${player.wounds} wound(s)` },
@@ -66,7 +155,16 @@ export function draw(view, ctx) {
       ["Discarded", `${view.discard.click} click, ${view.discard.bang} bang, ${view.discard.face_down} face down`],
       ["Picking", view.picker === null || view.picker === undefined ? "–" : ctx.who(view.picker)],
     ]));
-  return el("div", { className: "gang-table" }, arrows, el("div", { className: "felt" }, middle), gangsters);
+  const table = el("div", { className: "gang-table" }, arrows, el("div", { className: "felt" }, middle), gangsters);
+  if (aims.length) {
+    const observer = new ResizeObserver(() => {
+      if (!table.isConnected) observer.disconnect(); // the board was drawn again: this one is gone
+      else routeAims(table, arrows, middle, aims);
+    });
+    observer.observe(table);
+    observer.observe(middle);
+  }
+  return table;
 }
 
 /**
