@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 BILL = "bill"
@@ -130,16 +131,29 @@ def deal_piles(counts: dict[str, int], piles: int, pile_size: int, shuffle) -> l
     return [sorted(deck[i * pile_size:(i + 1) * pile_size], key=CARD_ORDER.__getitem__) for i in range(piles)]
 
 
-def painting_value(paintings: int, chart: list[int]) -> int:
+def painting_value(paintings: int, chart: list[int] | tuple[int, ...]) -> int:
     return chart[paintings - 1] if paintings else 0
 
 
-def diamond_cards(loot: list[str]) -> int:
+def diamond_cards(loot: list[str] | tuple[str, ...]) -> int:
+    return _diamond_cards(tuple(loot))
+
+
+def loot_value(loot: list[str] | tuple[str, ...], chart: list[int] | tuple[int, ...]) -> int:
+    """Bills and diamonds at face value plus the painting set (no diamond bonus)."""
+    return _loot_value(tuple(loot), tuple(chart))
+
+
+# Every view, value table and score reads these for each player's loot, millions of times in an
+# analysis' play-outs, while a game sees few distinct loots: both are pure functions of the cards
+# (and the chart) and the catalog is loaded once, so they are memoised on the tuples.
+@lru_cache(maxsize=1 << 16)
+def _diamond_cards(loot: tuple[str, ...]) -> int:
     return sum(1 for card_id in loot if CATALOG[card_id].kind == DIAMOND)
 
 
-def loot_value(loot: list[str], chart: list[int]) -> int:
-    """Bills and diamonds at face value plus the painting set (no diamond bonus)."""
+@lru_cache(maxsize=1 << 16)
+def _loot_value(loot: tuple[str, ...], chart: tuple[int, ...]) -> int:
     paintings = 0
     total = 0
     for card_id in loot:

@@ -32,17 +32,19 @@ def view(state: CashNGunsState, seat: int | None) -> dict:
     aims_public = state.phase != AIM
     courage_public = state.phase not in COURAGE_HIDDEN
     chart = state.painting_set_values
+    chart_key = tuple(chart)  # built once: the memoised loot value is keyed on tuples
     players = []
     for index, g in enumerate(state.gangsters):
         mine = index == seat
-        target = g.target if g.aimed and (aims_public or mine) else NOBODY
+        target = _visible_target(g, mine, aims_public)
+        loot = tuple(g.loot)
         players.append({
             "seat": index,
             "alive": g.alive,
             "wounds": g.wounds,
-            "loot": list(g.loot),
-            "loot_value": loot_value(g.loot, chart),
-            "diamond_cards": diamond_cards(g.loot),
+            "loot": list(loot),
+            "loot_value": loot_value(loot, chart_key),
+            "diamond_cards": diamond_cards(loot),
             "hand_size": g.clicks + g.bangs,
             "has_chosen": bool(g.chosen),
             "has_aimed": g.aimed,
@@ -78,6 +80,48 @@ def view(state: CashNGunsState, seat: int | None) -> dict:
         body["hand"] = {CLICK: me.clicks, BANG: me.bangs}
         body["bullet"] = me.chosen or None
     return body
+
+
+def _visible_target(g: Gangster, mine: bool, aims_public: bool) -> int:
+    """Whom ``g`` aims at as the viewer may know it (``NOBODY`` while another's aim is face down)."""
+    return g.target if g.aimed and (aims_public or mine) else NOBODY
+
+
+def heuristic_view(state: CashNGunsState, seat: int) -> dict:
+    """The part of ``view(state, seat)`` the ``heuristic`` bot reads, built by the same rules.
+
+    The play-outs of a game analysis build millions of views, and the full one costs most of a
+    play-out while the heuristic bot reads a few of its fields: it is given this part instead.
+    Every key here is a key of the full view with the same value (a dict here holds some of the
+    full dict's keys): a test checks it, so the bot still sees nothing the seat may not know.
+    """
+    aims_public = state.phase != AIM
+    chart_key = tuple(state.painting_set_values)
+    players = []
+    for index, g in enumerate(state.gangsters):
+        target = _visible_target(g, index == seat, aims_public)
+        loot = tuple(g.loot)
+        players.append({
+            "alive": g.alive,
+            "wounds": g.wounds,
+            "loot": list(loot),
+            "loot_value": loot_value(loot, chart_key),
+            "hand_size": g.clicks + g.bangs,
+            "target": None if target == NOBODY else target,
+            "shown": {CLICK: g.shown_clicks, BANG: g.shown_bangs},
+            "face_down_discards": len(g.face_down),
+            "reloaded": g.reloaded,
+        })
+    me = state.gangsters[seat]
+    return {
+        "godfather": state.godfather,
+        "lineup": list(state.lineup),
+        "discard": {BANG: state.discard_bangs},
+        "painting_set_values": list(state.painting_set_values),
+        "players": players,
+        "you": seat,
+        "hand": {CLICK: me.clicks, BANG: me.bangs},
+    }
 
 
 def resample_hidden(state: CashNGunsState, seat: int | None, rng: Rng) -> None:

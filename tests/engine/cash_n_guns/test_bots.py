@@ -62,3 +62,35 @@ def test_it_takes_the_card_worth_most_to_it():
     assert bot_move(state, 0) == {"type": "take_loot", "card": "painting"}
     RULES.apply(state, 0, {"type": "take_loot", "card": "painting"})
     assert bot_move(state, 1) == {"type": "take_loot", "card": "first_aid"}
+
+
+def _is_part(part, whole) -> bool:
+    """``part`` has some of ``whole``'s keys (in every dict, lists item by item), each with the same value."""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(key in whole and _is_part(value, whole[key])
+                                               for key, value in part.items())
+    if isinstance(part, list):
+        return (isinstance(whole, list) and len(part) == len(whole)
+                and all(map(_is_part, part, whole)))
+    return type(part) is type(whole) and part == whole
+
+
+def test_the_bots_view_is_part_of_the_seats_view_and_gives_the_same_moves():
+    # The heuristic bot reads heuristic_view (cheaper) instead of the full view: it must show
+    # nothing the full view does not, and the bot must move the same from either.
+    from engine.games.cash_n_guns.view import heuristic_view
+
+    checked = 0
+    for seed in range(3):
+        state = RULES.new_game(4, None, seed)
+        rng = Rng(seed)
+        while pending := RULES.pending(state):
+            decision = pending[0]
+            part = heuristic_view(state, decision.seat)
+            whole = RULES.view(state, decision.seat)
+            assert _is_part(part, whole)
+            assert BOT.act(part, decision, Rng(seed)) == BOT.act(whole, decision, Rng(seed))
+            checked += 1
+            RULES.apply(state, decision.seat, BOT.choose(state, decision, rng))
+    assert checked > 100
+    assert not _is_part({"players": [{"target": 99}]}, {"players": [{"target": 1}]})
