@@ -30,6 +30,7 @@ on the machine's load only in their timings.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -502,19 +503,12 @@ def main() -> None:
     parser.add_argument("--lineups", default=",".join(LINEUPS))
     parser.add_argument("--first", type=int, default=0, help="the first game's number (more games of a run)")
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2], help="2: one extra process")
-    parser.add_argument("--json", help="write every game's and move's figures into this file")
+    parser.add_argument("--json", help="write every game's and move's figures into this file (.gz: compressed)")
     parser.add_argument("--report", help="report again from files --json wrote, comma-separated (no games played)")
     args = parser.parse_args()
     began = time.perf_counter()
     if args.report:
-        checks, effects, controls = [], {}, {}
-        for path in args.report.split(","):
-            with open(path) as saved:
-                data = json.load(saved)
-            checks += [GameCheck(**game) for game in data["games"]]
-            for mine, theirs in ((effects, data["effects"]), (controls, data["controls"])):
-                for ruleset_id, played in theirs.items():
-                    mine.setdefault(ruleset_id, []).extend(played)
+        checks, effects, controls = load_figures(args.report.split(","))
     else:
         checks, effects, controls = run(args, began)
     comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
@@ -528,9 +522,27 @@ def main() -> None:
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s in all")
     if args.json:
-        with open(args.json, "w") as out:
+        with figures_file(args.json, "w") as out:
             json.dump({"games": [vars(check) for check in checks], "effects": effects, "controls": controls},
                       out, default=str)
+
+
+def load_figures(paths: list[str]) -> tuple[list[GameCheck], dict, dict]:
+    """The games, costly moves' effects and controls of files --json wrote (chunks of one run), merged."""
+    checks, effects, controls = [], {}, {}
+    for path in paths:
+        with figures_file(path, "r") as saved:
+            data = json.load(saved)
+        checks += [GameCheck(**game) for game in data["games"]]
+        for mine, theirs in ((effects, data["effects"]), (controls, data["controls"])):
+            for ruleset_id, played in theirs.items():
+                mine.setdefault(ruleset_id, []).extend(played)
+    return checks, effects, controls
+
+
+def figures_file(path: str, mode: str):
+    """A --json file, gzip-compressed when its name ends in .gz (the kept records in bench/records)."""
+    return gzip.open(path, mode + "t") if path.endswith(".gz") else open(path, mode)
 
 
 def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
