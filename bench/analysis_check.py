@@ -191,9 +191,16 @@ def play_to_end(ruleset, state, bots: list, rngs: list[Rng]) -> None:
         ruleset.play(state, decision.seat, bots[decision.seat].choose(state, decision, rngs[decision.seat]))
 
 
-def playout_effect(ruleset_id: str, lineup: str, game_seed_: int, move: dict, playouts: int) -> dict:
+#: The worlds a move is played out in: ``hindsight``, the whole recorded state with its chance dealt anew
+#: (the other seats' hands and face-down choices as they were); ``mover``, worlds the mover could not tell
+#: apart from it (what it could not see redrawn), the worlds the analysis judges a move in.
+WORLDS = ("hindsight", "mover")
+
+
+def playout_effect(ruleset_id: str, lineup: str, game_seed_: int, move: dict, playouts: int,
+                   worlds: str = "hindsight") -> dict:
     """The measured effect of a move: the mover's mean win share after its best option minus after the
-    chosen one, over ``playouts`` heuristic play-outs to the end with common random numbers."""
+    chosen one, over ``playouts`` heuristic play-outs to the end with common random numbers, in ``worlds``."""
     record = record_of(ruleset_id, LINEUPS[lineup], game_seed_)
     ruleset, state = state_before(record, move["index"])
     seat = move["seat"]
@@ -204,7 +211,9 @@ def playout_effect(ruleset_id: str, lineup: str, game_seed_: int, move: dict, pl
         seed = derive_seed(CHECK_SEED, PLAYOUT_STREAM, game_seed_, move["index"], k)
         shares = []
         for action in (best, chosen):
-            world = ruleset.resample_chance(state, Rng(derive_seed(seed, SAMPLE_STREAM)))
+            world_rng = Rng(derive_seed(seed, SAMPLE_STREAM))
+            world = (ruleset.resample_hidden(state, seat, world_rng) if worlds == "mover"
+                     else ruleset.resample_chance(state, world_rng))
             try:
                 ruleset.apply(world, seat, action)
             except IllegalAction:
@@ -217,7 +226,7 @@ def playout_effect(ruleset_id: str, lineup: str, game_seed_: int, move: dict, pl
     se = math.sqrt(variance / playouts)
     p = 1.0 if se == 0 else normal_p_value(abs(mean) / se)
     return {**move, "ruleset": ruleset_id, "lineup": lineup, "seed": game_seed_, "effect": mean, "effect_se": se,
-            "p_value": p}
+            "p_value": p, "worlds": worlds}
 
 
 def seat_share(result, seat: int) -> float:
@@ -265,8 +274,8 @@ def costly_sample(checks: list[GameCheck], moves: int, costly: bool = True) -> l
     return pool[:moves]
 
 
-def measure_costs(sample: list[tuple], playouts: int, jobs: int = 1) -> list[dict]:
-    effects = run_tasks([(playout_effect, (*item, playouts)) for item in sample], jobs)
+def measure_costs(sample: list[tuple], playouts: int, jobs: int = 1, worlds: str = "hindsight") -> list[dict]:
+    effects = run_tasks([(playout_effect, (*item, playouts, worlds)) for item in sample], jobs)
     return [effect for effect in effects if effect.get("effect") is not None]
 
 
@@ -463,6 +472,12 @@ def integrity_lines(checks: list[GameCheck]) -> list[str]:
             f"with a decision part: {forced_bad}; seats with no choice and some skill: {idle}"]
 
 
+def worlds_lines(effects: dict, controls: dict) -> list[str]:
+    played = {effect.get("worlds", "hindsight") for found in (effects, controls) for each in found.values()
+              for effect in each}
+    return [f"moves played out in {' and '.join(sorted(played))} worlds"] if played else []
+
+
 def comparison_lines(comparisons: list[Comparison]) -> list[str]:
     lines = [f"{'comparison':58} {'mean':>8} {'SE':>7} {'z':>6} {'2SE':>4} {'Holm p':>7} {'Holm':>4}"]
     for c in comparisons:
@@ -505,10 +520,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2], help="2: one extra process")
     parser.add_argument("--json", help="write every game's and move's figures into this file (.gz: compressed)")
     parser.add_argument("--report", help="report again from files --json wrote, comma-separated (no games played)")
+    parser.add_argument("--measure-again", action="store_true",
+                        help="with --report: play out --moves costly moves and --controls others drawn from all "
+                             "the files' games, instead of the files' own play-outs")
+    parser.add_argument("--worlds", default="hindsight", choices=WORLDS,
+                        help="play-outs from the recorded state (hindsight) or from worlds the mover could not "
+                             "tell apart from it (mover: what the analysis judges by)")
     args = parser.parse_args()
     began = time.perf_counter()
     if args.report:
         checks, effects, controls = load_figures(args.report.split(","))
+        if args.measure_again:
+            effects, controls = measure_sample(checks, args)
     else:
         checks, effects, controls = run(args, began)
     comparisons = split_comparisons(checks) + reversal_comparisons([e for es in effects.values() for e in es])
@@ -517,7 +540,8 @@ def main() -> None:
     shown = [c for c in comparisons if not c.null or not c.within_2se or not c.holm_ok]
     print(f"{len(comparisons)} comparisons, Holm-corrected together; shown: the claims and the refused ones")
     for line in [*integrity_lines(checks), "", *seat_table(checks), "", *comparison_lines(shown), "",
-                 *cost_lines(effects, controls), "", "what the issue's 'Done when' refuses:",
+                 *worlds_lines(effects, controls), *cost_lines(effects, controls), "",
+                 "what the issue's 'Done when' refuses:",
                  *(failures(checks, comparisons, effects) or ["nothing"])]:
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s in all")
@@ -545,6 +569,18 @@ def figures_file(path: str, mode: str):
     return gzip.open(path, mode + "t") if path.endswith(".gz") else open(path, mode)
 
 
+def measure_sample(checks: list[GameCheck], args) -> tuple[dict, dict]:
+    """Per ruleset of ``checks``: ``args.moves`` moves called costly and ``args.controls`` priced but not,
+    each played out ``args.playouts`` times per option in ``args.worlds``."""
+    effects, controls = {}, {}
+    for ruleset_id in sorted({check.ruleset for check in checks}):
+        mine = [check for check in checks if check.ruleset == ruleset_id]
+        for found, costly, count in ((effects, True, args.moves), (controls, False, args.controls)):
+            found[ruleset_id] = measure_costs(costly_sample(mine, count, costly), args.playouts, args.jobs,
+                                              args.worlds)
+    return effects, controls
+
+
 def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.games} games per ruleset and "
           f"lineup, {args.playouts} play-outs per option", flush=True)
@@ -555,9 +591,9 @@ def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
         mine = [check for lineup in args.lineups.split(",")
                 for check in check_games(ruleset_id, lineup, games, args.jobs, args.first)]
         checks += mine
-        effects[ruleset_id] = measure_costs(costly_sample(mine, args.moves), args.playouts, args.jobs)
-        controls[ruleset_id] = measure_costs(costly_sample(mine, args.controls, costly=False), args.playouts,
-                                             args.jobs)
+        measured, measured_controls = measure_sample(mine, args)
+        effects.update(measured)
+        controls.update(measured_controls)
         print(f"{ruleset_id}: done after {time.perf_counter() - began:.0f} s", flush=True)
     return checks, effects, controls
 
