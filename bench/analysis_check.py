@@ -522,7 +522,7 @@ def main() -> None:
     parser.add_argument("--report", help="report again from files --json wrote, comma-separated (no games played)")
     parser.add_argument("--measure-again", action="store_true",
                         help="with --report: play out --moves costly moves and --controls others drawn from all "
-                             "the files' games, instead of the files' own play-outs")
+                             "the files' games, instead of the files' own play-outs (--json keeps these alone)")
     parser.add_argument("--worlds", default="hindsight", choices=WORLDS,
                         help="play-outs from the recorded state (hindsight) or from worlds the mover could not "
                              "tell apart from it (mover: what the analysis judges by)")
@@ -546,9 +546,11 @@ def main() -> None:
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s in all")
     if args.json:
+        # Moves measured again from kept games: the play-outs alone (the games are in the files named).
+        games = [] if args.measure_again else [vars(check) for check in checks]
         with figures_file(args.json, "w") as out:
-            json.dump({"games": [vars(check) for check in checks], "effects": effects, "controls": controls},
-                      out, default=str)
+            json.dump({"games": games, "effects": effects, "controls": controls,
+                       **({"from": args.report.split(",")} if args.measure_again else {})}, out, default=str)
 
 
 def load_figures(paths: list[str]) -> tuple[list[GameCheck], dict, dict]:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.analysis.game import ANALYSIS_FORMAT
 from engine.core.registry import all_rulesets
-from tests.bench import load_bench
+from tests.bench import BENCH, load_bench
 
 check = load_bench("analysis_check")
 
@@ -25,6 +26,11 @@ check = load_bench("analysis_check")
 FAST_RULESET, FAST_GAMES = "monopoly-cars2", 30
 #: Play-outs per option of the small version's costly moves (Monopoly's are short: about 2 ms each).
 FAST_COSTLY_MOVES, FAST_PLAYOUTS = 4, 60
+
+
+#: Runs of the outside check too long for any test, kept as the figures files ``--json`` wrote, one per chunk:
+#: ``<ruleset>_<lineup>_<first game>.json.gz``.
+KEPT_RUNS = BENCH / "records" / "analysis_check"
 
 
 def assert_format_2(checks) -> None:
@@ -94,3 +100,57 @@ def test_a_move_the_pricing_alone_would_call_costly_is_re_measured_and_cleared_w
     assert not move["costly"] and move["cost"] == max(0.0, move["remeasure"]["cost"]) < 0.1
     measured = check.playout_effect("monopoly-cars2", "heuristic-vs-random", seed, move, 200)
     assert measured["effect"] + 2 * measured["effect_se"] < 0  # independently: the "best" is the worse
+
+
+def kept_runs(ruleset_id: str) -> list[str]:
+    return sorted(str(path) for path in KEPT_RUNS.glob(f"{ruleset_id}_*.json.gz"))
+
+
+def kept_costs(ruleset_id: str, worlds: str) -> list[dict]:
+    """The costly moves of ``ruleset_id``'s kept games measured again (``--measure-again``) in ``worlds``."""
+    _, effects, _ = check.load_figures([str(KEPT_RUNS / "costs" / f"{ruleset_id}_{worlds}.json.gz")])
+    assert all(effect["worlds"] == worlds for effect in effects[ruleset_id])
+    return effects[ruleset_id]
+
+
+#: The rulesets whose runs are kept (docs/analysis.md quotes them).
+KEPT_RULESETS = ["cash-n-guns"]
+
+
+@pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
+def test_the_kept_games_split_as_the_definitions_say_and_are_of_todays_analysis(ruleset_id):
+    """Recomputed from the kept runs' files: luck zero for every seat, equal skill in all-random games, the
+    heuristic's skill above the random seats', sums exact, forced moves without skill; each game once, and
+    analysed by the format the service computes now (a new format needs a new run before docs quote it)."""
+    checks, _, _ = check.load_figures(kept_runs(ruleset_id))
+    assert {game.ruleset for game in checks} == {ruleset_id}
+    assert {game.format for game in checks} == {ANALYSIS_FORMAT}, "a kept run of an older analysis format"
+    assert len({(game.lineup, game.seed) for game in checks}) == len(checks), "a game counted twice"
+    comparisons = check.split_comparisons(checks)
+    assert any(not comparison.null for comparison in comparisons), "the heuristic's skill is not compared"
+    check.settle(comparisons)
+    found = check.failures(checks, comparisons, {})
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
+def test_the_kept_games_costly_moves_hold_in_the_worlds_the_mover_could_not_tell_apart(ruleset_id):
+    """What the analysis claims, played out independently (the check's own seeds, to the end): on average
+    the same sign, a correlation of at least 0.5, and no costly move reversed beyond chance (Holm)."""
+    effects = kept_costs(ruleset_id, "mover")
+    assert len(effects) >= 100
+    comparisons = check.reversal_comparisons(effects)
+    check.settle(comparisons)
+    found = check.failures([], comparisons, {ruleset_id: effects})
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
+def test_the_kept_games_costly_moves_agree_on_average_even_in_hindsight(ruleset_id):
+    """Played out from the recorded state, the other seats' hidden cards as they were: a gangster who lay
+    down before two Bang! cards he could not see did well in hindsight, so single moves may reverse, but on
+    average the costs still agree in sign, with a correlation of at least 0.5 (docs/analysis.md)."""
+    summary = check.cost_summary(kept_costs(ruleset_id, "hindsight"))
+    assert summary["moves"] >= 100
+    assert summary["effect"] > 0
+    assert summary["correlation"] >= 0.5
