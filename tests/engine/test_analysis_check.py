@@ -4,12 +4,12 @@ lineup have equal skill, one-option moves carry no skill, the parts add up exact
 costly lose in independent play-outs (heuristic continuations to the end, common random numbers).
 
 Seeds: the harness's own stream (``CHECK_SEED``), which no golden or other test uses. The many
-comparisons are Holm-corrected. The tests read analysis format 2 (``drift``, ``costly``, ``cost_se``).
-The tier marked ``slow`` (``make test-slow``) is the issue's full size: 300 games per ruleset and lineup,
-25 costly moves per ruleset played out 100 times per option; with format 2's play-out pricing that is
-hours per ruleset (FIGURES.md has the figures of smaller runs). ``make test`` runs a small seeded
-version: 30 Monopoly games per lineup (luck, equal skill, sums, forced moves) and a few of their costly
-moves played out.
+comparisons are Holm-corrected. The tests read analysis format 2 or later (``drift``, ``costly``,
+``cost_se``). The tier marked ``slow`` (``make test-slow``) is the issue's full size: 300 games per ruleset
+and lineup, 25 costly moves per ruleset played out 100 times per option: hours per ruleset. ``make test``
+runs a small seeded version: 30 Monopoly games per lineup (luck, equal skill, sums, forced moves) and a few
+of their costly moves played out; and it recomputes the criteria from the runs kept in
+``bench/records/analysis_check`` (hundreds of games, analysed once, in chunks; docs/analysis.md quotes them).
 """
 
 from __future__ import annotations
