@@ -528,8 +528,9 @@ def main() -> None:
                              "tell apart from it (mover: what the analysis judges by)")
     args = parser.parse_args()
     began = time.perf_counter()
-    if args.report:
-        checks, effects, controls = load_figures(args.report.split(","))
+    sources = args.report.split(",") if args.report else []
+    if sources:
+        checks, effects, controls = load_figures(sources)
         if args.measure_again:
             effects, controls = measure_sample(checks, args)
     else:
@@ -546,11 +547,11 @@ def main() -> None:
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s in all")
     if args.json:
-        # Moves measured again from kept games: the play-outs alone (the games are in the files named).
-        games = [] if args.measure_again else [vars(check) for check in checks]
+        figures = {"games": [vars(check) for check in checks], "effects": effects, "controls": controls}
+        if args.measure_again:  # the play-outs alone: the games are in the files named
+            figures.update(games=[], **{"from": sources})
         with figures_file(args.json, "w") as out:
-            json.dump({"games": games, "effects": effects, "controls": controls,
-                       **({"from": args.report.split(",")} if args.measure_again else {})}, out, default=str)
+            json.dump(figures, out, default=str)
 
 
 def load_figures(paths: list[str]) -> tuple[list[GameCheck], dict, dict]:
