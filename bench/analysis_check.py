@@ -22,6 +22,12 @@ each with ``engine.analysis.game.analyse`` and measures
   share after the best option minus after the chosen one. Per ruleset: mean effect +- SE, sign
   agreement, moves significantly reversed (Holm), Pearson correlation of claimed cost and effect.
 
+``--luck-only`` analyses games for luck alone (no decision priced, which is nearly all of an analysis's
+work; every chance event scored as the full analysis scores it, on the same seeds, so the luck is the
+same to the last bit): a sample of luck's mean ten to a hundred times larger for the same CPU, merged
+with full runs by ``--report``. Luck is judged over every game; skill, drift and costs over the fully
+analysed ones.
+
 Every comparison's p-value is Holm-corrected across the whole run (``engine.experiments.statistics``).
 Seeds: ``derive_seed(CHECK_SEED, ...)``, a stream no golden test or other test uses. The figures depend
 on the machine's load only in their timings.
@@ -37,12 +43,13 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: ``ANALYSIS_CHECK_TREE=<another checkout>`` checks that tree's engine (its estimator) with this harness.
 sys.path.insert(0, os.environ.get("ANALYSIS_CHECK_TREE") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine.analysis.game import analyse
+from engine.analysis.method import method_for
 from engine.core.errors import IllegalAction
 from engine.core.registry import all_rulesets, get_ruleset
 from engine.core.rng import Rng, derive_seed
@@ -139,13 +146,21 @@ class GameCheck:
     seconds: float = 0.0
     #: seats with no move in the list (every one of their moves forced) and yet some skill
     idle_skill: list[int] = field(default_factory=list)
+    #: analysed for luck alone (``--luck-only``): no decision priced, so its skill is 0 and its choices are drift
+    luck_only: bool = False
 
 
-def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
+def luck_alone(ruleset_id: str):
+    """The ruleset's method weighing one candidate a decision: no decision is priced (the costly part), while
+    every chance event is scored exactly as in the full analysis (the same seeds), so the luck is the same."""
+    return replace(method_for(get_ruleset(ruleset_id)), max_candidates=1)
+
+
+def check_game(ruleset_id: str, lineup: str, game: int, luck_only: bool = False) -> GameCheck:
     seed = game_seed(ruleset_id, lineup, game)
     record = record_of(ruleset_id, LINEUPS[lineup], seed)
     began = time.perf_counter()
-    analysis = analyse(record)
+    analysis = analyse(record, method=luck_alone(ruleset_id) if luck_only else None)
     seconds = time.perf_counter() - began
     split = analysis["split"]
     drift = [part.get("drift", 0.0) for part in split]
@@ -167,7 +182,7 @@ def check_game(ruleset_id: str, lineup: str, game: int) -> GameCheck:
     idle_skill = [part["seat"] for part in split if part["seat"] not in movers and part["skill"] != 0]
     return GameCheck(ruleset_id, lineup, seed, analysis["format"], list(shares), [p["skill"] for p in split],
                      [p["luck"] for p in split], drift, [p["others"] for p in split], unsummed, forced_with_skill,
-                     len(forced), moves, seconds, idle_skill)
+                     len(forced), moves, seconds, idle_skill, luck_only)
 
 
 # -- play-outs -------------------------------------------------------------------------------------------
@@ -256,8 +271,10 @@ def run_tasks(tasks: list[tuple], jobs: int) -> list:
     return results
 
 
-def check_games(ruleset_id: str, lineup: str, games: int, jobs: int = 1, first: int = 0) -> list[GameCheck]:
-    return run_tasks([(check_game, (ruleset_id, lineup, game)) for game in range(first, first + games)], jobs)
+def check_games(ruleset_id: str, lineup: str, games: int, jobs: int = 1, first: int = 0,
+                luck_only: bool = False) -> list[GameCheck]:
+    return run_tasks([(check_game, (ruleset_id, lineup, game, luck_only)) for game in range(first, first + games)],
+                     jobs)
 
 
 def costly_sample(checks: list[GameCheck], moves: int, costly: bool = True) -> list[tuple]:
@@ -333,17 +350,21 @@ class Comparison:
 
 
 def split_comparisons(checks: list[GameCheck]) -> list[Comparison]:
-    """Luck zero for every seat; in all-random games every pair of seats of equal skill; the heuristic
-    seat's skill above the random seats' (paired per game) where it wins more."""
+    """Luck zero for every seat (over every game, those analysed for luck alone too); in all-random games
+    every pair of seats of equal skill; the heuristic seat's skill above the random seats' (paired per game)
+    where it wins more (both over the fully analysed games)."""
     comparisons = []
     by_group: dict[tuple[str, str], list[GameCheck]] = {}
     for check in checks:
         by_group.setdefault((check.ruleset, check.lineup), []).append(check)
-    for (ruleset_id, lineup), group in sorted(by_group.items()):
-        seats = min(len(check.luck) for check in group)
+    for (ruleset_id, lineup), every in sorted(by_group.items()):
+        seats = min(len(check.luck) for check in every)
         for seat in range(seats):
-            mean, se = mean_se([check.luck[seat] for check in group])
+            mean, se = mean_se([check.luck[seat] for check in every])
             comparisons.append(Comparison(f"{ruleset_id} {lineup} seat {seat} luck == 0", mean, se, True))
+        group = [check for check in every if not check.luck_only]
+        if len(group) < 2:
+            continue
         if lineup == "all-random":
             for a in range(seats):
                 for b in range(a + 1, seats):
@@ -442,20 +463,23 @@ def cost_summary(effects: list[dict]) -> dict:
 # -- the report ------------------------------------------------------------------------------------------
 
 def seat_table(checks: list[GameCheck]) -> list[str]:
-    lines = [f"{'ruleset':15} {'lineup':19} {'seat':>4} {'games':>5} {'win':>6} {'luck mean±SE':>17} "
+    """Per ruleset, lineup and seat: the fully analysed games' figures, and luck over every game (``luck n``
+    counts those analysed for luck alone too)."""
+    lines = [f"{'ruleset':15} {'lineup':19} {'seat':>4} {'games':>5} {'win':>6} {'luck n':>6} {'luck mean±SE':>17} "
              f"{'skill mean±SE':>17} {'drift':>8} {'others':>8} {'analyse s':>9}"]
     groups: dict[tuple[str, str], list[GameCheck]] = {}
     for check in checks:
         groups.setdefault((check.ruleset, check.lineup), []).append(check)
-    for (ruleset_id, lineup), group in sorted(groups.items()):
+    for (ruleset_id, lineup), every in sorted(groups.items()):
+        group = [check for check in every if not check.luck_only] or every
         seconds = sum(check.seconds for check in group) / len(group)
-        for seat in range(min(len(check.luck) for check in group)):
-            luck, luck_se = mean_se([check.luck[seat] for check in group])
+        for seat in range(min(len(check.luck) for check in every)):
+            luck, luck_se = mean_se([check.luck[seat] for check in every])
             skill, skill_se = mean_se([check.skill[seat] for check in group])
             drift, _ = mean_se([check.drift[seat] for check in group])
             others, _ = mean_se([check.others[seat] for check in group])
             win, _ = mean_se([check.shares[seat] for check in group])
-            lines.append(f"{ruleset_id:15} {lineup:19} {seat:>4} {len(group):>5} {win:>6.3f} "
+            lines.append(f"{ruleset_id:15} {lineup:19} {seat:>4} {len(group):>5} {win:>6.3f} {len(every):>6} "
                          f"{luck:>+8.3f}±{luck_se:<8.3f} {skill:>+8.3f}±{skill_se:<8.3f} {drift:>+8.3f} "
                          f"{others:>+8.3f} {seconds:>9.2f}")
     return lines
@@ -467,9 +491,12 @@ def integrity_lines(checks: list[GameCheck]) -> list[str]:
     forced = sum(check.forced for check in checks)
     forced_bad = sum(len(check.forced_with_skill) for check in checks)
     idle = sum(len(check.idle_skill) for check in checks)
+    luck_only = sum(check.luck_only for check in checks)
     return [f"analysis format {formats}; seats whose parts do not add up exactly: {unsummed} of "
             f"{sum(len(check.luck) for check in checks)}; forced moves {forced}, of them in the move list or "
-            f"with a decision part: {forced_bad}; seats with no choice and some skill: {idle}"]
+            f"with a decision part: {forced_bad}; seats with no choice and some skill: {idle}",
+            *([f"{luck_only} of the {len(checks)} games analysed for luck alone (--luck-only): their luck counts, "
+               f"the rest is the fully analysed games'"] if luck_only else [])]
 
 
 def worlds_lines(effects: dict, controls: dict) -> list[str]:
@@ -523,6 +550,9 @@ def main() -> None:
     parser.add_argument("--measure-again", action="store_true",
                         help="with --report: play out --moves costly moves and --controls others drawn from all "
                              "the files' games, instead of the files' own play-outs (--json keeps these alone)")
+    parser.add_argument("--luck-only", action="store_true",
+                        help="analyse the games for luck alone (no decision priced, no play-outs): a cheap, larger "
+                             "sample of luck's mean, merged with full runs by --report")
     parser.add_argument("--worlds", default="hindsight", choices=WORLDS,
                         help="play-outs from the recorded state (hindsight) or from worlds the mover could not "
                              "tell apart from it (mover: what the analysis judges by)")
@@ -592,8 +622,10 @@ def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
     for ruleset_id in args.rulesets.split(","):
         games = int(games_for.get(ruleset_id, args.games))
         mine = [check for lineup in args.lineups.split(",")
-                for check in check_games(ruleset_id, lineup, games, args.jobs, args.first)]
+                for check in check_games(ruleset_id, lineup, games, args.jobs, args.first, args.luck_only)]
         checks += mine
+        if args.luck_only:
+            continue
         measured, measured_controls = measure_sample(mine, args)
         effects.update(measured)
         controls.update(measured_controls)

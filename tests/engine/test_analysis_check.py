@@ -9,7 +9,8 @@ comparisons are Holm-corrected. The tests read analysis format 2 or later (``dri
 and lineup, 25 costly moves per ruleset played out 100 times per option: hours per ruleset. ``make test``
 runs a small seeded version: 30 Monopoly games per lineup (luck, equal skill, sums, forced moves) and a few
 of their costly moves played out; and it recomputes the criteria from the runs kept in
-``bench/records/analysis_check`` (hundreds of games, analysed once, in chunks; docs/analysis.md quotes them).
+``bench/records/analysis_check`` (hundreds of games, analysed once, in chunks; docs/analysis.md quotes them),
+luck over the fully analysed games and the larger sample analysed for luck alone (``--luck-only``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ FAST_COSTLY_MOVES, FAST_PLAYOUTS = 4, 60
 
 
 #: Runs of the outside check too long for any test, kept as the figures files ``--json`` wrote, one per chunk:
-#: ``<ruleset>_<lineup>_<first game>.json.gz``.
+#: ``<ruleset>_<lineup>_<first game>.json.gz``, and ``..._<first game>_luck.json.gz`` for ``--luck-only`` ones.
 KEPT_RUNS = BENCH / "records" / "analysis_check"
 
 
@@ -113,32 +114,53 @@ def kept_costs(ruleset_id: str, worlds: str) -> list[dict]:
     return effects[ruleset_id]
 
 
-#: The rulesets whose runs are kept: each needs its costly moves measured again in both kinds of worlds too
-#: (``costs/<ruleset>_<worlds>.json.gz``), and docs/analysis.md quotes them.
+#: A kept run analysed for luck alone (``--luck-only``): a larger, cheap sample of luck's mean.
+LUCK_ONLY_SUFFIX = "_luck.json.gz"
+#: The rulesets with kept runs of either kind (docs/analysis.md quotes them): their split is recomputed.
 KEPT_RULESETS = sorted({path.name.split("_")[0] for path in KEPT_RUNS.glob("*_*.json.gz")})
+#: ... of them, those with fully analysed runs: each needs its costly moves measured again in both kinds of
+#: worlds too (``costs/<ruleset>_<worlds>.json.gz``).
+ANALYSED_RULESETS = sorted({path.name.split("_")[0] for path in KEPT_RUNS.glob("*_*.json.gz")
+                            if not path.name.endswith(LUCK_ONLY_SUFFIX)})
 
 
 def test_the_run_docs_quote_is_kept():
-    assert "cash-n-guns" in KEPT_RULESETS
+    assert "cash-n-guns" in ANALYSED_RULESETS
+
+
+@pytest.mark.parametrize("ruleset_id", ANALYSED_RULESETS)
+def test_a_game_analysed_for_luck_alone_has_the_full_analysis_luck_exactly(ruleset_id):
+    """``--luck-only`` prices no decision (the costly part) and scores every chance event as the full analysis
+    does, on the same seeds: the luck of a kept, fully analysed game again, to the last bit, and no skill."""
+    full = [path for path in kept_runs(ruleset_id) if not path.endswith(LUCK_ONLY_SUFFIX)]
+    checks, _, _ = check.load_figures(full[:1])
+    kept = min(checks, key=lambda game: game.seconds)  # the quickest to analyse again
+    game = next(number for number in range(1000) if check.game_seed(ruleset_id, kept.lineup, number) == kept.seed)
+    alone = check.check_game(ruleset_id, kept.lineup, game, luck_only=True)
+    assert alone.luck_only and alone.seed == kept.seed
+    assert alone.luck == kept.luck
+    assert alone.skill == [0.0] * len(kept.skill) and alone.moves == [] and alone.unsummed == []
 
 
 @pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
 def test_the_kept_games_split_as_the_definitions_say_and_are_of_todays_analysis(ruleset_id):
-    """Recomputed from the kept runs' files: luck zero for every seat, equal skill in all-random games, the
-    heuristic's skill above the random seats', sums exact, forced moves without skill; each game once, and
+    """Recomputed from the kept runs' files: luck zero for every seat (over every kept game, those analysed for
+    luck alone too), equal skill in all-random games and the heuristic's skill above the random seats' (over
+    the fully analysed ones), sums exact, forced moves without skill; each game once, and
     analysed by the format the service computes now (a new format needs a new run before docs quote it)."""
     checks, _, _ = check.load_figures(kept_runs(ruleset_id))
     assert {game.ruleset for game in checks} == {ruleset_id}
     assert {game.format for game in checks} == {ANALYSIS_FORMAT}, "a kept run of an older analysis format"
     assert len({(game.lineup, game.seed) for game in checks}) == len(checks), "a game counted twice"
     comparisons = check.split_comparisons(checks)
-    assert any(not comparison.null for comparison in comparisons), "the heuristic's skill is not compared"
+    if ruleset_id in ANALYSED_RULESETS:
+        assert any(not comparison.null for comparison in comparisons), "the heuristic's skill is not compared"
     check.settle(comparisons)
     found = check.failures(checks, comparisons, {})
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
+@pytest.mark.parametrize("ruleset_id", ANALYSED_RULESETS)
 def test_the_kept_games_costly_moves_hold_in_the_worlds_the_mover_could_not_tell_apart(ruleset_id):
     """What the analysis claims, played out independently (the check's own seeds, to the end): on average
     the same sign, a correlation of at least 0.5, and no costly move reversed beyond chance (Holm)."""
@@ -150,7 +172,7 @@ def test_the_kept_games_costly_moves_hold_in_the_worlds_the_mover_could_not_tell
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("ruleset_id", KEPT_RULESETS)
+@pytest.mark.parametrize("ruleset_id", ANALYSED_RULESETS)
 def test_the_kept_games_costly_moves_agree_on_average_even_in_hindsight(ruleset_id):
     """Played out from the recorded state, the other seats' hidden cards as they were: a gangster who lay
     down before two Bang! cards he could not see did well in hindsight, so single moves may reverse, but on
