@@ -157,7 +157,11 @@ def luck_alone(ruleset_id: str):
 
 
 def check_game(ruleset_id: str, lineup: str, game: int, luck_only: bool = False) -> GameCheck:
-    seed = game_seed(ruleset_id, lineup, game)
+    return check_seed(ruleset_id, lineup, game_seed(ruleset_id, lineup, game), luck_only)
+
+
+def check_seed(ruleset_id: str, lineup: str, seed: int, luck_only: bool = False) -> GameCheck:
+    """The game of ``lineup`` on ``seed`` played and analysed (for luck alone with ``luck_only``)."""
     record = record_of(ruleset_id, LINEUPS[lineup], seed)
     began = time.perf_counter()
     analysis = analyse(record, method=luck_alone(ruleset_id) if luck_only else None)
@@ -176,7 +180,7 @@ def check_game(ruleset_id: str, lineup: str, game: int, luck_only: bool = False)
               "cost_se": move.get("cost_se"), "action": move["action"], "best_action": move["best_action"]}
              for move in analysis["moves"]]
     if os.environ.get("ANALYSIS_CHECK_PROGRESS"):  # a long run's progress, one line a game
-        print(f"{ruleset_id} {lineup} game {game}: {len(record['log'])} entries analysed in {seconds:.1f} s",
+        print(f"{ruleset_id} {lineup} game {seed}: {len(record['log'])} entries analysed in {seconds:.1f} s",
               file=sys.stderr, flush=True)
     movers = {move["seat"] for move in analysis["moves"]}
     idle_skill = [part["seat"] for part in split if part["seat"] not in movers and part["skill"] != 0]
@@ -349,20 +353,26 @@ class Comparison:
         return self.holm_p >= ALPHA if self.null else self.holm_p < ALPHA
 
 
+def lineup_groups(checks: list[GameCheck]) -> list[tuple[str, str, list[GameCheck], list[GameCheck]]]:
+    """(ruleset, lineup, every game, the fully analysed ones) per ruleset and lineup, in order: luck is
+    judged over every game, the rest over the fully analysed games."""
+    groups: dict[tuple[str, str], list[GameCheck]] = {}
+    for check in checks:
+        groups.setdefault((check.ruleset, check.lineup), []).append(check)
+    return [(ruleset_id, lineup, every, [check for check in every if not check.luck_only])
+            for (ruleset_id, lineup), every in sorted(groups.items())]
+
+
 def split_comparisons(checks: list[GameCheck]) -> list[Comparison]:
     """Luck zero for every seat (over every game, those analysed for luck alone too); in all-random games
     every pair of seats of equal skill; the heuristic seat's skill above the random seats' (paired per game)
     where it wins more (both over the fully analysed games)."""
     comparisons = []
-    by_group: dict[tuple[str, str], list[GameCheck]] = {}
-    for check in checks:
-        by_group.setdefault((check.ruleset, check.lineup), []).append(check)
-    for (ruleset_id, lineup), every in sorted(by_group.items()):
+    for ruleset_id, lineup, every, group in lineup_groups(checks):
         seats = min(len(check.luck) for check in every)
         for seat in range(seats):
             mean, se = mean_se([check.luck[seat] for check in every])
             comparisons.append(Comparison(f"{ruleset_id} {lineup} seat {seat} luck == 0", mean, se, True))
-        group = [check for check in every if not check.luck_only]
         if len(group) < 2:
             continue
         if lineup == "all-random":
@@ -467,11 +477,8 @@ def seat_table(checks: list[GameCheck]) -> list[str]:
     counts those analysed for luck alone too)."""
     lines = [f"{'ruleset':15} {'lineup':19} {'seat':>4} {'games':>5} {'win':>6} {'luck n':>6} {'luck mean±SE':>17} "
              f"{'skill mean±SE':>17} {'drift':>8} {'others':>8} {'analyse s':>9}"]
-    groups: dict[tuple[str, str], list[GameCheck]] = {}
-    for check in checks:
-        groups.setdefault((check.ruleset, check.lineup), []).append(check)
-    for (ruleset_id, lineup), every in sorted(groups.items()):
-        group = [check for check in every if not check.luck_only] or every
+    for ruleset_id, lineup, every, analysed in lineup_groups(checks):
+        group = analysed or every
         seconds = sum(check.seconds for check in group) / len(group)
         for seat in range(min(len(check.luck) for check in every)):
             luck, luck_se = mean_se([check.luck[seat] for check in every])
@@ -624,11 +631,10 @@ def run(args, began: float) -> tuple[list[GameCheck], dict, dict]:
         mine = [check for lineup in args.lineups.split(",")
                 for check in check_games(ruleset_id, lineup, games, args.jobs, args.first, args.luck_only)]
         checks += mine
-        if args.luck_only:
-            continue
-        measured, measured_controls = measure_sample(mine, args)
-        effects.update(measured)
-        controls.update(measured_controls)
+        if not args.luck_only:
+            measured, measured_controls = measure_sample(mine, args)
+            effects.update(measured)
+            controls.update(measured_controls)
         print(f"{ruleset_id}: done after {time.perf_counter() - began:.0f} s", flush=True)
     return checks, effects, controls
 

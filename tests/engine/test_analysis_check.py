@@ -107,6 +107,11 @@ def kept_runs(ruleset_id: str) -> list[str]:
     return sorted(str(path) for path in KEPT_RUNS.glob(f"{ruleset_id}_*.json.gz"))
 
 
+def analysed_runs(ruleset_id: str) -> list[str]:
+    """The kept runs of ``ruleset_id`` fully analysed (not ``--luck-only``)."""
+    return [path for path in kept_runs(ruleset_id) if not path.endswith(LUCK_ONLY_SUFFIX)]
+
+
 def kept_costs(ruleset_id: str, worlds: str) -> list[dict]:
     """The costly moves of ``ruleset_id``'s kept games measured again (``--measure-again``) in ``worlds``."""
     _, effects, _ = check.load_figures([str(KEPT_RUNS / "costs" / f"{ruleset_id}_{worlds}.json.gz")])
@@ -120,8 +125,7 @@ LUCK_ONLY_SUFFIX = "_luck.json.gz"
 KEPT_RULESETS = sorted({path.name.split("_")[0] for path in KEPT_RUNS.glob("*_*.json.gz")})
 #: ... of them, those with fully analysed runs: each needs its costly moves measured again in both kinds of
 #: worlds too (``costs/<ruleset>_<worlds>.json.gz``).
-ANALYSED_RULESETS = sorted({path.name.split("_")[0] for path in KEPT_RUNS.glob("*_*.json.gz")
-                            if not path.name.endswith(LUCK_ONLY_SUFFIX)})
+ANALYSED_RULESETS = [ruleset_id for ruleset_id in KEPT_RULESETS if analysed_runs(ruleset_id)]
 
 
 def test_the_run_docs_quote_is_kept():
@@ -132,11 +136,9 @@ def test_the_run_docs_quote_is_kept():
 def test_a_game_analysed_for_luck_alone_has_the_full_analysis_luck_exactly(ruleset_id):
     """``--luck-only`` prices no decision (the costly part) and scores every chance event as the full analysis
     does, on the same seeds: the luck of a kept, fully analysed game again, to the last bit, and no skill."""
-    full = [path for path in kept_runs(ruleset_id) if not path.endswith(LUCK_ONLY_SUFFIX)]
-    checks, _, _ = check.load_figures(full[:1])
+    checks, _, _ = check.load_figures(analysed_runs(ruleset_id)[:1])
     kept = min(checks, key=lambda game: game.seconds)  # the quickest to analyse again
-    game = next(number for number in range(1000) if check.game_seed(ruleset_id, kept.lineup, number) == kept.seed)
-    alone = check.check_game(ruleset_id, kept.lineup, game, luck_only=True)
+    alone = check.check_seed(ruleset_id, kept.lineup, kept.seed, luck_only=True)
     assert alone.luck_only and alone.seed == kept.seed
     assert alone.luck == kept.luck
     assert alone.skill == [0.0] * len(kept.skill) and alone.moves == [] and alone.unsummed == []
